@@ -1,0 +1,107 @@
+"""Frozen value types shared by every layer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+CHAT_EXCHANGE = "Chat_Exchange"
+
+
+@dataclass(frozen=True)
+class Entity:
+    id: int
+    type: str
+    name: str
+    description: str = ""
+    attributes: dict[str, Any] = field(default_factory=dict)
+    created_at: str = ""
+    updated_at: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "name": self.name,
+            "description": self.description,
+            "attributes": dict(self.attributes),
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+        }
+
+
+@dataclass(frozen=True)
+class Relation:
+    src_type: str
+    src_name: str
+    type: str
+    dst_type: str
+    dst_name: str
+    attributes: dict[str, Any] = field(default_factory=dict)
+    created_at: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "src": {"type": self.src_type, "name": self.src_name},
+            "type": self.type,
+            "dst": {"type": self.dst_type, "name": self.dst_name},
+            "attributes": dict(self.attributes),
+            "created_at": self.created_at,
+        }
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result: the entity, its fused score and the retrievers that found it."""
+
+    entity: Entity
+    score: float
+    retrievers: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.entity.to_dict()
+        d["score"] = round(self.score, 6)
+        d["retrievers"] = list(self.retrievers)
+        return d
+
+
+@dataclass(frozen=True)
+class Subgraph:
+    nodes: tuple[Entity, ...]
+    edges: tuple[Relation, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "nodes": [n.to_dict() for n in self.nodes],
+            "edges": [e.to_dict() for e in self.edges],
+        }
+
+
+class Judgment(StrEnum):
+    ENRICH = "enrich"
+    STEP_BACK = "step_back"
+    PASS_THROUGH = "pass_through"
+
+
+@dataclass(frozen=True)
+class Session:
+    id: str
+    title: str = ""
+    title_source: str = ""
+    summary: str = ""
+    bridge_context_log: tuple[dict[str, Any], ...] = ()
+    message_count: int = 0
+    created_at: str = ""
+    updated_at: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "title_source": self.title_source,
+            "summary": self.summary,
+            "bridge_context_log": list(self.bridge_context_log),
+            "message_count": self.message_count,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+        }
