@@ -1,0 +1,1 @@
+"""Storage backends. Only this package speaks SQL."""

@@ -1,0 +1,45 @@
+"""Schema migrations: named functions applied in order, recorded in `_migrations`.
+
+Each feature that stores data owns its migration function (in its own module
+under this package) and appends it here; names are never reused or renamed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from brainbridge.store.sqlite.db import write_tx
+from brainbridge.store.sqlite.schema_core import m001_core, m002_sessions
+
+Migration = tuple[str, Callable[[sqlite3.Connection], None]]
+
+MIGRATIONS: list[Migration] = [
+    ("001_core", m001_core),
+    ("002_sessions", m002_sessions),
+]
+
+
+def migrate(conn: sqlite3.Connection) -> list[str]:
+    """Apply every migration not yet recorded; return the names applied."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+    done = {r[0] for r in conn.execute("SELECT name FROM _migrations")}
+    if all(name in done for name, _ in MIGRATIONS):
+        return []
+    applied = []
+    with write_tx(conn):
+        # Re-read inside the lock: another process may have migrated meanwhile.
+        done = {r[0] for r in conn.execute("SELECT name FROM _migrations")}
+        for name, fn in MIGRATIONS:
+            if name in done:
+                continue
+            fn(conn)
+            conn.execute(
+                "INSERT INTO _migrations(name, applied_at) VALUES (?, ?)",
+                (name, datetime.now(UTC).isoformat(timespec="seconds")),
+            )
+            applied.append(name)
+    return applied

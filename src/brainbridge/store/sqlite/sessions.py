@@ -1,0 +1,152 @@
+"""Chat sessions, the bridge's per-turn log and curator runs."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from brainbridge.errors import NotFound
+from brainbridge.model import Session
+from brainbridge.store.sqlite.db import write_tx
+from brainbridge.store.sqlite.store import _dumps, now_iso
+
+_FIELDS = {"title", "title_source", "summary", "message_count"}
+
+
+class SqliteSessions:
+    """Session rows in the brain database."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def ensure(self, session_id: str) -> Session:
+        """The session with this id, created empty if new."""
+        ts = now_iso()
+        with write_tx(self.conn):
+            self.conn.execute(
+                "INSERT OR IGNORE INTO sessions(id, created_at, updated_at) VALUES (?, ?, ?)",
+                (session_id, ts, ts),
+            )
+        session = self.get(session_id)
+        assert session is not None
+        return session
+
+    def get(self, session_id: str, log_limit: int = 50) -> Session | None:
+        """The session with its most recent bridge log entries, or None."""
+        row = self.conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if row is None:
+            return None
+        log_rows = self.conn.execute(
+            "SELECT entry FROM bridge_log WHERE session_id = ? ORDER BY id DESC LIMIT ?",
+            (session_id, log_limit),
+        ).fetchall()
+        return Session(
+            id=row["id"],
+            title=row["title"],
+            title_source=row["title_source"],
+            summary=row["summary"],
+            bridge_context_log=tuple(json.loads(r[0]) for r in reversed(log_rows)),
+            message_count=row["message_count"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+        )
+
+    def list(self, limit: int = 50) -> list[Session]:
+        """Most recently updated sessions first (without their logs)."""
+        rows = self.conn.execute(
+            "SELECT id FROM sessions ORDER BY updated_at DESC LIMIT ?", (limit,)
+        ).fetchall()
+        return [s for r in rows if (s := self.get(r[0], log_limit=0)) is not None]
+
+    def update(self, session_id: str, **fields: Any) -> Session:
+        """Set title, title_source, summary or message_count.
+
+        Raises: NotFound if the session does not exist; ValueError for unknown fields.
+        """
+        unknown = set(fields) - _FIELDS
+        if unknown:
+            raise ValueError(f"unknown session fields: {sorted(unknown)}")
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        with write_tx(self.conn):
+            cur = self.conn.execute(
+                f"UPDATE sessions SET {sets}, updated_at = ? WHERE id = ?",
+                (*fields.values(), now_iso(), session_id),
+            )
+            if cur.rowcount == 0:
+                raise NotFound(f"no session {session_id!r}")
+        session = self.get(session_id)
+        assert session is not None
+        return session
+
+    def set_title_unless_user(self, session_id: str, title: str, source: str) -> bool:
+        """Set an automatic title unless the user already chose one; True if it changed."""
+        with write_tx(self.conn):
+            cur = self.conn.execute(
+                "UPDATE sessions SET title = ?, title_source = ?, updated_at = ?"
+                " WHERE id = ? AND title_source != 'user' AND title != ?",
+                (title, source, now_iso(), session_id, title),
+            )
+        return cur.rowcount > 0
+
+    def record_turn(self, session_id: str, turn: int, entry: dict[str, Any]) -> None:
+        """Append a bridge log entry and raise message_count to cover this turn."""
+        ts = now_iso()
+        with write_tx(self.conn):
+            self.conn.execute(
+                "INSERT OR IGNORE INTO sessions(id, created_at, updated_at) VALUES (?, ?, ?)",
+                (session_id, ts, ts),
+            )
+            self.conn.execute(
+                "INSERT INTO bridge_log(session_id, turn, entry, created_at) VALUES (?, ?, ?, ?)",
+                (session_id, turn, _dumps(entry), ts),
+            )
+            self.conn.execute(
+                "UPDATE sessions SET message_count = MAX(message_count, ?), updated_at = ?"
+                " WHERE id = ?",
+                (turn, ts, session_id),
+            )
+
+    def start_curator_run(self, session_id: str, trigger: str) -> int:
+        """Record the start of a curator run and return its id."""
+        with write_tx(self.conn):
+            cur = self.conn.execute(
+                "INSERT INTO curator_runs(session_id, trigger, started_at) VALUES (?, ?, ?)",
+                (session_id, trigger, now_iso()),
+            )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def finish_curator_run(
+        self,
+        run_id: int,
+        tool_calls: list[dict[str, Any]],
+        actions: list[str],
+        error: str | None = None,
+    ) -> None:
+        """Record what a curator run called and changed."""
+        with write_tx(self.conn):
+            self.conn.execute(
+                "UPDATE curator_runs SET finished_at = ?, tool_calls = ?, actions = ?, error = ?"
+                " WHERE id = ?",
+                (now_iso(), _dumps(tool_calls), _dumps(actions), error, run_id),
+            )
+
+    def curator_runs(self, session_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        """The latest curator runs of a session, newest first."""
+        rows = self.conn.execute(
+            "SELECT * FROM curator_runs WHERE session_id = ? ORDER BY id DESC LIMIT ?",
+            (session_id, limit),
+        ).fetchall()
+        return [
+            {
+                "id": r["id"],
+                "trigger": r["trigger"],
+                "started_at": r["started_at"],
+                "finished_at": r["finished_at"],
+                "tool_calls": json.loads(r["tool_calls"]),
+                "actions": json.loads(r["actions"]),
+                "error": r["error"],
+            }
+            for r in rows
+        ]

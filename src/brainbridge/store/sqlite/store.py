@@ -1,0 +1,457 @@
+"""The SQLite store: entities, relations, full-text search, graph walks, vectors, types."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from brainbridge.errors import InvalidInput, NotFound
+from brainbridge.model import Entity, Relation
+from brainbridge.store.sqlite.db import connect, write_tx
+from brainbridge.store.sqlite.fts import fts_match_expression
+
+MAX_NAME_CHARS = 500
+MAX_DESCRIPTION_CHARS = 20_000
+# Texts indexed per attribute: enough for search, bounded so a 5 MB paste stays cheap.
+MAX_BODY_CHARS = 20_000
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _clean(text: str) -> str:
+    # Lone surrogates (from invalid UTF-8 decoded with surrogateescape) cannot be stored.
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def _body(attributes: dict[str, Any]) -> str:
+    parts = []
+    for value in attributes.values():
+        if isinstance(value, str):
+            parts.append(value)
+        elif isinstance(value, list):
+            parts.extend(v for v in value if isinstance(v, str))
+    return _clean(" ".join(parts))[:MAX_BODY_CHARS]
+
+
+def _row_entity(row: sqlite3.Row) -> Entity:
+    return Entity(
+        id=row["id"],
+        type=row["type"],
+        name=row["name"],
+        description=row["description"],
+        attributes=json.loads(row["attributes"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+EntityRow = tuple[str, str, str | None, dict[str, Any] | None]
+
+
+class SqliteStore:
+    """All reads and writes of one brain database. Not thread-safe: use from one thread."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path | None = None) -> None:
+        self.conn = conn
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str | Path) -> SqliteStore:
+        """Open or create the database file at `path`."""
+        return cls(connect(path), Path(path))
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # -- entities -----------------------------------------------------------
+
+    def upsert_entity(
+        self,
+        entity_type: str,
+        name: str,
+        description: str | None = None,
+        attributes: dict[str, Any] | None = None,
+    ) -> Entity:
+        """Insert or merge one entity (attributes merge key by key; None deletes a key)."""
+        with write_tx(self.conn):
+            return self._upsert(entity_type, name, description, attributes, now_iso())
+
+    def upsert_many(self, rows: Iterable[EntityRow]) -> list[Entity]:
+        """Upsert many entities in one transaction (bulk import)."""
+        ts = now_iso()
+        with write_tx(self.conn):
+            return [self._upsert(t, n, d, a, ts) for t, n, d, a in rows]
+
+    def _upsert(
+        self,
+        entity_type: str,
+        name: str,
+        description: str | None,
+        attributes: dict[str, Any] | None,
+        ts: str,
+        created_at: str | None = None,
+    ) -> Entity:
+        name = _clean(name.strip())
+        if not name:
+            raise InvalidInput("entity name must not be empty")
+        if len(name) > MAX_NAME_CHARS:
+            raise InvalidInput(f"entity name is longer than {MAX_NAME_CHARS} characters")
+        if description is not None:
+            description = _clean(description)[:MAX_DESCRIPTION_CHARS]
+        row = self.conn.execute(
+            "SELECT * FROM entities WHERE type = ? AND name = ?", (entity_type, name)
+        ).fetchone()
+        if row is None:
+            attrs = {k: v for k, v in (attributes or {}).items() if v is not None}
+            cur = self.conn.execute(
+                "INSERT INTO entities(type, name, description, attributes, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (entity_type, name, description or "", _dumps(attrs), created_at or ts, ts),
+            )
+            eid = cur.lastrowid
+            assert eid is not None
+            created = created_at or ts
+            desc = description or ""
+        else:
+            eid = row["id"]
+            attrs = json.loads(row["attributes"])
+            for key, value in (attributes or {}).items():
+                if value is None:
+                    attrs.pop(key, None)
+                else:
+                    attrs[key] = value
+            desc = row["description"] if description is None else description
+            created = row["created_at"]
+            if desc == row["description"] and attrs == json.loads(row["attributes"]):
+                return _row_entity(row)
+            self.conn.execute(
+                "UPDATE entities SET description = ?, attributes = ?, updated_at = ? WHERE id = ?",
+                (desc, _dumps(attrs), ts, eid),
+            )
+            self.conn.execute("DELETE FROM entities_fts WHERE rowid = ?", (eid,))
+            # The text changed, so its vector is stale; the embedder will catch up.
+            self.conn.execute("DELETE FROM vectors WHERE entity_id = ?", (eid,))
+        self.conn.execute(
+            "INSERT INTO entities_fts(rowid, name, description, body) VALUES (?, ?, ?, ?)",
+            (eid, _fts_name(name), desc, _body(attrs)),
+        )
+        return Entity(eid, entity_type, name, desc, attrs, created, ts)
+
+    def restore_entity(self, data: dict[str, Any]) -> Entity:
+        """Write an exported entity back exactly, timestamps included."""
+        with write_tx(self.conn):
+            ent = self._upsert(
+                data["type"], data["name"], data.get("description", ""),
+                data.get("attributes") or {}, data.get("updated_at") or now_iso(),
+                created_at=data.get("created_at"),
+            )
+            self.conn.execute(
+                "UPDATE entities SET created_at = ?, updated_at = ? WHERE id = ?",
+                (data.get("created_at") or ent.created_at, data.get("updated_at") or ent.updated_at,
+                 ent.id),
+            )
+        return self.get_entity(ent.type, ent.name) or ent
+
+    def get_entity(self, entity_type: str, name: str) -> Entity | None:
+        """The entity with this type and name, or None."""
+        row = self.conn.execute(
+            "SELECT * FROM entities WHERE type = ? AND name = ?", (entity_type, name)
+        ).fetchone()
+        return _row_entity(row) if row else None
+
+    def find_by_name(self, name: str) -> list[Entity]:
+        """Entities of any type whose name matches case-insensitively."""
+        rows = self.conn.execute(
+            "SELECT * FROM entities WHERE name = ? COLLATE NOCASE ORDER BY id", (name,)
+        ).fetchall()
+        return [_row_entity(r) for r in rows]
+
+    def get_entities(self, ids: Sequence[int]) -> dict[int, Entity]:
+        """Entities by id (missing ids are simply absent)."""
+        out: dict[int, Entity] = {}
+        for chunk in _chunks(list(ids), 500):
+            marks = ",".join("?" * len(chunk))
+            for row in self.conn.execute(f"SELECT * FROM entities WHERE id IN ({marks})", chunk):
+                out[row["id"]] = _row_entity(row)
+        return out
+
+    def delete_entity(self, entity_type: str, name: str) -> bool:
+        """Delete an entity with its relations, index rows and vector; False if absent."""
+        with write_tx(self.conn):
+            row = self.conn.execute(
+                "SELECT id FROM entities WHERE type = ? AND name = ?", (entity_type, name)
+            ).fetchone()
+            if row is None:
+                return False
+            self.conn.execute("DELETE FROM entities_fts WHERE rowid = ?", (row["id"],))
+            self.conn.execute("DELETE FROM entities WHERE id = ?", (row["id"],))
+        return True
+
+    def iter_entities(self, batch: int = 1000) -> Iterator[Entity]:
+        """Every entity in id order."""
+        last = 0
+        while True:
+            rows = self.conn.execute(
+                "SELECT * FROM entities WHERE id > ? ORDER BY id LIMIT ?", (last, batch)
+            ).fetchall()
+            if not rows:
+                return
+            for row in rows:
+                yield _row_entity(row)
+            last = rows[-1]["id"]
+
+    def names_by_type(self, exclude_types: Sequence[str] = (), limit: int = 200_000) -> list[tuple[int, str, str]]:
+        """(id, type, name) of entities, for name matching in the bridge's judge."""
+        marks = ",".join("?" * len(exclude_types))
+        where = f"WHERE type NOT IN ({marks})" if exclude_types else ""
+        rows = self.conn.execute(
+            f"SELECT id, type, name FROM entities {where} ORDER BY id LIMIT ?",
+            (*exclude_types, limit),
+        ).fetchall()
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    # -- relations ------------------------------------------------------------
+
+    def relate(
+        self,
+        src: tuple[str, str],
+        relation_type: str,
+        dst: tuple[str, str],
+        attributes: dict[str, Any] | None = None,
+        created_at: str | None = None,
+    ) -> Relation:
+        """Link two existing entities (idempotent; attributes merge).
+
+        Raises: NotFound if either end does not exist; InvalidInput for an empty type.
+        """
+        relation_type = relation_type.strip()
+        if not relation_type:
+            raise InvalidInput("relation type must not be empty")
+        with write_tx(self.conn):
+            ids = []
+            for etype, ename in (src, dst):
+                row = self.conn.execute(
+                    "SELECT id FROM entities WHERE type = ? AND name = ?", (etype, ename)
+                ).fetchone()
+                if row is None:
+                    raise NotFound(f"no {etype} named {ename!r}")
+                ids.append(row["id"])
+            ts = created_at or now_iso()
+            existing = self.conn.execute(
+                "SELECT attributes, created_at FROM relations"
+                " WHERE src_id = ? AND type = ? AND dst_id = ?",
+                (ids[0], relation_type, ids[1]),
+            ).fetchone()
+            attrs = json.loads(existing["attributes"]) if existing else {}
+            attrs.update(attributes or {})
+            if existing:
+                ts = existing["created_at"]
+                self.conn.execute(
+                    "UPDATE relations SET attributes = ? WHERE src_id = ? AND type = ? AND dst_id = ?",
+                    (_dumps(attrs), ids[0], relation_type, ids[1]),
+                )
+            else:
+                self.conn.execute(
+                    "INSERT INTO relations(src_id, type, dst_id, attributes, created_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (ids[0], relation_type, ids[1], _dumps(attrs), ts),
+                )
+        return Relation(src[0], src[1], relation_type, dst[0], dst[1], attrs, ts)
+
+    def iter_relations(self) -> Iterator[Relation]:
+        """Every relation, oldest first."""
+        yield from self._relations("1 = 1", ())
+
+    def relations_among(self, ids: Sequence[int]) -> list[Relation]:
+        """Relations whose both ends are in `ids`."""
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        return list(
+            self._relations(f"r.src_id IN ({marks}) AND r.dst_id IN ({marks})", (*ids, *ids))
+        )
+
+    def _relations(self, where: str, params: tuple[Any, ...]) -> Iterator[Relation]:
+        sql = (
+            "SELECT s.type AS st, s.name AS sn, r.type AS rt, d.type AS dt, d.name AS dn,"
+            " r.attributes AS attrs, r.created_at AS ts FROM relations r"
+            " JOIN entities s ON s.id = r.src_id JOIN entities d ON d.id = r.dst_id"
+            f" WHERE {where} ORDER BY r.id"
+        )
+        for row in self.conn.execute(sql, params):
+            yield Relation(
+                row["st"], row["sn"], row["rt"], row["dt"], row["dn"],
+                json.loads(row["attrs"]), row["ts"],
+            )
+
+    def neighbors(self, seed_ids: Sequence[int], hops: int = 2, limit: int = 500) -> dict[int, int]:
+        """Entities within `hops` relations of the seeds (either direction): {id: distance}."""
+        if not seed_ids or hops < 1:
+            return {i: 0 for i in seed_ids}
+        marks = ",".join("?" * len(seed_ids))
+        sql = f"""
+            WITH RECURSIVE walk(id, depth) AS (
+                SELECT id, 0 FROM entities WHERE id IN ({marks})
+                UNION
+                SELECT CASE WHEN r.src_id = w.id THEN r.dst_id ELSE r.src_id END, w.depth + 1
+                FROM walk w JOIN relations r ON r.src_id = w.id OR r.dst_id = w.id
+                WHERE w.depth < ?
+            )
+            SELECT id, MIN(depth) AS d FROM walk GROUP BY id ORDER BY d LIMIT ?
+        """
+        rows = self.conn.execute(sql, (*seed_ids, hops, limit)).fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    def degree(self, ids: Sequence[int]) -> dict[int, int]:
+        """Number of relations touching each entity."""
+        out = {i: 0 for i in ids}
+        for chunk in _chunks(list(ids), 400):
+            marks = ",".join("?" * len(chunk))
+            for col in ("src_id", "dst_id"):
+                for row in self.conn.execute(
+                    f"SELECT {col}, COUNT(*) FROM relations WHERE {col} IN ({marks}) GROUP BY {col}",
+                    chunk,
+                ):
+                    out[row[0]] += row[1]
+        return out
+
+    # -- full-text ------------------------------------------------------------
+
+    def bm25(
+        self,
+        query: str,
+        limit: int = 20,
+        entity_types: Sequence[str] | None = None,
+        exclude_types: Sequence[str] | None = None,
+    ) -> list[tuple[int, float]]:
+        """BM25 matches for free text as (entity id, score), best first; higher is better."""
+        match = fts_match_expression(query)
+        if match is None:
+            return []
+        where, params = _type_filter("e.type", entity_types, exclude_types)
+        # Name hits count triple: a query naming an entity should find that entity first.
+        sql = (
+            "SELECT f.rowid, -bm25(entities_fts, 3.0, 1.0, 0.6) AS score FROM entities_fts f"
+            + (" JOIN entities e ON e.id = f.rowid" if where else "")
+            + " WHERE entities_fts MATCH ?"
+            + (f" AND {where}" if where else "")
+            + " ORDER BY bm25(entities_fts, 3.0, 1.0, 0.6) LIMIT ?"
+        )
+        rows = self.conn.execute(sql, (match, *params, limit)).fetchall()
+        return [(r[0], r[1]) for r in rows]
+
+    # -- vectors --------------------------------------------------------------
+
+    def pending_vectors(self, limit: int = 256) -> list[tuple[int, str]]:
+        """Entities without a current vector, with the text to embed."""
+        rows = self.conn.execute(
+            "SELECT e.id, e.type, e.name, e.description FROM entities e"
+            " LEFT JOIN vectors v ON v.entity_id = e.id WHERE v.entity_id IS NULL"
+            " ORDER BY e.id LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [(r[0], embed_text(r[1], r[2], r[3])) for r in rows]
+
+    def count_pending_vectors(self) -> int:
+        return self.conn.execute(
+            "SELECT COUNT(*) FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id"
+            " WHERE v.entity_id IS NULL"
+        ).fetchone()[0]
+
+    def put_vectors(self, model: str, items: Sequence[tuple[int, bytes]]) -> None:
+        """Store vectors for entities that still exist."""
+        with write_tx(self.conn):
+            seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vectors").fetchone()[0]
+            for i, (eid, blob) in enumerate(items, start=1):
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO vectors(entity_id, model, seq, vector)"
+                    " SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)",
+                    (eid, model, seq + i, blob, eid),
+                )
+
+    def vectors_since(self, model: str, seq: int, limit: int = 50_000) -> list[tuple[int, int, bytes, str]]:
+        """(entity id, seq, vector blob, entity type) written after `seq`, oldest first."""
+        rows = self.conn.execute(
+            "SELECT v.entity_id, v.seq, v.vector, e.type FROM vectors v"
+            " JOIN entities e ON e.id = v.entity_id"
+            " WHERE v.model = ? AND v.seq > ? ORDER BY v.seq LIMIT ?",
+            (model, seq, limit),
+        ).fetchall()
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def vector_count(self, model: str) -> int:
+        return self.conn.execute("SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
+
+    # -- entity types ---------------------------------------------------------
+
+    def put_types(self, types: dict[str, dict[str, Any]]) -> None:
+        """Replace the stored entity-type specs with `types` ({name: spec})."""
+        with write_tx(self.conn):
+            self.conn.execute("DELETE FROM entity_types")
+            for name, spec in types.items():
+                self.conn.execute(
+                    "INSERT INTO entity_types(name, description, spec) VALUES (?, ?, ?)",
+                    (name, spec.get("description", ""), _dumps(spec)),
+                )
+
+    def get_types(self) -> dict[str, dict[str, Any]]:
+        rows = self.conn.execute("SELECT name, spec FROM entity_types ORDER BY name").fetchall()
+        return {r[0]: json.loads(r[1]) for r in rows}
+
+    # -- stats ----------------------------------------------------------------
+
+    def stats(self) -> dict[str, Any]:
+        """Counts of entities per type, relations, vectors and the file size."""
+        by_type = {
+            r[0]: r[1]
+            for r in self.conn.execute("SELECT type, COUNT(*) FROM entities GROUP BY type ORDER BY type")
+        }
+        return {
+            "entities": sum(by_type.values()),
+            "entities_by_type": by_type,
+            "relations": self.conn.execute("SELECT COUNT(*) FROM relations").fetchone()[0],
+            "vectors": self.conn.execute("SELECT COUNT(*) FROM vectors").fetchone()[0],
+            "sessions": self.conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0],
+            "bytes": self.path.stat().st_size if self.path and self.path.exists() else 0,
+        }
+
+
+def embed_text(entity_type: str, name: str, description: str) -> str:
+    """The text a vector represents: what a person reads in a search result."""
+    return f"{name} ({entity_type}): {description}"[:2000]
+
+
+def _fts_name(name: str) -> str:
+    # Split identifiers so "litellm-config-drift" and "GraphStore" match their words.
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
+    spaced = re.sub(r"[_\-./:]+", " ", spaced)
+    return name if spaced == name else f"{name} {spaced}"
+
+
+def _type_filter(
+    col: str, entity_types: Sequence[str] | None, exclude_types: Sequence[str] | None
+) -> tuple[str, tuple[str, ...]]:
+    clauses, params = [], []
+    if entity_types:
+        clauses.append(f"{col} IN ({','.join('?' * len(entity_types))})")
+        params.extend(entity_types)
+    if exclude_types:
+        clauses.append(f"{col} NOT IN ({','.join('?' * len(exclude_types))})")
+        params.extend(exclude_types)
+    return " AND ".join(clauses), tuple(params)
+
+
+def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, default=str)
