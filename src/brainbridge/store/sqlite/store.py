@@ -61,6 +61,7 @@ class SqliteStore:
     def __init__(self, conn: sqlite3.Connection, path: Path | None = None) -> None:
         self.conn = conn
         self.path = path
+        self._df_cache: dict[str, int] = {}
 
     @classmethod
     def open(cls, path: str | Path) -> SqliteStore:
@@ -144,20 +145,20 @@ class SqliteStore:
         )
         return Entity(eid, entity_type, name, desc, attrs, created, ts)
 
-    def restore_entity(self, data: dict[str, Any]) -> Entity:
-        """Write an exported entity back exactly, timestamps included."""
+    def restore_many(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Write exported entities back exactly, timestamps included, in one transaction."""
         with write_tx(self.conn):
-            ent = self._upsert(
-                data["type"], data["name"], data.get("description", ""),
-                data.get("attributes") or {}, data.get("updated_at") or now_iso(),
-                created_at=data.get("created_at"),
-            )
-            self.conn.execute(
-                "UPDATE entities SET created_at = ?, updated_at = ? WHERE id = ?",
-                (data.get("created_at") or ent.created_at, data.get("updated_at") or ent.updated_at,
-                 ent.id),
-            )
-        return self.get_entity(ent.type, ent.name) or ent
+            for data in rows:
+                ent = self._upsert(
+                    data["type"], data["name"], data.get("description", ""),
+                    data.get("attributes") or {}, data.get("updated_at") or now_iso(),
+                    created_at=data.get("created_at"),
+                )
+                self.conn.execute(
+                    "UPDATE entities SET created_at = ?, updated_at = ? WHERE id = ?",
+                    (data.get("created_at") or ent.created_at,
+                     data.get("updated_at") or ent.updated_at, ent.id),
+                )
 
     def get_entity(self, entity_type: str, name: str) -> Entity | None:
         """The entity with this type and name, or None."""
@@ -346,6 +347,24 @@ class SqliteStore:
         )
         rows = self.conn.execute(sql, (match, *params, limit)).fetchall()
         return [(r[0], r[1]) for r in rows]
+
+    def doc_freq(self, terms: Sequence[str]) -> dict[str, int]:
+        """Number of entities whose text contains each term (cached; counts drift slowly)."""
+        out = {}
+        for term in terms:
+            hit = self._df_cache.get(term)
+            if hit is None:
+                hit = self.conn.execute(
+                    "SELECT COUNT(*) FROM entities_fts WHERE entities_fts MATCH ?", (f'"{term}"',)
+                ).fetchone()[0]
+                if len(self._df_cache) > 50_000:
+                    self._df_cache.clear()
+                self._df_cache[term] = hit
+            out[term] = hit
+        return out
+
+    def count_entities(self) -> int:
+        return self.conn.execute("SELECT COUNT(*) FROM entities").fetchone()[0]
 
     # -- vectors --------------------------------------------------------------
 

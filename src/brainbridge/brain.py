@@ -1,0 +1,274 @@
+"""`Brain`: the one object adapters talk to. A thin async facade over the features."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from brainbridge.embed import load_embedder
+from brainbridge.errors import InvalidInput, NotFound
+from brainbridge.home import DB_FILE, init_home
+from brainbridge.model import Entity, Hit, Relation, Subgraph
+from brainbridge.ports import Embedder
+from brainbridge.search import HybridSearch, SearchOptions
+from brainbridge.search.indexer import Indexer, embed_pending
+from brainbridge.store.sqlite.sessions import SqliteSessions
+from brainbridge.store.sqlite.store import SqliteStore
+from brainbridge.transfer import export_lines, import_lines
+from brainbridge.types import TYPES_FILE, load_types, validate
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+EntityRef = Entity | tuple[str, str] | str
+
+
+class Brain:
+    """A brain folder opened for use. Create with `await Brain.open(path)`."""
+
+    def __init__(
+        self, path: Path, store: SqliteStore, embedder: Embedder | None, background: bool
+    ) -> None:
+        self.path = path
+        self.store = store
+        self.sessions = SqliteSessions(store.conn)
+        self.embedder = embedder
+        self.searcher = HybridSearch(store, embedder)
+        self.types: dict[str, dict[str, Any]] = store.get_types()
+        # One thread owns the connection so the event loop never blocks on SQLite.
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brain-store")
+        self._indexer = Indexer(path / DB_FILE, embedder) if embedder and background else None
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        embedder: Embedder | str | None = "auto",
+        background_indexing: bool = True,
+    ) -> Brain:
+        """Open the brain folder at `path`, creating it if missing.
+
+        `embedder` is an Embedder, a name for `load_embedder` ("auto", "minilm",
+        "hashing", "none") or None for BM25 and graph only.
+        Raises: BrainError if the folder or database cannot be opened; SchemaError for a bad
+        `entity_types.yaml`.
+        """
+        folder = Path(path).expanduser()
+        if folder.suffix == ".db":
+            folder = folder.parent
+        if isinstance(embedder, str) or embedder is None:
+            embedder = await asyncio.to_thread(load_embedder, embedder)
+
+        def _open() -> SqliteStore:
+            init_home(folder)
+            store = SqliteStore.open(folder / DB_FILE)
+            store.put_types(load_types(folder / TYPES_FILE)) if not store.get_types() else None
+            return store
+
+        store = await asyncio.to_thread(_open)
+        brain = cls(folder, store, embedder, background_indexing)
+        if brain._indexer:
+            brain._indexer.poke()
+        return brain
+
+    async def _run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(fn, *args, **kwargs))
+
+    def _written(self) -> None:
+        if self._indexer:
+            self._indexer.poke()
+
+    async def close(self) -> None:
+        """Stop background work and close the database."""
+        if self._indexer:
+            await asyncio.to_thread(self._indexer.stop)
+        await self._run(self.store.close)
+        self._executor.shutdown(wait=True)
+
+    async def __aenter__(self) -> Brain:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- schema -------------------------------------------------------------
+
+    async def sync_schema(self) -> dict[str, dict[str, Any]]:
+        """Re-read `entity_types.yaml` from the brain folder and apply it.
+
+        Raises: SchemaError if the file is invalid (the previous schema stays in force).
+        """
+        types = await asyncio.to_thread(load_types, self.path / TYPES_FILE)
+        await self._run(self.store.put_types, types)
+        self.types = types
+        return types
+
+    # -- entities -----------------------------------------------------------
+
+    async def upsert_entity(
+        self,
+        entity_type: str,
+        name: str,
+        attributes: dict[str, Any] | None = None,
+        description: str | None = None,
+    ) -> Entity:
+        """Create or update an entity; attributes merge into what is stored.
+
+        A `description` key in `attributes` is taken as the description.
+        Raises: SchemaError for an unknown type or a badly typed attribute; InvalidInput for
+        an empty or over-long name.
+        """
+        attrs = dict(attributes or {})
+        if description is None and isinstance(attrs.get("description"), str):
+            description = attrs.pop("description")
+        validate(self.types, entity_type, attrs)
+        ent = await self._run(self.store.upsert_entity, entity_type, name, description, attrs)
+        self._written()
+        return ent
+
+    async def upsert_many(self, rows: Sequence[tuple[str, str, str | None, dict[str, Any] | None]]) -> list[Entity]:
+        """Upsert (type, name, description, attributes) rows in one transaction.
+
+        Raises: SchemaError (nothing is written).
+        """
+        for etype, _, _, attrs in rows:
+            validate(self.types, etype, attrs or {})
+        ents = await self._run(self.store.upsert_many, rows)
+        self._written()
+        return ents
+
+    async def get_entity(self, entity_type: str, name: str) -> Entity | None:
+        """The entity with this type and name, or None."""
+        return await self._run(self.store.get_entity, entity_type, name)
+
+    async def delete_entity(self, entity_type: str, name: str) -> bool:
+        """Delete an entity and everything attached to it; False if it did not exist."""
+        return await self._run(self.store.delete_entity, entity_type, name)
+
+    async def resolve(self, ref: EntityRef) -> Entity:
+        """Find an entity from an Entity, a (type, name) pair or a unique name.
+
+        Raises: NotFound; InvalidInput if a bare name matches several entities.
+        """
+        if isinstance(ref, Entity):
+            return ref
+        if isinstance(ref, tuple):
+            ent = await self.get_entity(*ref)
+            if ent is None:
+                raise NotFound(f"no {ref[0]} named {ref[1]!r}")
+            return ent
+        matches = await self._run(self.store.find_by_name, ref)
+        if not matches:
+            raise NotFound(f"no entity named {ref!r}")
+        if len(matches) > 1:
+            kinds = ", ".join(f"{m.type}:{m.name}" for m in matches)
+            raise InvalidInput(f"{ref!r} is ambiguous ({kinds}); give the type as TYPE:NAME")
+        return matches[0]
+
+    async def relate(
+        self,
+        src: EntityRef,
+        relation_type: str,
+        dst: EntityRef,
+        attributes: dict[str, Any] | None = None,
+    ) -> Relation:
+        """Link two existing entities with a typed relation.
+
+        Raises: NotFound if either end is missing; InvalidInput for an ambiguous name.
+        """
+        a, b = await self.resolve(src), await self.resolve(dst)
+        return await self._run(
+            self.store.relate, (a.type, a.name), relation_type, (b.type, b.name), attributes
+        )
+
+    async def subgraph(self, entity: EntityRef, hops: int = 2, limit: int = 200) -> Subgraph:
+        """The entity, everything within `hops` relations of it and the relations among them.
+
+        Raises: NotFound.
+        """
+        root = await self.resolve(entity)
+
+        def _walk() -> Subgraph:
+            near = self.store.neighbors([root.id], hops, limit)
+            ents = self.store.get_entities(list(near))
+            nodes = tuple(ents[i] for i in sorted(near, key=lambda i: (near[i], i)) if i in ents)
+            return Subgraph(nodes, tuple(self.store.relations_among(list(ents))))
+
+        return await self._run(_walk)
+
+    # -- search -------------------------------------------------------------
+
+    async def search(
+        self,
+        query: str,
+        num_results: int = 5,
+        entity_types: Sequence[str] | None = None,
+        exclude_types: Sequence[str] | None = None,
+        options: SearchOptions | None = None,
+    ) -> list[Hit]:
+        """Hybrid search (BM25 + vectors + graph) with a relevance floor; any text is valid."""
+        return await self._run(
+            self.searcher.search, query, num_results, entity_types, exclude_types, options
+        )
+
+    async def recall(
+        self,
+        query: str,
+        num_results: int = 5,
+        entity_types: Sequence[str] | None = None,
+        exclude_types: Sequence[str] | None = None,
+    ) -> dict[str, Any]:
+        """Search shaped for an agent: {"query", "results": [entity dicts + score], "count"}."""
+        hits = await self.search(query, num_results, entity_types, exclude_types)
+        results = [h.to_dict() for h in hits]
+        return {"query": query, "results": results, "count": len(results)}
+
+    # -- maintenance --------------------------------------------------------
+
+    async def stats(self) -> dict[str, Any]:
+        """Counts per type, relations, vectors, pending vectors, sessions and file size."""
+
+        def _stats() -> dict[str, Any]:
+            out = self.store.stats()
+            out["pending_vectors"] = self.store.count_pending_vectors() if self.embedder else None
+            out["embedder"] = self.embedder.name if self.embedder else "none"
+            return out
+
+        return await self._run(_stats)
+
+    async def index_vectors(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Embed everything still missing a vector now; return how many were embedded."""
+        if self.embedder is None:
+            return 0
+        return await self._run(embed_pending, self.store, self.embedder, None, progress)
+
+    async def wait_for_vectors(self, timeout: float | None = None) -> bool:
+        """Wait until background embedding has caught up; True if it has."""
+        if self._indexer is None:
+            return self.embedder is None
+        return await asyncio.to_thread(self._indexer.wait_idle, timeout)
+
+    async def export_jsonl(self) -> list[str]:
+        """The whole brain as JSON Lines (entities, then relations)."""
+        return await self._run(lambda: list(export_lines(self.store)))
+
+    def iter_export(self) -> Iterator[str]:
+        """Export lines lazily; only for synchronous callers outside the event loop."""
+        return export_lines(self.store)
+
+    async def import_jsonl(
+        self, lines: Iterable[str], progress: Callable[[int], None] | None = None
+    ) -> dict[str, int]:
+        """Import exported JSON Lines; searchable by BM25 at once, vectors follow in background.
+
+        Raises: InvalidInput naming the first bad line (earlier lines are kept).
+        """
+        try:
+            return await self._run(import_lines, self.store, lines, self.types, progress)
+        finally:
+            self._written()

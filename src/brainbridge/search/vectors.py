@@ -1,0 +1,86 @@
+"""An in-memory NumPy index over the vectors table, refreshed incrementally.
+
+Brute force over float32 rows: exact, no extension to load, and measured fast
+enough for a personal brain (see docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from brainbridge.store.sqlite.store import SqliteStore
+
+
+class VectorIndex:
+    """Exact cosine search over every stored vector of one embedding model."""
+
+    def __init__(self, store: SqliteStore, model: str, dim: int) -> None:
+        self.store = store
+        self.model = model
+        self.dim = dim
+        self._seq = 0
+        self._ids = np.zeros(0, dtype=np.int64)
+        self._types: list[str] = []
+        self._matrix = np.zeros((0, dim), dtype=np.float32)
+        self._row_of: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._row_of)
+
+    def refresh(self) -> None:
+        """Load vectors written since the last refresh; reload fully after deletions."""
+        if self.store.vector_count(self.model) < len(self._row_of):
+            self.__init__(self.store, self.model, self.dim)  # type: ignore[misc]
+        while True:
+            rows = self.store.vectors_since(self.model, self._seq)
+            if not rows:
+                return
+            self._append(rows)
+
+    def _append(self, rows: list[tuple[int, int, bytes, str]]) -> None:
+        new_ids, new_vecs, new_types = [], [], []
+        for eid, seq, blob, etype in rows:
+            self._seq = max(self._seq, seq)
+            vec = np.frombuffer(blob, dtype=np.float32)
+            if vec.shape[0] != self.dim:
+                continue
+            row = self._row_of.get(eid)
+            if row is not None:  # re-embedded after an edit: overwrite in place
+                self._matrix[row] = vec
+                self._types[row] = etype
+                continue
+            self._row_of[eid] = len(self._types) + len(new_ids)
+            new_ids.append(eid)
+            new_vecs.append(vec)
+            new_types.append(etype)
+        if new_ids:
+            self._ids = np.concatenate([self._ids, np.array(new_ids, dtype=np.int64)])
+            self._matrix = np.vstack([self._matrix, np.stack(new_vecs)])
+            self._types.extend(new_types)
+
+    def search(
+        self,
+        query: np.ndarray,
+        k: int,
+        entity_types: Sequence[str] | None = None,
+        exclude_types: Sequence[str] | None = None,
+    ) -> list[tuple[int, float]]:
+        """Top-k (entity id, cosine) for a normalised query vector."""
+        if not self._row_of or k <= 0:
+            return []
+        sims = self._matrix @ query.astype(np.float32)
+        if entity_types or exclude_types:
+            allowed = set(entity_types) if entity_types else None
+            banned = set(exclude_types or ())
+            mask = np.fromiter(
+                ((allowed is None or t in allowed) and t not in banned for t in self._types),
+                dtype=bool,
+                count=len(self._types),
+            )
+            sims = np.where(mask, sims, -np.inf)
+        k = min(k, len(sims))
+        top = np.argpartition(-sims, k - 1)[:k]
+        top = top[np.argsort(-sims[top])]
+        return [(int(self._ids[i]), float(sims[i])) for i in top if np.isfinite(sims[i])]

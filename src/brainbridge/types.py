@@ -1,0 +1,126 @@
+"""Entity types: loading `entity_types.yaml` and validating attributes against it."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from brainbridge.errors import SchemaError
+from brainbridge.model import CHAT_EXCHANGE
+
+TYPES_FILE = "entity_types.yaml"
+BUILTIN_TYPES = ("Person", "Project", "Document", "Decision", "Commitment", CHAT_EXCHANGE)
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_CHECKS: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "date": (str,),
+    "list": (list, tuple),
+    "object": (dict,),
+}
+
+
+def default_types_yaml() -> str:
+    """The text of the bundled default `entity_types.yaml`."""
+    return (resources.files("brainbridge") / "data" / TYPES_FILE).read_text("utf-8")
+
+
+def parse_types(text: str, source: str = TYPES_FILE) -> dict[str, dict[str, Any]]:
+    """Parse and check an entity-types document; built-in types are always present.
+
+    Raises: SchemaError with the file name and the offending type or attribute.
+    """
+    try:
+        raw = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        raise SchemaError(f"{source}: not valid YAML: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise SchemaError(f"{source}: expected a mapping of type name to spec")
+    defaults = yaml.safe_load(default_types_yaml())
+    types: dict[str, dict[str, Any]] = {}
+    for name in BUILTIN_TYPES:
+        types[name] = _normalise(name, defaults[name], source)
+    for name, spec in raw.items():
+        types[str(name)] = _normalise(str(name), spec, source)
+    return types
+
+
+def load_types(path: Path) -> dict[str, dict[str, Any]]:
+    """Read `path` (or the defaults if it does not exist).
+
+    Raises: SchemaError.
+    """
+    if not path.exists():
+        return parse_types(default_types_yaml())
+    return parse_types(path.read_text("utf-8"), str(path))
+
+
+def _normalise(name: str, spec: Any, source: str) -> dict[str, Any]:
+    if not _NAME.match(name):
+        raise SchemaError(f"{source}: type name {name!r} must be a letter then letters/digits/_")
+    spec = spec or {}
+    if not isinstance(spec, dict):
+        raise SchemaError(f"{source}: type {name}: expected a mapping")
+    attrs = spec.get("attributes") or {}
+    if not isinstance(attrs, dict):
+        raise SchemaError(f"{source}: type {name}: 'attributes' must be a mapping")
+    out_attrs = {}
+    for attr, aspec in attrs.items():
+        if isinstance(aspec, str):
+            aspec = {"type": aspec}
+        if not isinstance(aspec, dict):
+            raise SchemaError(f"{source}: {name}.{attr}: expected a mapping with 'type'")
+        kind = aspec.get("type", "string")
+        if kind not in _CHECKS:
+            raise SchemaError(
+                f"{source}: {name}.{attr}: unknown attribute type {kind!r}"
+                f" (use one of {', '.join(_CHECKS)})"
+            )
+        out_attrs[str(attr)] = {k: v for k, v in aspec.items() if k in {"type", "enum", "description"}}
+    return {
+        "description": str(spec.get("description", "")),
+        "attributes": out_attrs,
+        "additional_attributes": bool(spec.get("additional_attributes", True)),
+    }
+
+
+def validate(types: dict[str, dict[str, Any]], entity_type: str, attributes: dict[str, Any]) -> None:
+    """Check an entity's type and attributes against the schema.
+
+    Raises: SchemaError naming the type or attribute and what was expected.
+    """
+    spec = types.get(entity_type)
+    if spec is None:
+        known = ", ".join(sorted(types))
+        raise SchemaError(
+            f"unknown entity type {entity_type!r}; known types: {known}."
+            f" Add it to {TYPES_FILE} in the brain folder."
+        )
+    declared = spec["attributes"]
+    for key, value in attributes.items():
+        if value is None:
+            continue
+        aspec = declared.get(key)
+        if aspec is None:
+            if not spec["additional_attributes"]:
+                raise SchemaError(f"{entity_type} has no attribute {key!r} (declared: {', '.join(declared)})")
+            continue
+        kind = aspec["type"]
+        ok = isinstance(value, _CHECKS[kind]) and not (
+            kind in {"integer", "number"} and isinstance(value, bool)
+        )
+        if ok and kind == "date":
+            ok = bool(_DATE.match(value))
+        if not ok:
+            raise SchemaError(
+                f"{entity_type}.{key} must be {kind}, got {type(value).__name__} {value!r:.60}"
+            )
+        if "enum" in aspec and value not in aspec["enum"]:
+            raise SchemaError(f"{entity_type}.{key} must be one of {aspec['enum']}, got {value!r}")
