@@ -131,7 +131,9 @@ class Brain:
         self._written()
         return ent
 
-    async def upsert_many(self, rows: Sequence[tuple[str, str, str | None, dict[str, Any] | None]]) -> list[Entity]:
+    async def upsert_many(
+        self, rows: Sequence[tuple[str, str, str | None, dict[str, Any] | None]]
+    ) -> list[Entity]:
         """Upsert (type, name, description, attributes) rows in one transaction.
 
         Raises: SchemaError (nothing is written).

@@ -89,23 +89,48 @@ class SqliteSessions:
             )
         return cur.rowcount > 0
 
-    def record_turn(self, session_id: str, turn: int, entry: dict[str, Any]) -> None:
-        """Append a bridge log entry and raise message_count to cover this turn."""
+    def record_turn(
+        self, session_id: str, turn: int, entry: dict[str, Any], count: bool = True
+    ) -> None:
+        """Add or merge the bridge log entry of one turn; `count` raises message_count to it.
+
+        Enrich and observe of the same turn may run in different processes (hooks), so
+        the second writer merges into the first one's entry: lists are unioned.
+        """
         ts = now_iso()
         with write_tx(self.conn):
             self.conn.execute(
                 "INSERT OR IGNORE INTO sessions(id, created_at, updated_at) VALUES (?, ?, ?)",
                 (session_id, ts, ts),
             )
-            self.conn.execute(
-                "INSERT INTO bridge_log(session_id, turn, entry, created_at) VALUES (?, ?, ?, ?)",
-                (session_id, turn, _dumps(entry), ts),
-            )
-            self.conn.execute(
-                "UPDATE sessions SET message_count = MAX(message_count, ?), updated_at = ?"
-                " WHERE id = ?",
-                (turn, ts, session_id),
-            )
+            row = self.conn.execute(
+                "SELECT id, entry FROM bridge_log WHERE session_id = ? AND turn = ?"
+                " ORDER BY id DESC LIMIT 1",
+                (session_id, turn),
+            ).fetchone()
+            if row is None:
+                self.conn.execute(
+                    "INSERT INTO bridge_log(session_id, turn, entry, created_at)"
+                    " VALUES (?, ?, ?, ?)",
+                    (session_id, turn, _dumps({"turn": turn, **entry}), ts),
+                )
+            else:
+                merged = json.loads(row["entry"])
+                for key, value in entry.items():
+                    old = merged.get(key)
+                    if isinstance(old, list) and isinstance(value, list):
+                        merged[key] = old + [v for v in value if v not in old]
+                    elif value not in (None, [], ""):
+                        merged[key] = value
+                self.conn.execute(
+                    "UPDATE bridge_log SET entry = ? WHERE id = ?", (_dumps(merged), row["id"])
+                )
+            if count:
+                self.conn.execute(
+                    "UPDATE sessions SET message_count = MAX(message_count, ?), updated_at = ?"
+                    " WHERE id = ?",
+                    (turn, ts, session_id),
+                )
 
     def start_curator_run(self, session_id: str, trigger: str) -> int:
         """Record the start of a curator run and return its id."""

@@ -208,15 +208,20 @@ class SqliteStore:
                 yield _row_entity(row)
             last = rows[-1]["id"]
 
-    def names_by_type(self, exclude_types: Sequence[str] = (), limit: int = 200_000) -> list[tuple[int, str, str]]:
-        """(id, type, name) of entities, for name matching in the bridge's judge."""
+    def names_by_type(
+        self, exclude_types: Sequence[str] = (), after_id: int = 0, limit: int = 500_000
+    ) -> list[tuple[int, str, str]]:
+        """(id, type, name) of entities with id > after_id, for the bridge's name matching."""
         marks = ",".join("?" * len(exclude_types))
-        where = f"WHERE type NOT IN ({marks})" if exclude_types else ""
+        where = f"AND type NOT IN ({marks})" if exclude_types else ""
         rows = self.conn.execute(
-            f"SELECT id, type, name FROM entities {where} ORDER BY id LIMIT ?",
-            (*exclude_types, limit),
+            f"SELECT id, type, name FROM entities WHERE id > ? {where} ORDER BY id LIMIT ?",
+            (after_id, *exclude_types, limit),
         ).fetchall()
         return [(r[0], r[1], r[2]) for r in rows]
+
+    def max_entity_id(self) -> int:
+        return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entities").fetchone()[0]
 
     # -- relations ------------------------------------------------------------
 

@@ -1,0 +1,120 @@
+"""The "## Brain Context" block: provenance per query, a hard budget, facts not commands."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from brainbridge.model import CHAT_EXCHANGE
+from brainbridge.redact import redact
+
+HEADER = (
+    "## Brain Context\n"
+    "The following context was retrieved from your knowledge graph based on the current"
+    " conversation.\n"
+)
+STEP_BACK_NOTE = "_Brain context: stepping back — you are directly querying your knowledge graph._"
+KNOWLEDGE = "### From your knowledge graph\n"
+HISTORY = "### From conversation history\n"
+MAX_ITEM_CHARS = 900
+# Characters per token for budgeting. Conservative for English prose with BPE tokenizers
+# (~4.0-4.5 chars/token), so a block under budget here is under budget for the model.
+CHARS_PER_TOKEN = 3.5
+
+
+def estimate_tokens(text: str) -> int:
+    """A deliberately pessimistic token count for budgeting."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+@dataclass(frozen=True)
+class BlockItem:
+    """One retrieved entity, as the block shows it."""
+
+    name: str
+    type: str
+    description: str
+    date: str = ""
+
+    @property
+    def is_history(self) -> bool:
+        return self.type == CHAT_EXCHANGE
+
+
+@dataclass(frozen=True)
+class QueryResults:
+    query: str
+    items: tuple[BlockItem, ...]
+
+
+@dataclass(frozen=True)
+class Block:
+    text: str
+    loaded: tuple[str, ...]  # entity names that made it into the block
+    dropped: int  # items cut by the budget
+    tokens: int
+
+
+_HEADING = re.compile(r"^\s*#+\s*", re.MULTILINE)
+
+
+def _flatten(text: str, limit: int) -> str:
+    # One line per item, and stored text can never open a heading of its own.
+    text = " ".join(_HEADING.sub("", redact(text)).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def render_item(item: BlockItem) -> str:
+    """The markdown line for one item."""
+    meta = f"{item.type}, {item.date}" if item.is_history and item.date else item.type
+    name = _flatten(item.name, 120).replace("**", "")
+    return f"- **{name}** ({meta}): {_flatten(item.description, MAX_ITEM_CHARS)}\n"
+
+
+def format_block(results: Sequence[QueryResults], budget_tokens: int = 1500) -> Block | None:
+    """Render results under a hard token budget, cutting whole items, never a query header.
+
+    Knowledge items come before history; within each, queries keep their order. Returns
+    None when nothing fits or nothing was found.
+    """
+    sections = {False: [], True: []}  # is_history -> [(query, [lines])]
+    for qr in results:
+        for history in (False, True):
+            lines = [(it.name, render_item(it)) for it in qr.items if it.is_history == history]
+            if lines:
+                sections[history].append((qr.query, lines))
+    total_items = sum(len(lines) for sec in sections.values() for _, lines in sec)
+    if total_items == 0:
+        return None
+
+    def footer(n: int, q: int) -> str:
+        return f"_Context loaded: {n} result{'s' * (n != 1)} from {q} quer{'ies' if q != 1 else 'y'}._\n"
+
+    worst_footer = footer(total_items, len(results))
+    # Work in characters: a block of at most budget*CHARS_PER_TOKEN chars is within budget.
+    limit = math.floor(budget_tokens * CHARS_PER_TOKEN)
+    size = len(HEADER) + len(worst_footer)
+    parts: list[str] = [HEADER]
+    loaded: list[str] = []
+    queries_used: set[str] = set()
+    for history, title in ((False, KNOWLEDGE), (True, HISTORY)):
+        section_open = False
+        for query, lines in sections[history]:
+            q_head = f'#### From query: "{_flatten(query, 120)}"\n'
+            q_open = False
+            for name, line in lines:
+                extra = (title if not section_open else "") + (q_head if not q_open else "") + line
+                if size + len(extra) > limit:
+                    continue
+                parts.append(extra)
+                size += len(extra)
+                section_open = q_open = True
+                loaded.append(name)
+                queries_used.add(query)
+    if not loaded:
+        return None
+    parts.append(footer(len(loaded), len(queries_used)))
+    text = "".join(parts).rstrip("\n")
+    return Block(text, tuple(loaded), total_items - len(loaded), estimate_tokens(text))

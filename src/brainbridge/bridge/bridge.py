@@ -1,0 +1,340 @@
+"""The bridge: judge each message, load budgeted context, write back after the turn."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from brainbridge.bridge.block import STEP_BACK_NOTE, BlockItem, QueryResults, format_block
+from brainbridge.bridge.judge import (
+    SHORT_MESSAGE_WORDS,
+    Verdict,
+    judge_locally,
+    needs_brain_check,
+    word_count,
+)
+from brainbridge.bridge.names import Mention, NameIndex
+from brainbridge.bridge.observe import (
+    exchange_attributes,
+    exchange_name,
+    extract,
+    is_trivial,
+    store_facts,
+)
+from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
+from brainbridge.bridge.queries import build_queries, keywords
+from brainbridge.errors import LLMError
+from brainbridge.model import CHAT_EXCHANGE, Hit, Judgment, Session
+from brainbridge.ports import LLM
+from brainbridge.redact import redact
+from brainbridge.search.relevance import term_coverage
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from brainbridge.brain import Brain
+
+log = logging.getLogger(__name__)
+
+# Judge and search only the head of a pasted novel; the whole message is still stored.
+MAX_JUDGED_CHARS = 8000
+
+
+@dataclass(frozen=True)
+class Enrichment:
+    """What the bridge decided for one message and what it would inject."""
+
+    judgment: Judgment
+    queries: tuple[str, ...] = ()
+    results: tuple[tuple[str, tuple[Hit, ...]], ...] = ()
+    block: str | None = None
+    loaded: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = ()
+    source: str = "local"  # short_circuit | local | llm | error
+    turn: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "judgment": self.judgment.value,
+            "queries": list(self.queries),
+            "results": {q: [h.to_dict() for h in hits] for q, hits in self.results},
+            "block": self.block,
+            "loaded": list(self.loaded),
+            "reasons": list(self.reasons),
+            "source": self.source,
+            "turn": self.turn,
+        }
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What `observe` stored for one turn."""
+
+    exchange: str | None
+    stored: tuple[str, ...] = ()
+    skipped: bool = False
+    extractor: str = "local"
+    error: str | None = None
+
+
+@dataclass
+class BridgeConfig:
+    budget_tokens: int = 1500
+    knowledge_per_query: int = 4
+    history_per_query: int = 3
+    judge_timeout: float = 3.0
+    # The chat never waits longer than this for context, LLM or not.
+    deadline: float = 4.0
+    after_observe: list[Callable[[str, int], Awaitable[None]]] = field(default_factory=list)
+
+
+class Bridge:
+    """Makes a brain ambient in a conversation. Never raises into the chat path."""
+
+    def __init__(
+        self, brain: Brain, llm: LLM | None = None, config: BridgeConfig | None = None
+    ) -> None:
+        self.brain = brain
+        self.llm = llm
+        self.config = config or BridgeConfig()
+        store = brain.store
+        self.names = NameIndex(
+            lambda after: store.names_by_type((CHAT_EXCHANGE,), after_id=after),
+            store.max_entity_id,
+        )
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- before the turn ------------------------------------------------------
+
+    async def enrich(self, message: str, session: Session | str | None = None) -> Enrichment:
+        """Judge `message` and build the context block; on any failure, no context."""
+        if word_count(message) < SHORT_MESSAGE_WORDS:
+            log.debug("judgment=pass_through (short message, no I/O)")
+            return Enrichment(
+                Judgment.PASS_THROUGH, reasons=("short message",), source="short_circuit"
+            )
+        try:
+            result = await asyncio.wait_for(self._enrich(message, session), self.config.deadline)
+        except Exception as exc:
+            log.exception("bridge enrich failed; the chat continues without brain context")
+            return Enrichment(
+                Judgment.PASS_THROUGH,
+                reasons=(f"bridge error: {type(exc).__name__}",),
+                source="error",
+            )
+        log.debug(
+            "judgment=%s source=%s queries=%s loaded=%d reasons=%s",
+            result.judgment.value,
+            result.source,
+            list(result.queries),
+            len(result.loaded),
+            list(result.reasons),
+        )
+        return result
+
+    async def _enrich(self, message: str, session: Session | str | None) -> Enrichment:
+        message = message[:MAX_JUDGED_CHARS]
+        if isinstance(session, str):
+            session = await self.brain._run(self.brain.sessions.get, session) or Session(session)
+        summary = session.summary if session else ""
+        turn = (session.message_count + 1) if session else 0
+        mentions = await self.brain._run(self._mentions, message)
+        verdict, queries, source = await self._judge(message, summary, mentions)
+        if verdict.judgment is Judgment.STEP_BACK:
+            result = Enrichment(
+                Judgment.STEP_BACK,
+                block=STEP_BACK_NOTE,
+                reasons=verdict.reasons,
+                source=source,
+                turn=turn,
+            )
+        elif verdict.judgment is Judgment.ENRICH and queries:
+            result = await self._load(queries, session, verdict, source, turn)
+        else:
+            result = Enrichment(
+                Judgment.PASS_THROUGH, reasons=verdict.reasons, source=source, turn=turn
+            )
+        if session is not None:
+            self._log_turn(session.id, result)
+        return result
+
+    def _mentions(self, message: str) -> list[Mention]:
+        self.names.refresh()
+        return self.names.find(message)
+
+    async def _judge(
+        self, message: str, summary: str, mentions: list[Mention]
+    ) -> tuple[Verdict, list[str], str]:
+        if self.llm is not None:
+            try:
+                data = await self.llm.complete_json(
+                    JUDGE_SYSTEM,
+                    judge_user_prompt(message, summary, [m.name for m in mentions]),
+                    schema=JUDGE_SCHEMA,
+                    timeout=self.config.judge_timeout,
+                )
+                judgment = Judgment(data["judgment"])
+                queries = [str(q)[:120] for q in data.get("queries") or [] if str(q).strip()][:3]
+                if judgment is Judgment.ENRICH and not queries:
+                    queries = build_queries(message, mentions, summary)
+                return Verdict(judgment, ("llm judge",)), queries, "llm"
+            except (LLMError, KeyError, ValueError, TypeError) as exc:
+                log.warning("LLM judge failed, using the local judge: %s", exc)
+        coverage = None
+        if needs_brain_check(message, mentions):
+            coverage = await self.brain._run(self._best_coverage, message)
+        verdict = judge_locally(message, mentions, coverage)
+        queries = (
+            build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
+        )
+        return verdict, queries, "local"
+
+    def _best_coverage(self, message: str) -> float:
+        query = " ".join(keywords(message))
+        hits = self.brain.searcher.search(query, 3, exclude_types=(CHAT_EXCHANGE,)) if query else []
+        if not hits:
+            return 0.0
+        store = self.brain.store
+        from brainbridge.store.sqlite.fts import query_terms
+
+        df = store.doc_freq(query_terms(query))
+        total = max(store.count_entities(), 1)
+        return max(
+            term_coverage(query, f"{h.entity.name} {h.entity.description}", df, total) for h in hits
+        )
+
+    async def _load(
+        self, queries: list[str], session: Session | None, verdict: Verdict, source: str, turn: int
+    ) -> Enrichment:
+        recent: set[str] = set()
+        if session and session.bridge_context_log:
+            recent = set(session.bridge_context_log[-1].get("loaded") or [])
+        cfg = self.config
+
+        def _search() -> list[tuple[str, tuple[Hit, ...]]]:
+            out = []
+            seen: set[int] = set()
+            for q in queries:
+                hits = self.brain.searcher.search(
+                    q, cfg.knowledge_per_query, exclude_types=(CHAT_EXCHANGE,)
+                )
+                hits += self.brain.searcher.search(
+                    q, cfg.history_per_query, entity_types=(CHAT_EXCHANGE,)
+                )
+                fresh = tuple(
+                    h for h in hits if h.entity.id not in seen and h.entity.name not in recent
+                )
+                seen.update(h.entity.id for h in fresh)
+                out.append((q, fresh))
+            return out
+
+        results = await self.brain._run(_search)
+        block = format_block(
+            [QueryResults(q, tuple(_item(h) for h in hits)) for q, hits in results],
+            cfg.budget_tokens,
+        )
+        return Enrichment(
+            Judgment.ENRICH,
+            queries=tuple(queries),
+            results=tuple(results),
+            block=block.text if block else None,
+            loaded=block.loaded if block else (),
+            reasons=verdict.reasons,
+            source=source,
+            turn=turn,
+        )
+
+    def _log_turn(self, session_id: str, result: Enrichment) -> None:
+        entry = {
+            "judgment": result.judgment.value,
+            "queries": list(result.queries),
+            "loaded": list(result.loaded),
+            "stored": [],
+        }
+        self._background(
+            self.brain._run(self.brain.sessions.record_turn, session_id, result.turn, entry, False)
+        )
+
+    # -- after the turn -------------------------------------------------------
+
+    def observe(
+        self, session_id: str, exchange_number: int, message: str, response: str, **extra: Any
+    ) -> asyncio.Task[Observation]:
+        """Schedule `observe_now` in the background and return at once."""
+        return self._background(
+            self.observe_now(session_id, exchange_number, message, response, **extra)
+        )
+
+    async def observe_now(
+        self,
+        session_id: str,
+        exchange_number: int,
+        message: str,
+        response: str,
+        attributes: dict[str, Any] | None = None,
+        today: date | None = None,
+    ) -> Observation:
+        """Store the exchange, extract and link its facts, log the turn. Never raises."""
+        try:
+            obs = await self._observe(
+                session_id, exchange_number, message, response, attributes or {}, today
+            )
+        except Exception as exc:
+            log.exception("bridge observe failed for %s turn %s", session_id, exchange_number)
+            return Observation(None, error=f"{type(exc).__name__}: {exc}")
+        for hook in self.config.after_observe:
+            try:
+                await hook(session_id, exchange_number)
+            except Exception:
+                log.exception("after-observe hook failed")
+        return obs
+
+    async def _observe(
+        self,
+        session_id: str,
+        n: int,
+        message: str,
+        response: str,
+        extra: dict[str, Any],
+        today: date | None,
+    ) -> Observation:
+        message, response = redact(message), redact(response)
+        stored: list[str] = []
+        exchange = None
+        skipped = is_trivial(message, response)
+        if not skipped:
+            description, attrs = exchange_attributes(session_id, n, message, response)
+            ent = await self.brain.upsert_entity(
+                CHAT_EXCHANGE, exchange_name(session_id, n), {**attrs, **extra}, description
+            )
+            exchange = (ent.type, ent.name)
+            stored.append(f"{ent.type}:{ent.name}")
+        facts, extractor = await extract(self.llm, message, response, today or date.today())
+        stored += await store_facts(self.brain, facts, exchange)
+        await self.brain._run(self.brain.sessions.record_turn, session_id, n, {"stored": stored})
+        log.debug("observe %s turn %d: stored=%s skipped=%s", session_id, n, stored, skipped)
+        return Observation(exchange[1] if exchange else None, tuple(stored), skipped, extractor)
+
+    # -- housekeeping ---------------------------------------------------------
+
+    def _background(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def drain(self) -> None:
+        """Wait for every background task this bridge started."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def _item(hit: Hit) -> BlockItem:
+    ent = hit.entity
+    date_ = (
+        str(ent.attributes.get("date") or ent.created_at[:10]) if ent.type == CHAT_EXCHANGE else ""
+    )
+    return BlockItem(ent.name, ent.type, ent.description, date_)

@@ -1,0 +1,210 @@
+"""The local fact extractor: conservative patterns for durable facts worth keeping."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+_NAME = r"([A-Z][a-zA-Z'\-]+(?:\s+(?:[A-Z][a-zA-Z'\-]+|de|van|von|da))*)"
+_ORG = r"([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*)"
+_ROLE = (
+    r"(manager|boss|cofounder|co-founder|wife|husband|partner|friend|colleague|mentor|"
+    r"mentee|sister|brother|mother|father|mom|dad|son|daughter|coach|advisor|investor|"
+    r"client|assistant|doctor|therapist|lawyer|accountant|landlord|neighbou?r|teammate|"
+    r"report|lead|ceo|cto|cfo|founder)"
+)
+_DUE = (
+    r"(?:by|before|until|on|due)\s+((?:next\s+)?(?:monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday)|tomorrow|tonight|today|end of (?:the )?(?:day|week|month)|"
+    r"next week|\d{4}-\d{2}-\d{2}|(?:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?|"
+    r"\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:january|february|march|april|may|june|july|"
+    r"august|september|october|november|december))"
+)
+
+COMMITMENT = re.compile(
+    r"\b(?:i|we)(?:'ll| will| need to| have to| must| promised to| am going to|'m going to|"
+    r" are going to|'re going to| should| plan to| committed to)\s+(.{6,120}?)\s+" + _DUE,
+    re.I,
+)
+DECISION = re.compile(
+    r"\b(?:we|i)(?:'ve| have)?\s+(?:decided|agreed|chose|chosen|settled on|are going with|"
+    r"'re going with|will go with|went with)\s+(?:to\s+|on\s+)?(.{4,140}?)(?:[.!?\n]|$)",
+    re.I,
+)
+DECISION_LETS = re.compile(r"\blet'?s go with\s+(.{3,120}?)(?:[.!?\n]|$)", re.I)
+RELATION_ROLE = re.compile(_NAME + r"\s+is\s+my\s+(?:new\s+|old\s+)?" + _ROLE + r"\b")
+RELATION_MY = re.compile(r"\bmy\s+(?:new\s+|old\s+)?" + _ROLE + r",?\s+" + _NAME)
+WORKS_AT = re.compile(
+    _NAME
+    + r"\s+(?:works|worked|is working)\s+(?:at|for)\s+"
+    + _ORG
+    + r"|"
+    + _NAME
+    + r"\s+(?:joined|is the (?:ceo|cto|cfo|founder|head|director|lead) of|runs|leads|founded)\s+"
+    + _ORG
+)
+PREFERENCE = re.compile(
+    r"\bi\s+(?:really\s+)?(prefer|like|love|hate|dislike|don't like|do not like|always|never)\s+"
+    r"(.{3,120}?)(?:[.!?\n]|$)",
+    re.I,
+)
+_THIRD_PERSON = {
+    "prefer": "prefers",
+    "like": "likes",
+    "love": "loves",
+    "hate": "hates",
+    "dislike": "dislikes",
+    "don't like": "doesn't like",
+    "do not like": "does not like",
+}
+_FILLER_PREF = re.compile(r"^(?:it|that|this|you|the idea|to know|so|how|what|when)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """An entity to upsert, with relations to other facts' entities (by type and name)."""
+
+    type: str
+    name: str
+    description: str
+    attributes: dict[str, object] = field(default_factory=dict)
+    relations: tuple[tuple[str, str, str], ...] = ()  # (relation, target type, target name)
+
+
+def resolve_due(text: str, today: date) -> str | None:
+    """A due phrase ("Friday", "next week", "March 3") as YYYY-MM-DD, or None."""
+    t = text.lower().strip()
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", t):
+        return t
+    if t in {"today", "tonight", "end of day", "end of the day"}:
+        return today.isoformat()
+    if t == "tomorrow":
+        return (today + timedelta(days=1)).isoformat()
+    if t in {"next week"}:
+        return (today + timedelta(days=7 - today.weekday())).isoformat()
+    if t in {"end of week", "end of the week"}:
+        return (today + timedelta(days=(4 - today.weekday()) % 7)).isoformat()
+    if t in {"end of month", "end of the month"}:
+        nxt = (today.replace(day=28) + timedelta(days=4)).replace(day=1)
+        return (nxt - timedelta(days=1)).isoformat()
+    nxt = t.startswith("next ")
+    day = t.removeprefix("next ")
+    if day in _WEEKDAYS:
+        ahead = (_WEEKDAYS.index(day) - today.weekday()) % 7 + (7 if nxt else 0)
+        return (today + timedelta(days=ahead)).isoformat()
+    m = re.match(r"(?:(\w+)\s+(\d{1,2})|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(\w+))", t)
+    if m:
+        month, dnum = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        month = re.sub(r"\d.*", "", month or "")
+        if month in _MONTHS:
+            try:
+                d = date(today.year, _MONTHS.index(month) + 1, int(re.sub(r"\D", "", dnum)))
+            except ValueError:
+                return None
+            return (
+                d if d >= today - timedelta(days=31) else d.replace(year=d.year + 1)
+            ).isoformat()
+    return None
+
+
+def _clip(text: str, n: int = 80) -> str:
+    text = " ".join(text.strip(" ,;:-").split())
+    return text if len(text) <= n else text[: n - 1].rsplit(" ", 1)[0] + "…"
+
+
+def extract_facts(message: str, response: str = "", today: date | None = None) -> list[Fact]:
+    """Durable facts stated by the user: commitments, decisions, relationships, preferences.
+
+    Only the user's message is mined: an assistant's suggestions are not the user's facts.
+    """
+    today = today or date.today()
+    text = message[:20_000]
+    facts: list[Fact] = []
+    for m in COMMITMENT.finditer(text):
+        action, due_text = _clip(m.group(1)), m.group(2)
+        due = resolve_due(due_text, today)
+        attrs: dict[str, object] = {"owner": "user", "status": "open"}
+        if due:
+            attrs["due"] = due
+        facts.append(
+            Fact(
+                "Commitment",
+                action[:1].upper() + action[1:],
+                f"User committed to {action} by {due_text}" + (f" ({due})." if due else "."),
+                attrs,
+            )
+        )
+    for pattern in (DECISION, DECISION_LETS):
+        for m in pattern.finditer(text):
+            what = _clip(m.group(1), 100)
+            if len(what.split()) >= 2:
+                facts.append(
+                    Fact(
+                        "Decision",
+                        what[:1].upper() + what[1:],
+                        f"Decided: {what}.",
+                        {"decided_on": today.isoformat()},
+                    )
+                )
+    for m in RELATION_ROLE.finditer(text):
+        facts.append(
+            Fact(
+                "Person",
+                m.group(1),
+                f"The user's {m.group(2).lower()}.",
+                {"role": m.group(2).lower()},
+            )
+        )
+    for m in RELATION_MY.finditer(text):
+        facts.append(
+            Fact(
+                "Person",
+                m.group(2),
+                f"The user's {m.group(1).lower()}.",
+                {"role": m.group(1).lower()},
+            )
+        )
+    for m in WORKS_AT.finditer(text):
+        person = m.group(1) or m.group(3)
+        org = _clip(m.group(2) or m.group(4), 60).rstrip(".")
+        facts.append(Fact("Organization", org, f"Organization {person} is part of."))
+        facts.append(
+            Fact(
+                "Person",
+                person,
+                f"Works with {org}.",
+                {"organization": org},
+                (("affiliated_with", "Organization", org),),
+            )
+        )
+    for m in PREFERENCE.finditer(text):
+        verb, what = m.group(1).lower(), _clip(m.group(2), 90)
+        if _FILLER_PREF.match(what) or len(what.split()) < 2 and verb in {"like", "love"}:
+            continue
+        said = _THIRD_PERSON.get(verb, verb)
+        facts.append(
+            Fact(
+                "Preference", f"{verb} {what}"[:100], f"The user {said} {what}.", {"holder": "user"}
+            )
+        )
+    unique: dict[tuple[str, str], Fact] = {}
+    for f in facts:
+        unique.setdefault((f.type, f.name.lower()), f)
+    return list(unique.values())

@@ -1,0 +1,124 @@
+"""After a turn: store the exchange as an episode and upsert the durable facts in it."""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from brainbridge.bridge.facts import Fact, extract_facts
+from brainbridge.bridge.prompts import EXTRACT_SCHEMA, EXTRACT_SYSTEM, extract_user_prompt
+from brainbridge.errors import BrainError, LLMError
+from brainbridge.model import CHAT_EXCHANGE
+from brainbridge.ports import LLM
+
+if TYPE_CHECKING:
+    from brainbridge.brain import Brain
+
+log = logging.getLogger(__name__)
+
+EXTRACT_TIMEOUT = 10.0
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+FACT_TYPES = {"Commitment", "Decision", "Person", "Organization", "Project", "Preference"}
+
+
+def exchange_name(session_id: str, exchange_number: int) -> str:
+    return f"{session_id[:8]}:ex:{exchange_number}"
+
+
+def is_trivial(message: str, response: str) -> bool:
+    """Too small to be worth remembering: the user wrote < 3 words and the AI < 10."""
+    return len(message.split()) < 3 and len(response.split()) < 10
+
+
+def exchange_attributes(
+    session_id: str, exchange_number: int, message: str, response: str
+) -> tuple[str, dict[str, Any]]:
+    """The description and attributes of a Chat_Exchange entity (see DESIGN.md)."""
+    description = f"User: {message[:300]} | AI: {response[:500]}"
+    return description, {
+        "session_id": session_id,
+        "exchange_number": exchange_number,
+        "user_message": message[:1000],
+        "ai_response": response[:2000],
+    }
+
+
+async def llm_facts(llm: LLM, message: str, response: str, today: date) -> list[Fact]:
+    """Facts from the configured LLM. Raises: LLMError on timeout or a bad answer."""
+    data = await llm.complete_json(
+        EXTRACT_SYSTEM,
+        extract_user_prompt(message, response, today.isoformat()),
+        schema=EXTRACT_SCHEMA,
+        timeout=EXTRACT_TIMEOUT,
+    )
+    raw = data.get("facts")
+    if not isinstance(raw, list):
+        raise LLMError("fact extraction answer has no 'facts' list")
+    facts = []
+    for item in raw[:8]:
+        if not isinstance(item, dict) or item.get("type") not in FACT_TYPES:
+            continue
+        name = str(item.get("name", "")).strip()[:200]
+        if not name:
+            continue
+        attrs: dict[str, Any] = {}
+        due = str(item.get("due") or "")
+        if item["type"] == "Commitment":
+            attrs = {"owner": "user", "status": "open"}
+            if _DATE.match(due):
+                attrs["due"] = due
+        rels = tuple(
+            (str(r["relation"]), str(r["type"]), str(r["name"]))
+            for r in item.get("related_to") or []
+            if isinstance(r, dict) and r.get("type") in FACT_TYPES and r.get("name")
+        )
+        facts.append(Fact(item["type"], name, str(item.get("description", ""))[:500], attrs, rels))
+    return facts
+
+
+async def store_facts(
+    brain: Brain, facts: list[Fact], exchange: tuple[str, str] | None
+) -> list[str]:
+    """Upsert facts (never overwriting a richer description) and link them to their exchange."""
+    stored: list[str] = []
+    for fact in facts:
+        try:
+            existing = await brain.get_entity(fact.type, fact.name)
+            description = None if existing and existing.description else fact.description
+            await brain.upsert_entity(fact.type, fact.name, dict(fact.attributes), description)
+            stored.append(f"{fact.type}:{fact.name}")
+            if exchange:
+                await brain.relate((fact.type, fact.name), "extracted_from", exchange)
+        except BrainError as exc:
+            log.warning("skipped fact %s %r: %s", fact.type, fact.name, exc)
+    for fact in facts:
+        for relation, ttype, tname in fact.relations:
+            try:
+                await brain.relate((fact.type, fact.name), relation, (ttype, tname))
+            except BrainError as exc:
+                log.debug("skipped relation %s -%s-> %s: %s", fact.name, relation, tname, exc)
+    return stored
+
+
+async def extract(
+    llm: LLM | None, message: str, response: str, today: date
+) -> tuple[list[Fact], str]:
+    """Facts from the LLM when configured and working, else from the local extractor."""
+    if llm is not None:
+        try:
+            return await llm_facts(llm, message, response, today), "llm"
+        except LLMError as exc:
+            log.warning("LLM fact extraction failed, using the local extractor: %s", exc)
+    return extract_facts(message, response, today), "local"
+
+
+__all__ = [
+    "CHAT_EXCHANGE",
+    "exchange_attributes",
+    "exchange_name",
+    "extract",
+    "is_trivial",
+    "store_facts",
+]
