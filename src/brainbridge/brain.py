@@ -230,6 +230,15 @@ class Brain:
         results = [h.to_dict() for h in hits]
         return {"query": query, "results": results, "count": len(results)}
 
+    async def brain_context(
+        self, project_root: str, recent_files: Sequence[str] | None = None, limit: int = 10
+    ) -> list[dict[str, Any]]:
+        """Entries that matter for a coding project: [{slug, title, doc_path, excerpt, ...}]."""
+        from brainbridge.projects import brain_context
+
+        entries = await self._run(brain_context, self.store, project_root, recent_files, limit)
+        return [e.to_dict() for e in entries]
+
     # -- maintenance --------------------------------------------------------
 
     async def stats(self) -> dict[str, Any]:

@@ -174,6 +174,14 @@ class SqliteStore:
         ).fetchall()
         return [_row_entity(r) for r in rows]
 
+    def entities_with_attribute(self, key: str, value: str) -> list[Entity]:
+        """Entities whose attribute `key` equals `value` (a scan: for imports, not the chat path)."""
+        rows = self.conn.execute(
+            "SELECT * FROM entities WHERE json_extract(attributes, ?) = ? ORDER BY id",
+            (f"$.{key}", value),
+        ).fetchall()
+        return [_row_entity(r) for r in rows]
+
     def get_entities(self, ids: Sequence[int]) -> dict[int, Entity]:
         """Entities by id (missing ids are simply absent)."""
         out: dict[int, Entity] = {}
