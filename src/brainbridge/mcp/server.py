@@ -60,7 +60,10 @@ def build_server(
             state["bridge"] = make_bridge(b) if make_bridge else Bridge(b)
         return state["bridge"]
 
-    server: MCPServer[Any] = MCPServer("brain", instructions=INSTRUCTIONS, lifespan=lifespan)
+    # log_level: the SDK calls logging.basicConfig; keep it from chattering at INFO.
+    server: MCPServer[Any] = MCPServer(
+        "brain", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING"
+    )
 
     def guarded(fn: Callable[..., Awaitable[str]]) -> Callable[..., Awaitable[str]]:
         @functools.wraps(fn)

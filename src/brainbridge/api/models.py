@@ -1,0 +1,59 @@
+"""Request bodies, validated at the edge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+MAX_TEXT = 5_500_000
+
+
+class EntityIn(BaseModel):
+    type: str = Field(min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=500)
+    description: str | None = Field(default=None, max_length=MAX_TEXT)
+    attributes: dict[str, Any] = Field(default_factory=dict)
+
+
+class Ref(BaseModel):
+    type: str | None = None
+    name: str
+
+
+class RelationIn(BaseModel):
+    src: Ref | str
+    relation: str = Field(min_length=1, max_length=100)
+    dst: Ref | str
+    attributes: dict[str, Any] = Field(default_factory=dict)
+
+
+class RecallIn(BaseModel):
+    query: str = Field(max_length=MAX_TEXT)
+    num_results: int = Field(default=5, ge=1, le=100)
+    entity_types: list[str] | None = None
+    exclude_types: list[str] | None = None
+
+
+class ContextIn(BaseModel):
+    project_root: str = Field(min_length=1, max_length=4096)
+    recent_files: list[str] | None = None
+    limit: int = Field(default=10, ge=1, le=100)
+
+
+class EnrichIn(BaseModel):
+    message: str = Field(max_length=MAX_TEXT)
+    session_id: str | None = Field(default=None, max_length=200)
+
+
+class ObserveIn(BaseModel):
+    session_id: str = Field(min_length=1, max_length=200)
+    exchange_number: int | None = Field(default=None, ge=1)
+    message: str = Field(max_length=MAX_TEXT)
+    response: str = Field(max_length=MAX_TEXT)
+    wait: bool = False
+
+
+class SessionPatch(BaseModel):
+    title: str | None = Field(default=None, max_length=300)
+    summary: str | None = Field(default=None, max_length=20_000)

@@ -1,0 +1,1 @@
+"""Claude Code hooks: SessionStart, UserPromptSubmit and Stop, failing open."""

@@ -1,0 +1,83 @@
+"""Reading Claude Code's hook input and transcripts (stdlib only: hooks start cold)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+MAX_STDIN_BYTES = 20_000_000
+MAX_CONTEXT_CHARS = 9_500  # Claude Code cuts additionalContext to a preview past ~10,000
+
+
+def read_payload(stream: Any = None) -> dict[str, Any]:
+    """The hook's JSON input; {} for empty, malformed or non-object input (never raises)."""
+    stream = stream or sys.stdin.buffer
+    try:
+        raw = stream.read(MAX_STDIN_BYTES)
+        data = json.loads(raw.decode("utf-8", errors="replace")) if raw.strip() else {}
+    except (ValueError, OSError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"
+        )
+    return ""
+
+
+def _is_tool_result(content: Any) -> bool:
+    return isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") == "tool_result" for b in content
+    )
+
+
+def transcript_exchanges(path: str | Path) -> list[tuple[str, str]]:
+    """(user prompt, final assistant text) pairs of a transcript JSONL, oldest first.
+
+    Tool results arrive as `type: user` lines and sidechains are sub-agents: neither
+    starts a new exchange. Assistant text between prompts is joined.
+    """
+    pairs: list[tuple[str, str]] = []
+    prompt: str | None = None
+    reply: list[str] = []
+    try:
+        lines = Path(path).read_text("utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    for line in lines:
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(row, dict) or row.get("isSidechain"):
+            continue
+        message = row.get("message") if isinstance(row.get("message"), dict) else {}
+        content = message.get("content")
+        if row.get("type") == "user" and not _is_tool_result(content):
+            text = _text(content).strip()
+            if not text:
+                continue
+            if prompt is not None:
+                pairs.append((prompt, "\n".join(reply).strip()))
+            prompt, reply = text, []
+        elif row.get("type") == "assistant" and prompt is not None:
+            text = _text(content).strip()
+            if text:
+                reply.append(text)
+    if prompt is not None:
+        pairs.append((prompt, "\n".join(reply).strip()))
+    return pairs
+
+
+def context_output(event: str, text: str) -> str:
+    """The JSON a hook prints to add context to the conversation."""
+    if len(text) > MAX_CONTEXT_CHARS:
+        text = text[: MAX_CONTEXT_CHARS - 1].rsplit("\n", 1)[0] + "\n…"
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}})
