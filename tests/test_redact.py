@@ -1,0 +1,236 @@
+"""Redaction: every secret kind goes, ordinary prose and code stay, and it is idempotent."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from brainbridge.redact import find_pii, find_secrets, redact, redact_pii
+
+ALNUM = string.ascii_letters + string.digits
+URLSAFE = ALNUM + "_-"
+
+PEM = (
+    "-----BEGIN RSA PRIVATE KEY-----\n"
+    "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n"
+    "VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n"
+    "-----END RSA PRIVATE KEY-----"
+)
+
+SECRETS = [
+    ("anthropic_key", "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcdEFGHijkl"),
+    ("openai_key", "sk-proj-abcDEF1234567890abcdefGHIJKLMNOPqrstuvwx_yz-0123"),
+    ("openai_key", "sk-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKl"),
+    ("aws_access_key", "AKIAIOSFODNN7EXAMPLE"),
+    ("github_token", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
+    ("github_token", "gho_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
+    ("github_token", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz"),
+    ("slack_token", "xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOp"),
+    ("slack_token", "xoxp-1234567890-0987654321-AbCdEfGhIjKlMnOp"),
+    ("google_api_key", "AIzaSyA1234567890abcdefghijklmnopqrstuv"),
+    ("stripe_key", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"),
+    (
+        "jwt",
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    ),
+    ("private_key", PEM),
+]
+
+
+@pytest.mark.parametrize(("kind", "secret"), SECRETS)
+def test_each_secret_kind_is_replaced_by_its_label(kind: str, secret: str) -> None:
+    out = redact(f"here it is: {secret} — keep it safe")
+    assert secret not in out
+    assert out == f"here it is: [REDACTED:{kind}] — keep it safe"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("password=hunter2", "password=[REDACTED:password]"),
+        ("DB_PASSWORD: 'correct horse battery'", "DB_PASSWORD: '[REDACTED:password]'"),
+        ('{"api_key": "abc123xyz"}', '{"api_key": "[REDACTED:api_key]"}'),
+        ("passwd: letmein\n", "passwd: [REDACTED:password]\n"),
+        ("export GITHUB_TOKEN=abc123def456", "export GITHUB_TOKEN=[REDACTED:token]"),
+        ("client_secret = s3cr3t!", "client_secret = [REDACTED:secret]"),
+        ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+         "aws_secret_access_key = [REDACTED:api_key]"),
+        ("postgres://admin:s3cr3t@db.internal:5432/app",
+         "postgres://admin:[REDACTED:password]@db.internal:5432/app"),
+        ("mongodb+srv://bob:p@ss@cluster0.example.net/db",
+         "mongodb+srv://bob:[REDACTED:password]@cluster0.example.net/db"),
+        ("Authorization: Bearer abcdefghijklmnop1234.xyz",
+         "Authorization: Bearer [REDACTED:bearer_token]"),
+        ("aws_access_key_id,secret\nAKIAIOSFODNN7EXAMPLE,wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+         "aws_access_key_id,secret\n[REDACTED:aws_access_key],[REDACTED:aws_secret_key]"),
+        ("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nthen prose",
+         "[REDACTED:private_key]\nthen prose"),
+    ],
+)  # fmt: skip
+def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
+    assert redact(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The quick brown fox jumps over the lazy dog.",
+        "The token: the unit of text a model reads. The bearer of bad news arrived.",
+        "Reset your password via the settings page; the secret is patience.",
+        "commit 3f786850e387550fdab836ed7e6dc881de23001b fixed it",
+        "request 123e4567-e89b-12d3-a456-426614174000 timed out",
+        "def login(token: str, password: str) -> None:\n    token = get_token()\n",
+        "password = os.environ['DB_PASSWORD']\nsecret = settings.secret\n",
+        "max_tokens: 1000\ntokenizer: bert\nsecret_santa: bob\nnum_tokens = 42",
+        "sk-learn is not a thing; use scikit-learn and task-manager-service",
+        "see https://example.com/docs and http://localhost:8080/api",
+        "an AKIA prefix alone, AIza alone, ghp_ alone, xoxb- alone, eyJ alone",
+        "a base64 blob QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0MTIzNDU2Nzg5MA== in a doc",
+        "the build took 1234567 ms on 2026-11-21 at 12:00:00 (pid 98765)",
+    ],
+)
+def test_ordinary_prose_and_code_are_untouched(text: str) -> None:
+    assert redact(text) == text
+    assert find_secrets(text) == []
+
+
+def test_find_secrets_reports_kind_and_span() -> None:
+    text = "key AKIAIOSFODNN7EXAMPLE and password=hunter2"
+    hits = find_secrets(text)
+    assert [k for k, _ in hits] == ["aws_access_key", "password"]
+    assert [text[s:e] for _, (s, e) in hits] == ["AKIAIOSFODNN7EXAMPLE", "hunter2"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "value"),
+    [
+        ("email", "bob.smith+work@example.co.uk"),
+        ("phone", "+1 415 555 0132"),
+        ("phone", "+33 1 23 45 67 89"),
+        ("phone", "(415) 555-0132"),
+        ("phone", "415-555-0132"),
+        ("card_number", "4111 1111 1111 1111"),
+        ("card_number", "5500-0000-0000-0004"),
+        ("card_number", "378282246310005"),
+        ("ssn", "123-45-6789"),
+        ("iban", "GB82 WEST 1234 5698 7654 32"),
+        ("iban", "DE89370400440532013000"),
+    ],
+)
+def test_each_personal_identifier_is_replaced(kind: str, value: str) -> None:
+    assert redact_pii(f"contact: {value}, thanks") == f"contact: [REDACTED:{kind}], thanks"
+
+
+def test_chat_redaction_keeps_personal_identifiers() -> None:
+    assert redact("mail bob@example.com") == "mail bob@example.com"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "card 4111 1111 1111 1112 fails the Luhn check",
+        "ssn 000-12-3456 and 666-12-3456 are never issued",
+        "iban GB82 WEST 1234 5698 7654 33 has a bad checksum",
+        "released 2026-11-21, v1.2.3, timestamp 1732147200000, port 8080",
+        "sha 3f786850e387550fdab836ed7e6dc881de23001b and id 123e4567-e89b-12d3-a456-426614174000",
+        "push to git@github.com:acme/brain.git",
+        "build 20261121123456 of item A1234567890",
+    ],
+)
+def test_numbers_that_are_not_personal_stay(text: str) -> None:
+    assert redact_pii(text) == text
+    assert find_pii(text) == []
+
+
+# --- properties -------------------------------------------------------------------
+
+
+def _body(alphabet: str, lo: int, hi: int) -> st.SearchStrategy[str]:
+    return st.text(alphabet=alphabet, min_size=lo, max_size=hi)
+
+
+def _with_digit(s: str) -> str:
+    # A random body without a digit would be a word, not a key (see _has_mixed).
+    return s[:-1] + "7"
+
+
+secrets = st.one_of(
+    _body(URLSAFE, 30, 90).map(lambda b: "sk-ant-api03-" + b),
+    _body(URLSAFE, 20, 60).map(lambda b: "sk-proj-" + b),
+    _body(ALNUM, 40, 50).map(lambda b: "sk-" + b),
+    _body(string.ascii_uppercase + string.digits, 16, 16).map(lambda b: "AKIA" + b),
+    _body(ALNUM, 36, 40).map(lambda b: "ghp_" + b),
+    _body(ALNUM + "_", 22, 60).map(lambda b: "github_pat_" + b),
+    _body(ALNUM + "-", 10, 40).map(lambda b: "xoxb-" + b),
+    _body(URLSAFE, 35, 35).map(lambda b: "AIza" + b),
+    st.tuples(_body(URLSAFE, 5, 30), _body(URLSAFE, 5, 60), _body(URLSAFE, 8, 40)).map(
+        lambda t: f"eyJ{t[0]}.eyJ{t[1]}.{t[2]}"
+    ),
+    _body(ALNUM, 16, 40).map(lambda b: "Bearer " + b),
+    _body(ALNUM + "!#$%^*", 8, 30).map(_with_digit).map(lambda b: "password=" + b),
+    _body(ALNUM, 8, 30).map(lambda b: f"postgres://app:{b}@db.local/app"),
+    _body(string.ascii_letters + string.digits + "+/", 64, 200).map(
+        lambda b: f"-----BEGIN PRIVATE KEY-----\n{b}\n-----END PRIVATE KEY-----"
+    ),
+)
+separators = st.sampled_from([" ", "\n", "\t", ", ", " (", ") ", '"', "' ", "; "])
+
+
+def _secret_part(secret: str) -> str:
+    # The part that must not survive: for keyed secrets, the value after the key.
+    for key in ("Bearer ", "password="):
+        if secret.startswith(key):
+            return secret[len(key) :]
+    if secret.startswith("postgres://"):
+        return secret[len("postgres://app:") : secret.index("@")]
+    return secret
+
+
+@settings(max_examples=300)
+@given(prefix=st.text(max_size=80), secret=secrets, sep=separators, suffix=st.text(max_size=80))
+def test_no_secret_survives_in_random_text(prefix: str, secret: str, sep: str, suffix: str) -> None:
+    part = _secret_part(secret)
+    assume(part not in prefix + sep and part not in sep + suffix)
+    out = redact(prefix + sep + secret + sep + suffix)
+    assert part not in out
+    assert "[REDACTED:" in out
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=300))
+def test_redact_is_idempotent_on_any_text(text: str) -> None:
+    once = redact(text)
+    assert redact(once) == once
+    once_pii = redact_pii(text)
+    assert redact_pii(once_pii) == once_pii
+
+
+@settings(max_examples=200)
+@given(st.lists(st.tuples(st.text(max_size=30), secrets, separators), max_size=4))
+def test_redact_is_idempotent_with_secrets(parts: list[tuple[str, str, str]]) -> None:
+    text = "".join(p + s + secret + s for p, secret, s in parts)
+    once = redact(text)
+    assert redact(once) == once
+
+
+WORDS = (
+    "the agent should keep a token budget and never share a password or secret with anyone "
+    "deploy on Friday after review bearer key access private api commit build 42 version "
+    "2026 uuid sha hash index model context memory room admin owner reply acknowledged"
+).split()
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(WORDS), st.sampled_from([" ", ", ", ". ", "\n"])),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_prose_made_of_ordinary_words_is_never_redacted(words: list[tuple[str, str]]) -> None:
+    text = "".join(w + sep for w, sep in words)
+    assert redact(text) == text
+    assert redact_pii(text) == text
