@@ -193,14 +193,17 @@ class Bridge:
         return verdict, queries, "local"
 
     def _best_coverage(self, message: str) -> float:
-        query = " ".join(keywords(message))
+        from brainbridge.store.sqlite.fts import query_terms
+
+        # Words no entity uses cannot tell entities apart, yet IDF weighs them most: in a
+        # small brain "let's pick up where we left off on the toast" would hide the toast.
+        store = self.brain.store
+        terms = query_terms(" ".join(keywords(message)))
+        df = store.doc_freq(terms)
+        query = " ".join(t for t in terms if df.get(t))
         hits = self.brain.searcher.search(query, 3, exclude_types=(CHAT_EXCHANGE,)) if query else []
         if not hits:
             return 0.0
-        store = self.brain.store
-        from brainbridge.store.sqlite.fts import query_terms
-
-        df = store.doc_freq(query_terms(query))
         total = max(store.count_entities(), 1)
         return max(
             term_coverage(query, f"{h.entity.name} {h.entity.description}", df, total) for h in hits

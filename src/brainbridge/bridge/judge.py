@@ -9,34 +9,78 @@ from brainbridge.bridge.names import Mention
 from brainbridge.model import Judgment
 
 SHORT_MESSAGE_WORDS = 5
+# Query-term coverage of the best knowledge hit that counts for or against enriching.
+STRONG_COVERAGE = 0.6
+WEAK_COVERAGE = 0.3
 
-_BRAIN = r"(?:brain|graph|knowledge ?(?:graph|base)|notes?|vault|memory|memories|second brain|records?|contacts|rolodex|network|database)"
+# Words for the user's own store of knowledge. Weak ones ("memory", "records", "network",
+# "database") also name ordinary technical things, so they count only with "my"/"our".
+_BRAIN = r"(?:brain|second brain|(?:knowledge|memory) ?(?:graph|base)|graph|notes?|vault|memory|memories|records?|contacts|rolodex|network|database)"
+_STORED = (
+    r"(?:logged|saved|stored|noted|recorded|captured|tracked|kept|filed|written down|jotted down)"
+)
 STEP_BACK = [
     re.compile(p, re.I)
     for p in (
         rf"\b(?:in|from|across|through|of|to|into)\s+my\s+(?:\w+\s+)?{_BRAIN}\b",
-        rf"\bmy\s+{_BRAIN}\b.*\b(?:find|search|list|show|query|look|who|what|which|how many|count)\b",
+        rf"\bmy\s+{_BRAIN}\b.*\b(?:find|search|list|show|query|look|who|what|which|how many|count|know|knows|say|says|have|has|hold|holds|contain|contains)\b",
         r"\b(?:what|everything|anything)\s+(?:do\s+)?i\s+(?:have|know|got|saved|stored|wrote|noted)\s+(?:on|about|re|regarding)\b",
-        r"\b(?:search|query|look up|look through|browse|explore|list|find)\s+(?:my|the)\s+(?:brain|graph|knowledge|notes|vault)\b",
+        rf"\b(?:search|query|look up|look through|browse|explore|list|find)\s+(?:my\s+{_BRAIN}|the\s+(?:brain|graph|knowledge|notes|vault))\b",
         r"\b(?:add|save|store|remember|record|put)\b.+\b(?:to|in|into)\s+(?:my|the)\s+(?:brain|graph|knowledge|notes|vault)\b",
+        r"\b(?:delete|remove|forget|update|edit|rename|merge|link|tag)\b.+\b(?:from|in)\s+(?:my|the)\s+(?:brain|graph|knowledge ?(?:graph|base)?|notes|vault|memory)\b",
         r"\b(?:who|which people|what people|anyone)\s+(?:in|from)\s+my\s+(?:graph|network|brain|contacts)\b",
         r"\bshow me (?:all|every)\b.*\b(?:entities|nodes|notes|people|projects|decisions|commitments)\b",
+        # "who do I know at X": the user asks about their own network, not the world.
+        r"\bwho\s+(?:else\s+)?do\s+(?:i|we)\s+know\s+(?:at|in|from|who|that)\b",
+        # Things the user says they stored: "what decisions have I logged", "everything I've saved".
+        rf"\b(?:have|had|did)\s+(?:i|we)\s+(?:ever\s+)?(?:already\s+)?{_STORED}\b",
+        rf"\b(?:i|we)(?:'ve|\s+have)\s+(?:ever\s+)?(?:already\s+)?{_STORED}\b",
+        rf"\b(?:do|did)\s+(?:i|we)\s+have\s+(?:anything|something|stuff|notes?|much)\s+(?:{_STORED}\s+)?(?:on|about|re|regarding|for)\b",
+        # An imperative to remember: "remember that Nadia prefers ...", "note: ...", "save this".
+        r"^\W*(?:please\s+)?(?:remember|note|save|store|log|record|memori[sz]e)\s+(?:that\b(?!\s+(?:time|day|night|one|thing|trip|guy|woman|place))|this\b|these\b|:|the fact)",
     )
 ]
 
 # Phrases that lean on context the speaker assumes the listener already has.
+_CONTRACTIONS = r"(?:it|that|what|let|here|there|he|she|who|how|where|when|why|this|everything|nothing|something|today|one|name)"
 REFERENCE_CUES = [
-    re.compile(p, re.I)
-    for p in (
+    re.compile(
         r"\b(?:that|those|the same|this|these)\s+(?!is\b|was\b|are\b|will\b|would\b|could\b|can\b|one\b|way\b|time\b|kind\b|sort\b|much\b|many\b)[a-z][\w-]+",
+        re.I,
+    ),
+    re.compile(
         r"\b(?:my|our)\s+(?!own\b|life\b|code\b|opinion\b|question\b|mind\b|guess\b)[a-z][\w-]+",
-        r"\b[A-Z][a-z]+['’]s\s+\w+",
-        r"\b(?:as (?:we|i) (?:discussed|said|mentioned|agreed|planned)|like (?:we|i) said|last (?:time|week|month|meeting|call)|earlier|yesterday|again|remind me|follow(?:ing)? up|catch (?:me )?up|where (?:are|were) we|update (?:me )?on|status (?:of|on)|progress on|still on track)\b",
-        r"\bhow(?:'s| is| are| was| did)\s+.+\s+(?:going|coming along|doing|progressing|go)\b",
+        re.I,
+    ),
+    # A capitalised name's possessive: "Kevin's cohort" (case matters; contractions are not names).
+    re.compile(rf"\b(?!{_CONTRACTIONS}['’]s\b)(?-i:[A-Z][a-z]+)['’]s\s+\w+", re.I),
+    re.compile(
+        r"\b(?:as (?:we|i) (?:discussed|said|mentioned|agreed|planned)|like (?:we|i) said|last (?:time|week|month|meeting|call)|earlier|yesterday|again|remind me|follow(?:ing)? up|catch (?:me )?up|where (?:are|were) we|where we left off|pick (?:up|it back up)|(?:continue|carry on|keep going) (?:with|on)|update (?:me )?on|status (?:of|on)|progress on|still on track)\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:we|i)\s+(?:decided|agreed|landed|settled|discussed|talked about|promised|committed|told|said i(?:'d| would))\b",
+        re.I,
+    ),
+    re.compile(
+        r"\bhow(?:'s| is| are| was| did)\s+.+\s+(?:going|coming along|doing|progressing|go|looking|lookin)\b",
+        re.I,
+    ),
+    re.compile(
         r"\b(?:by|before|until|on)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|end of (?:day|week|month)|eod|eow|next week)\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:the|that|my|our)\s+(?:\w+\s+){0,2}(?:deadline|due date)\b|\b(?:is|are|was)\s+due\b",
+        re.I,
+    ),
+    re.compile(
         r"\b(?:finish|send|submit|review|prepare|draft|ship|finalize|reply to|respond to|call|email|meet(?: with)?)\s+(?:the|that|my|our|this)\b",
-        r"\b(?:he|she|they|him|her|them)\b.*\b(?:said|asked|wanted|promised|mentioned|told)\b",
-    )
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:he|she|they|him|her|them)\b.*\b(?:said|asked|wanted|promised|mentioned|told)\b", re.I
+    ),
 ]
 
 GENERIC = [
@@ -61,9 +105,10 @@ def word_count(message: str) -> int:
 def judge_locally(message: str, mentions: list[Mention], best_coverage: float | None) -> Verdict:
     """Decide from the message's wording, the entities it names and how well the brain matches.
 
-    `best_coverage` is the query-term coverage of the best knowledge hit (None if not
-    looked up): it lets a message with one weak cue through only when the brain has
-    something specific for it.
+    An exact name is enough to enrich; a loose one (a lower-case name, a few words of a
+    longer name) needs a second sign. `best_coverage` is the query-term coverage of the
+    best knowledge hit (None if not looked up): it lets a message with one weak cue
+    through only when the brain has something specific for it.
     """
     for pattern in STEP_BACK:
         if pattern.search(message):
@@ -72,29 +117,36 @@ def judge_locally(message: str, mentions: list[Mention], best_coverage: float | 
             )
     reasons = []
     score = 0.0
-    if mentions:
+    exact = [m for m in mentions if m.strength == "exact"]
+    loose = {m.name for m in mentions if m.strength != "exact"}
+    if exact:
         score += 2
-        reasons.append("names known entities: " + ", ".join(sorted({m.name for m in mentions})[:3]))
+    elif loose:
+        score += min(len(loose), 2)
+    if mentions:
+        names = sorted({m.name for m in mentions})
+        kind = "names known entities" if exact else "loosely names known entities"
+        reasons.append(f"{kind}: " + ", ".join(names[:3]))
     cues = [m.group(0) for p in REFERENCE_CUES if (m := p.search(message))]
     if cues:
         score += min(len(cues), 2)
         reasons.append("reference cues: " + "; ".join(c[:30] for c in cues[:3]))
-    if any(p.search(message) for p in GENERIC) and not mentions:
+    if any(p.search(message) for p in GENERIC) and not exact:
         score -= 1.5
         reasons.append("reads as a general request")
     if best_coverage is not None:
-        if best_coverage >= 0.6:
+        if best_coverage >= STRONG_COVERAGE:
             score += 1
             reasons.append(f"brain has a strong match ({best_coverage:.2f})")
-        elif best_coverage < 0.3:
+        elif best_coverage < WEAK_COVERAGE:
             score -= 1
-            reasons.append("brain has nothing specific")
+            reasons.append(f"brain has nothing specific ({best_coverage:.2f})")
     judgment = Judgment.ENRICH if score >= 2 else Judgment.PASS_THROUGH
     return Verdict(judgment, tuple(reasons) or ("ordinary conversation",))
 
 
 def needs_brain_check(message: str, mentions: list[Mention]) -> bool:
     """Whether a brain lookup could change the verdict (only borderline messages pay for it)."""
-    if mentions:
+    if any(m.strength == "exact" for m in mentions):
         return False
-    return any(p.search(message) for p in REFERENCE_CUES)
+    return bool(mentions) or any(p.search(message) for p in REFERENCE_CUES)

@@ -11,6 +11,18 @@ from brainbridge.store.sqlite.fts import STOPWORDS
 
 _TOKEN = re.compile(r"[\w][\w'’\-.&]*", re.UNICODE)
 MAX_NGRAM = 6
+# Types whose single-word names are proper nouns, so a lower-case writer may still mean them.
+PROPER_TYPES = frozenset({"Person", "Project", "Organization"})
+# A name word shared by more entities than this says nothing about which one is meant.
+MAX_WORD_OWNERS = 12
+_INDEFINITE = frozenset({"a", "an", "any", "some", "another", "every", "each"})
+# Words that open many names and say nothing about which thing is meant.
+_NAME_NOISE = frozenset(
+    """draft new old final notes note plan project meeting call doc document file report
+    jan feb mar apr jun jul aug sep sept oct nov dec january february march april may june
+    july august september october november december monday tuesday wednesday thursday
+    friday saturday sunday""".split()
+)
 
 
 @dataclass(frozen=True)
@@ -18,10 +30,19 @@ class Mention:
     type: str
     name: str
     matched: str  # the words of the message that matched
+    # exact: the whole name (or an unambiguous person name) as written; loose: a lower-case
+    # proper name, or several distinctive words of one longer name ("the board deck").
+    strength: str = "exact"
 
 
 def _norm(text: str) -> str:
     return " ".join(t.strip("'’.-").lower() for t in _TOKEN.findall(text)).replace("'s", "")
+
+
+def _distinctive(word: str) -> bool:
+    return (
+        len(word) >= 3 and word not in STOPWORDS and word not in _NAME_NOISE and not word.isdigit()
+    )
 
 
 class NameIndex:
@@ -42,6 +63,8 @@ class NameIndex:
         self.ttl = ttl
         self._full: dict[str, list[tuple[str, str]]] = {}
         self._parts: dict[str, list[tuple[str, str]]] = {}
+        # distinctive word of a multi-word name -> (type, name, distinctive words in that name)
+        self._words: dict[str, list[tuple[str, str, int]]] = {}
         self._seen = 0
         self._loaded_at = 0.0
 
@@ -50,6 +73,7 @@ class NameIndex:
         if time.monotonic() - self._loaded_at > self.ttl:
             self._full.clear()
             self._parts.clear()
+            self._words.clear()
             self._seen = 0
             self._loaded_at = time.monotonic()
         top = self._max_id()
@@ -61,20 +85,31 @@ class NameIndex:
             if not key:
                 continue
             self._full.setdefault(key, []).append((etype, name))
+            words = key.split()
             if etype == "Person":
-                for part in key.split():
+                for part in words:
                     if len(part) >= 3 and part not in STOPWORDS:
                         self._parts.setdefault(part, []).append((etype, name))
+            elif len(words) > 1:
+                own = [w for w in dict.fromkeys(words) if _distinctive(w)]
+                for word in own:
+                    owners = self._words.setdefault(word, [])
+                    if len(owners) <= MAX_WORD_OWNERS:
+                        owners.append((etype, name, len(own)))
         self._seen = max(self._seen, top)
 
     def find(self, message: str, limit: int = 8) -> list[Mention]:
-        """Entities named in `message`: whole names first, then unambiguous person names.
+        """Entities named in `message`: whole names first, then unambiguous person names,
+        then longer names of which the message uses several distinctive words.
 
-        Single-word names only count when the message capitalises them, so a
-        Topic called "design" is not mentioned by every sentence with "design".
+        Single-word names only count when the message capitalises them, so a Topic called
+        "design" is not mentioned by every sentence with "design" -- unless the writer
+        capitalises nothing at all, when people, projects and organisations still count
+        (never after "a"/"an": "a trellis" is no reference to a project named Trellis).
         """
         words = _TOKEN.findall(message)
         lowered = [_norm(w) for w in words]
+        uncased = not any(c.isupper() for c in message)
         found: list[Mention] = []
         taken: set[int] = set()
         for n in range(min(MAX_NGRAM, len(words)), 0, -1):
@@ -82,15 +117,45 @@ class NameIndex:
                 if any(j in taken for j in range(i, i + n)):
                     continue
                 key = " ".join(lowered[i : i + n])
-                if not key or (n == 1 and (key in STOPWORDS or not words[i][:1].isupper())):
+                if not key or (n == 1 and key in STOPWORDS):
+                    continue
+                loose = n == 1 and not words[i][:1].isupper()
+                if loose and not (uncased and (i == 0 or lowered[i - 1] not in _INDEFINITE)):
                     continue
                 hits = self._full.get(key)
+                if hits and loose:
+                    hits = [h for h in hits if h[0] in PROPER_TYPES]
                 if not hits and n == 1:
                     hits = self._parts.get(key)
                     if hits and len({h[1] for h in hits}) > 1:
                         hits = None  # "Kevin" with two Kevins: let search decide
                 if hits:
                     taken.update(range(i, i + n))
+                    strength = "loose" if loose else "exact"
                     for etype, name in hits[:2]:
-                        found.append(Mention(etype, name, " ".join(words[i : i + n])))
+                        found.append(Mention(etype, name, " ".join(words[i : i + n]), strength))
+        found += self._partial(lowered, taken, {m.name for m in found})
         return found[:limit]
+
+    def _partial(self, lowered: list[str], taken: set[int], named: set[str]) -> list[Mention]:
+        """Longer names of which the message holds two or more distinctive words."""
+        matched: dict[tuple[str, str], list[str]] = {}
+        sizes: dict[tuple[str, str], int] = {}
+        for i, word in enumerate(lowered):
+            if i in taken or not _distinctive(word):
+                continue
+            owners = self._words.get(word)
+            if not owners or len(owners) > MAX_WORD_OWNERS:
+                continue
+            for etype, name, size in owners:
+                got = matched.setdefault((etype, name), [])
+                if word not in got:
+                    got.append(word)
+                sizes[(etype, name)] = size
+        out = [
+            Mention(etype, name, " ".join(got), "loose")
+            for (etype, name), got in matched.items()
+            if name not in named and len(got) >= 2 and 2 * len(got) >= sizes[(etype, name)]
+        ]
+        out.sort(key=lambda m: -len(m.matched.split()))
+        return out[:3]
