@@ -18,7 +18,11 @@ PROVIDERS = ("anthropic", "openai", "ollama")
 _OFF = {"", "none", "off"}
 _OLLAMA_URL = "http://localhost:11434/v1"
 # A local Ollama gets no cloud key: it needs none, and the key should not travel.
-_KEY_VARS = {"anthropic": "ANTHROPIC_API_KEY", "claude": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
+_KEY_VARS = {
+    "anthropic": "ANTHROPIC_API_KEY",
+    "claude": "ANTHROPIC_API_KEY",
+    "openai": "OPENAI_API_KEY",
+}
 # Only used against api.openai.com; compatible servers name their own models.
 _OPENAI_DEFAULT_MODEL = "gpt-5-mini"
 
@@ -58,9 +62,7 @@ def make_llm(
                 )
             model = _OPENAI_DEFAULT_MODEL
         return OpenAICompatLLM(model, base_url=base_url, api_key=api_key)
-    raise LLMError(
-        f"unknown LLM provider {provider!r}; use one of {', '.join(PROVIDERS)} or none"
-    )
+    raise LLMError(f"unknown LLM provider {provider!r}; use one of {', '.join(PROVIDERS)} or none")
 
 
 def llm_from_env(env: Mapping[str, str]) -> LLM | None:

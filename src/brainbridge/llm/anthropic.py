@@ -9,6 +9,7 @@ from typing import Any, Self
 
 from brainbridge.errors import LLMError
 from brainbridge.llm.base import (
+    LoopBoundClient,
     ToolCall,
     ToolSpec,
     call_sdk,
@@ -57,10 +58,13 @@ class AnthropicLLM:
         self.name = f"anthropic:{model}"
         self.model = model
         self.max_tokens = max_tokens
+        self.base_url = base_url
         self._where = base_url or "api.anthropic.com"
         try:
-            self._client = anthropic.AsyncAnthropic(
-                api_key=api_key, base_url=base_url, max_retries=max_retries
+            self._clients = LoopBoundClient(
+                lambda: anthropic.AsyncAnthropic(
+                    api_key=api_key, base_url=base_url, max_retries=max_retries
+                )
             )
         except Exception as exc:  # the SDK raises bare errors for bad credentials/config
             raise LLMError(f"{self.name}: cannot create the client: {exc}") from exc
@@ -157,7 +161,7 @@ class AnthropicLLM:
 
     async def aclose(self) -> None:
         """Close the HTTP connection pool."""
-        await self._client.close()
+        await self._clients.aclose()
 
     async def __aenter__(self) -> Self:
         return self
@@ -190,7 +194,7 @@ class AnthropicLLM:
         if system:
             request["system"] = system
         message = await call_sdk(
-            lambda: self._client.messages.create(**request, timeout=timeout),
+            lambda: self._clients.get().messages.create(**request, timeout=timeout),
             sdk=self._sdk,
             who=self.name,
             timeout=timeout,
@@ -212,9 +216,7 @@ class AnthropicLLM:
             raise LLMError(f"{self.name} refused to answer")
 
 
-def _split_system(
-    system: str, messages: list[dict[str, str]]
-) -> tuple[str, list[dict[str, str]]]:
+def _split_system(system: str, messages: list[dict[str, str]]) -> tuple[str, list[dict[str, str]]]:
     """Move any system-role messages into the system prompt, where the Messages API wants them."""
     extra = [m["content"] for m in messages if m.get("role") == "system"]
     turns = [

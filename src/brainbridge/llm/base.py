@@ -13,7 +13,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from brainbridge.errors import LLMError
 
@@ -42,6 +42,42 @@ class ToolCall:
 
     name: str
     arguments: dict[str, Any]
+
+
+class LoopBoundClient(Generic[T]):
+    """An SDK client for the running event loop, rebuilt when the loop changes.
+
+    An async SDK client's pooled connections belong to the loop that opened them; reused
+    from a later `asyncio.run` they fail with "Event loop is closed". A CLI or a sync
+    wrapper may run several loops over one provider, so a new loop gets a new client.
+    The abandoned pool cannot be closed from another loop; its sockets close when collected.
+    """
+
+    def __init__(self, factory: Callable[[], T]) -> None:
+        # Built now, not lazily, so bad settings fail in the provider's constructor.
+        self._factory = factory
+        self._client = factory()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def get(self) -> T:
+        """Return the client for the running loop."""
+        loop = asyncio.get_running_loop()
+        if self._loop is not None and self._loop is not loop:
+            log.debug("event loop changed; opening a new LLM connection pool")
+            self._client = self._factory()
+        self._loop = loop
+        return self._client
+
+    async def aclose(self) -> None:
+        """Close the current client's connection pool.
+
+        From a different loop than the one that used it, the pool cannot be closed and is
+        left to the garbage collector instead of failing.
+        """
+        if self._loop is not None and self._loop is not asyncio.get_running_loop():
+            log.debug("LLM client closed from another event loop; leaving its pool to the GC")
+            return
+        await self._client.close()  # type: ignore[attr-defined]
 
 
 def quote(text: str) -> str:
@@ -138,9 +174,17 @@ async def call_sdk(
     except sdk.APIError as exc:
         # Includes APIResponseValidationError: a body the SDK could not read.
         raise LLMError(f"{who} sent a response that could not be read: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise LLMError(
+            f"{who} sent a response that is not JSON; is {where} the right API endpoint?"
+        ) from exc
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         # The SDK raises plain errors when a 200 response is not the shape it expects.
         raise LLMError(f"{who} sent a malformed response: {exc}") from exc
+    except (OSError, RuntimeError) as exc:
+        # Transport failures the SDK does not wrap, e.g. a pool torn down with its loop.
+        log.debug("request to %s failed", where, exc_info=True)
+        raise LLMError(f"{who}: request to {where} failed ({exc})") from exc
 
 
 def _root_cause(exc: BaseException) -> str:

@@ -10,6 +10,7 @@ from typing import Any, Self
 
 from brainbridge.errors import LLMError
 from brainbridge.llm.base import (
+    LoopBoundClient,
     ToolCall,
     ToolSpec,
     call_sdk,
@@ -59,6 +60,7 @@ class OpenAICompatLLM:
         self.name = f"openai:{model}"
         self.model = model
         self.max_tokens = max_tokens
+        self.base_url = base_url
         self._where = base_url or "api.openai.com"
         options: dict[str, Any] = {"max_retries": max_retries}
         if base_url:
@@ -67,7 +69,7 @@ class OpenAICompatLLM:
         elif api_key:
             options["api_key"] = api_key
         try:
-            self._client = openai.AsyncOpenAI(**options)
+            self._clients = LoopBoundClient(lambda: openai.AsyncOpenAI(**options))
         except Exception as exc:  # OpenAIError when no key can be found
             raise LLMError(f"{self.name}: cannot create the client: {exc}") from exc
 
@@ -163,7 +165,7 @@ class OpenAICompatLLM:
 
     async def aclose(self) -> None:
         """Close the HTTP connection pool."""
-        await self._client.close()
+        await self._clients.aclose()
 
     async def __aenter__(self) -> Self:
         return self
@@ -193,7 +195,7 @@ class OpenAICompatLLM:
         if self.max_tokens is not None:
             request["max_tokens"] = self.max_tokens
         completion = await call_sdk(
-            lambda: self._client.chat.completions.create(**request, timeout=timeout),
+            lambda: self._clients.get().chat.completions.create(**request, timeout=timeout),
             sdk=self._sdk,
             who=self.name,
             timeout=timeout,
