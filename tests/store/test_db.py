@@ -1,0 +1,112 @@
+"""Opening the database: WAL, migrations, waiting on and reporting locks."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Awaitable, Callable
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from brainbridge.brain import Brain
+from brainbridge.errors import StoreBusy
+from brainbridge.store.sqlite import db
+from brainbridge.store.sqlite.db import connect
+from brainbridge.store.sqlite.migrations import MIGRATIONS, migrate
+
+BrainFactory = Callable[..., Awaitable[Brain]]
+
+
+def _migrations(path: Path) -> list[tuple[str, str]]:
+    with closing(sqlite3.connect(path)) as conn:
+        return conn.execute("SELECT name, applied_at FROM _migrations ORDER BY name").fetchall()
+
+
+def test_connect_turns_on_wal_and_records_every_migration(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "brain.db"
+    conn = connect(path)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    finally:
+        conn.close()
+    assert [name for name, _ in _migrations(path)] == [name for name, _ in MIGRATIONS]
+
+
+def test_reopening_applies_no_migration_twice(tmp_path: Path) -> None:
+    path = tmp_path / "brain.db"
+    connect(path).close()
+    first = _migrations(path)
+    conn = connect(path)
+    try:
+        assert migrate(conn) == []
+    finally:
+        conn.close()
+    assert _migrations(path) == first
+
+
+def test_readonly_connection_cannot_write(tmp_path: Path) -> None:
+    path = tmp_path / "brain.db"
+    connect(path).close()
+    conn = connect(path, readonly=True)
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            conn.execute("INSERT INTO sessions(id, created_at, updated_at) VALUES ('s', '', '')")
+    finally:
+        conn.close()
+
+
+def _hold_write_lock(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, timeout=0)
+    conn.execute("BEGIN IMMEDIATE")
+    return conn
+
+
+async def test_writer_waits_for_a_held_lock_then_succeeds(make_brain: BrainFactory) -> None:
+    brain = await make_brain(embedder=None)
+    locker = _hold_write_lock(brain.path / "brain.db")
+    try:
+        write = asyncio.create_task(brain.upsert_entity("Person", "Patient Writer"))
+        await asyncio.sleep(0.3)
+        assert not write.done(), "the write went through while another connection held the lock"
+        locker.execute("COMMIT")
+        ent = await write
+    finally:
+        locker.close()
+    assert ent.name == "Patient Writer"
+    assert await brain.get_entity("Person", "Patient Writer") is not None
+
+
+async def test_lock_outliving_the_busy_timeout_raises_store_busy(
+    make_brain: BrainFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 50)
+    brain = await make_brain(embedder=None)
+    locker = _hold_write_lock(brain.path / "brain.db")
+    try:
+        with pytest.raises(StoreBusy, match="locked"):
+            await brain.upsert_entity("Person", "Blocked Writer")
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    # The failed attempt left no transaction open: the next write just works.
+    await brain.upsert_entity("Person", "Blocked Writer")
+    assert await brain.get_entity("Person", "Blocked Writer") is not None
+
+
+async def test_reads_work_while_another_connection_holds_the_write_lock(
+    make_brain: BrainFactory,
+) -> None:
+    brain = await make_brain(embedder=None)
+    await brain.upsert_entity("Project", "Lighthouse", description="harbour beacon restoration")
+    locker = _hold_write_lock(brain.path / "brain.db")
+    try:
+        hits = await brain.search("harbour beacon")
+        got = await brain.get_entity("Project", "Lighthouse")
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    assert [h.entity.name for h in hits] == ["Lighthouse"]
+    assert got is not None
