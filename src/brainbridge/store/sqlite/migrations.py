@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from brainbridge.store.sqlite.db import write_tx
+from brainbridge.store.sqlite.directives import m010_directives
 from brainbridge.store.sqlite.schema_core import m001_core, m002_sessions
 
 Migration = tuple[str, Callable[[sqlite3.Connection], None]]
@@ -18,6 +19,7 @@ Migration = tuple[str, Callable[[sqlite3.Connection], None]]
 MIGRATIONS: list[Migration] = [
     ("001_core", m001_core),
     ("002_sessions", m002_sessions),
+    ("010_directives", m010_directives),
 ]
 
 

@@ -1,0 +1,240 @@
+"""Which messages carry guidance: a local rule classifier and an optional LLM one.
+
+Rules run per sentence; a message takes the strongest category among its sentences
+(`_PRECEDENCE`), so "Hi! Please send the report on Mondays." is a directive. The
+reason names the rule and quotes the cue that fired.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from brainbridge.directives.model import Category, Classification
+from brainbridge.errors import LLMError
+from brainbridge.ports import LLM
+from brainbridge.redact import find_pii, redact
+
+log = logging.getLogger(__name__)
+
+# A sentence ends at . ! ? before a space or the end (not inside "a.b@c.com") or a newline.
+_SENTENCES = re.compile(r"\S[^\n]*?(?:[.!?]+(?=\s|$)|(?=\n)|$)")
+_LEAD = re.compile(
+    r"^(?:(?:hey|hi|ok|okay|so|also|and|btw|fyi|note|reminder|important|update|ps|oh|urgent|asap|"
+    r"actually|correction|heads up|new rule|rule|policy|one more thing)\b[,:!\-—]*\s*|"
+    r"@\w+[,:]?\s*|please\s+|pls\s+|kindly\s+)+",
+    re.IGNORECASE,
+)
+
+_GREETING = re.compile(
+    r"^(?:hi|hello|hey|heya|hiya|yo|howdy|gm|good (?:morning|afternoon|evening|night)|"
+    r"morning|evening|thanks|thank you|thx|ty|cheers|welcome back|bye|see you|talk later|"
+    r"how are you|how's it going|what's up|sup)\b[\w\s,!.?']{0,24}$",
+    re.IGNORECASE,
+)
+_ACK = re.compile(
+    r"^(?:ok(?:ay)?|k|kk|sure|yes|yep|yeah|yup|no|nope|got it|sounds good|great|cool|nice|"
+    r"perfect|awesome|good|fine|right|understood|roger|noted|will do|done|agreed|exactly|lol|"
+    r"haha|thanks|thank you|ty|np|no worries|makes sense|alright|all right|[\W_]+)"
+    r"(?:[\s,!.]+(?:thanks|thank you|then|man|mate|buddy|lol))*[\s!.?\W]*$",
+    re.IGNORECASE,
+)
+_COMPLETION = re.compile(
+    r"\b(?:(?:is|are|has been|have been|was|were)(?: now| all)? (?:done|finished|complete|completed|"
+    r"resolved|fixed|shipped|closed|handled|sorted|cancell?ed|no longer needed)|"
+    r"you can stop|no need to (?:\w+ ){0,3}any ?more|never ?mind|forget about|scratch that|"
+    r"(?:we|i) (?:shipped|finished|completed|closed|resolved)|cancel (?:the|that|my)|"
+    r"mark (?:\w+ ){0,4}(?:as )?(?:done|complete|completed)|that'?s done|it'?s done|all done)\b",
+    re.IGNORECASE,
+)
+_TRUST = re.compile(
+    r"\b(?:(?:do not|don'?t|never|you can|can|always|only|should|shouldn'?t)\s+(?:\w+\s+)?trust|"
+    r"trust(?:ed|worthy)?\b(?! me)|(?:is|are) (?:not )?(?:authori[sz]ed|allowed|permitted|approved|"
+    r"cleared) to|speaks? for me|on my behalf|(?:ignore|disregard|block) (?:any |all )?"
+    r"(?:messages|requests|instructions|emails|dms|calls) from|(?:is|are) (?:a |an )?(?:scammer|"
+    r"impostor|imposter|phishing|spammer|fraud)|only (?:take|accept|follow|obey) (?:\w+ )?"
+    r"(?:instructions|orders|requests|directions) from|has (?:admin|full|read|write|root) access|"
+    r"(?:verify|confirm) (?:the )?identity)",
+    re.IGNORECASE,
+)
+_NAME = r"[A-Z][\w'’.\-]*(?: [A-Z][\w'’.\-]*){0,3}"
+_NOT_A_NAME = re.compile(
+    r"^(?:The|This|That|These|Those|It|He|She|They|We|I|There|Here|What|Which|Who|Everything|"
+    r"Nothing|Something|Today|Tomorrow|Yesterday|Everyone|Nobody|Our|My|Your|Their)\b"
+)
+_ROLE = re.compile(
+    rf"^(?:(?P<name>{_NAME}) (?:is|are|'s|’s|was) (?:now |also |still )?(?:my|our|the|a|an|his|her|their)"
+    rf" [a-z]|(?P<name2>{_NAME}) (?:works (?:for|at|with|on)|handles|runs|owns|manages|leads|"
+    rf"reports to|is in charge of|is responsible for|represents)\b|"
+    rf"(?:[Ii] am|[Ii]'m|[Mm]y name is|[Tt]his is) (?P<name3>{_NAME})\b)",
+)
+_CONTACT = re.compile(
+    r"\b(?:e-?mail|phone|number|cell|mobile|address|handle|whatsapp|signal|telegram)\b",
+    re.IGNORECASE,
+)
+_CONTACT_OF = re.compile(
+    rf"^{_NAME}(?:'s|’s) (?:work |personal |home |mobile |cell )?(?:e-?mail|phone|number|address|handle)\b"
+)
+# A standing instruction asked politely ("could you send the report every Monday?").
+_REQUEST = re.compile(r"^(?:can|could|would|will) you\b", re.IGNORECASE)
+_OBJECTIVE = re.compile(
+    r"\b(?:we need to|we have to|we must|we should|we'?re (?:trying|aiming|working) (?:to|on)|"
+    r"(?:the|our|my|your|main|top) (?:goal|objective|priority|target|focus|mission|deadline) "
+    r"(?:is|for)|goal:|objective:|todo:|to-?do:|deadline|due (?:by|on|date)|by (?:end of|eod|eow|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next week|the \d)|"
+    r"let'?s (?:get|ship|finish|launch|close|hit|reach)|i want (?:us|this|that|it) to|"
+    r"get (?:\w+ ){1,4}(?:done|shipped|finished|out)|(?:launch|ship|release|finish) (?:\w+ ){0,4}by)\b",
+    re.IGNORECASE,
+)
+_MODAL = re.compile(
+    r"\b(?:you (?:should|must|need to|have to|'?ll need to|are to|may not|can'?t|cannot)|"
+    r"i (?:want|need|expect) you to|make sure|be sure to|remember to|from now on|going forward|moving forward|"
+    r"whenever|until further notice|at all times|under no circumstances|every (?:day|morning|"
+    r"evening|night|week|month|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"\d+ (?:minutes|hours|days))|each (?:day|morning|week|month)|do not|don'?t|never|always)\b",
+    re.IGNORECASE,
+)
+_IMPERATIVE = frozenset(
+    "add answer approve archive ask avoid back backup be begin block book bump buy call cancel cc "
+    "change charge check clean close collect commit confirm contact copy create cut decline delete "
+    "deploy disable document double-check draft drop email enable escalate file filter fix flag "
+    "focus follow forward give handle hold ignore include invite invoice keep label limit log "
+    "look mail mention merge message migrate monitor move mute notify order pause pay ping plan "
+    "post prefer prepare prioritize prioritise publish pull push put queue read reboot refund "
+    "reject release remind remove rename renew reply report reschedule respond restart restore "
+    "resume review rotate route run save schedule send set share ship sign skip start stay stop "
+    "store submit summarize summarise switch tag tell test text track treat try turn update "
+    "upgrade upload use verify wait warn watch write".split()
+)
+_HIGH = re.compile(
+    r"\b(?:never|always|must|immediately|urgent(?:ly)?|asap|critical|important|top priority|"
+    r"under no circumstances|at all times)\b|!\s*$",
+    re.IGNORECASE,
+)
+_HIGH_CAPS = re.compile(
+    r"\b(?!(?:ASAP|TODO|FYI|EOD|EOW|API|URL|PDF|HTTP|HTTPS|JSON|UTC)\b)[A-Z]{4,}\b"
+)
+
+# Strongest first: a message with a directive and a greeting is a directive.
+_PRECEDENCE = (
+    Category.TRUST,
+    Category.DIRECTIVE,
+    Category.COMPLETION,
+    Category.OBJECTIVE,
+    Category.ROLE,
+    Category.CONTACT,
+    Category.CHITCHAT,
+    Category.ACK,
+    Category.GREETING,
+)
+
+
+def _quote(m: re.Match[str] | str) -> str:
+    s = m if isinstance(m, str) else m.group(0)
+    return " ".join(s.split())[:40]
+
+
+def _sentence(text: str) -> tuple[Category, str]:
+    s = text.strip()
+    core = _LEAD.sub("", s).strip()
+    if not core:
+        return (
+            (Category.GREETING, "greeting")
+            if _GREETING.match(s)
+            else (Category.ACK, "bare acknowledgement")
+        )
+    if (m := _TRUST.search(core)) is not None:
+        return Category.TRUST, f"trust claim: '{_quote(m)}'"
+    if (m := _COMPLETION.search(core)) is not None:
+        return Category.COMPLETION, f"marks earlier guidance done: '{_quote(m)}'"
+    first = core.split(None, 1)[0].lower().strip(",.:;!")
+    question = core.endswith("?")
+    if first in _IMPERATIVE and not question:
+        return Category.DIRECTIVE, f"imperative: '{first}'"
+    if (m := _MODAL.search(core)) is not None and (not question or _REQUEST.match(core)):
+        return Category.DIRECTIVE, f"instruction cue: '{_quote(m)}'"
+    if (m := _OBJECTIVE.search(core)) is not None:
+        return Category.OBJECTIVE, f"objective cue: '{_quote(m)}'"
+    if (m := _ROLE.match(core)) is not None:
+        name = m.group("name") or m.group("name2") or m.group("name3") or ""
+        if not _NOT_A_NAME.match(name):
+            if _CONTACT.search(core) or any(k in ("email", "phone") for k, _ in find_pii(core)):
+                return Category.CONTACT, f"contact details for {name}"
+            return Category.ROLE, f"who someone is: {name}"
+    if (
+        _CONTACT_OF.match(core)
+        or _CONTACT.search(core)
+        and any(k in ("email", "phone") for k, _ in find_pii(core))
+    ):
+        return Category.CONTACT, "contact details"
+    if _GREETING.match(s) or _GREETING.match(core):
+        return Category.GREETING, "greeting"
+    if _ACK.match(core):
+        return Category.ACK, "bare acknowledgement"
+    if core.endswith("?"):
+        return Category.CHITCHAT, "a question, not an instruction"
+    return Category.CHITCHAT, "no instruction, claim or objective"
+
+
+def _priority(text: str) -> int:
+    return 1 if _HIGH.search(text) or _HIGH_CAPS.search(text) else 0
+
+
+def classify(text: str) -> Classification:
+    """Classify one message with local rules (deterministic, no I/O)."""
+    sentences = [s for s in _SENTENCES.findall(text) if s.strip()] or [text]
+    best: tuple[Category, str] | None = None
+    for s in sentences[:20]:  # a long paste is not standing guidance; the start decides
+        found = _sentence(s)
+        if best is None or _PRECEDENCE.index(found[0]) < _PRECEDENCE.index(best[0]):
+            best = found
+    assert best is not None
+    category, reason = best
+    priority = _priority(text) if category in (Category.DIRECTIVE, Category.OBJECTIVE) else 0
+    return Classification(category, reason, priority)
+
+
+SYSTEM_PROMPT = """You sort chat messages an admin sent to an autonomous agent.
+Answer with one JSON object: {"category": ..., "priority": 0 or 1, "reason": "..."}.
+Categories:
+- directive: an explicit standing instruction for the agent.
+- objective: an operational goal that is not yet reached.
+- role: who someone is (a person's role or relationship).
+- trust: whom to trust or not, who may instruct the agent.
+- contact: how to reach someone (email, phone, address).
+- completion: says an earlier instruction or goal is done or cancelled.
+- greeting, ack (a bare acknowledgement) or chitchat: anything else.
+priority 1 only for urgent or absolute instructions ("never", "must", "immediately").
+reason: at most 12 words."""
+
+_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "category": {"type": "string", "enum": [c.value for c in Category]},
+        "priority": {"type": "integer", "enum": [0, 1]},
+        "reason": {"type": "string"},
+    },
+    "required": ["category", "priority", "reason"],
+}
+
+
+async def classify_with_llm(llm: LLM, text: str, *, timeout: float = 3.0) -> Classification:
+    """Classify with the LLM; on any failure fall back to the rules (and say so in the reason)."""
+    try:
+        answer = await llm.complete_json(
+            SYSTEM_PROMPT, redact(text)[:4000], schema=_SCHEMA, timeout=timeout
+        )
+        category = Category(str(answer.get("category", "")).strip().lower())
+        priority = 1 if answer.get("priority") in (1, "1", True) else 0
+        reason = " ".join(str(answer.get("reason", "")).split())[:120] or "llm"
+        return Classification(category, f"llm: {reason}", priority, by=f"llm:{llm.name}")
+    except (LLMError, ValueError, AttributeError, TypeError) as exc:
+        log.warning("directive classifier LLM failed, using rules: %s", exc)
+        why = "timeout or error" if isinstance(exc, LLMError) else "unusable answer"
+    except Exception:  # fail-open boundary: a broken provider must never lose a message
+        log.exception("directive classifier LLM crashed, using rules")
+        why = "crash"
+    fallback = classify(text)
+    return Classification(
+        fallback.category, fallback.reason, fallback.priority, by=f"rules (llm {why})"
+    )

@@ -1,0 +1,145 @@
+"""The injected text: two layers under hard character budgets, cut only between items.
+
+Layer 1 (short-term): directives and objectives in force, high priority first, then
+the most recently stated — the `directives` budget. People and trust claims have
+their own `identity` budget. Layer 2 (continuity): where the guidance came from and
+what happened to older intent (superseded, completed, expired) — the `continuity`
+budget. Each section stops at the first item that does not fit; what was left out is
+counted per section in the truncation reasons. Output depends only on the items,
+the source, `now` and the budget, so the same input always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from functools import partial
+from typing import TypeVar
+
+from brainbridge.directives.model import GUIDANCE, Budget, Category, Item, Source, State
+from brainbridge.redact import redact_pii
+
+T = TypeVar("T")
+
+HEAD_DIRECTIVES = "Standing guidance from your admin (newest first; ! = high priority):"
+HEAD_PEOPLE = "People and trust, as your admin stated:"
+SNIPPET = 48
+_TRUST_FIRST = {Category.TRUST: 0, Category.ROLE: 1}
+
+
+def display_text(text: str, limit: int) -> tuple[str, bool]:
+    """One line of `text`: whitespace collapsed, secrets and personal data redacted, clipped."""
+    flat = " ".join(redact_pii(text).split())
+    if len(flat) <= limit:
+        return flat, False
+    cut = flat[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:  # end on a word when one is near
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…", True
+
+
+def _section(
+    head: str, items: Sequence[T], line: Callable[[T], str], budget: int
+) -> tuple[list[str], int]:
+    """`head` and the lines of as many `items` as fit in `budget` chars (newlines counted),
+    and how many items were left out. Lines are made only for items that are tried."""
+    if not items or budget < len(head):
+        return [], len(items)
+    out = [head]
+    used = len(head)
+    for i, item in enumerate(items):
+        text = line(item)
+        if used + 1 + len(text) > budget:
+            return out, len(items) - i
+        out.append(text)
+        used += 1 + len(text)
+    return out, 0
+
+
+def _directive_line(item: Item, budget: Budget, clipped: Counter[str]) -> str:
+    text, cut = display_text(item.message.text, budget.item_max)
+    clipped["item_clipped"] += cut
+    kind = "Objective: " if item.category is Category.OBJECTIVE else ""
+    tags = [f"#{item.id}"]
+    if item.replaces:
+        olds = ",".join(f"#{i}" for i in item.replaces)
+        tags.append(f"CONFLICT: replaces {olds}" + (f" ({item.conflict})" if item.conflict else ""))
+    bang = "! " if item.priority else ""
+    return f"- {bang}{item.last_seen:%Y-%m-%d} {kind}{text} [{'; '.join(tags)}]"
+
+
+def _people_line(item: Item, budget: Budget, clipped: Counter[str]) -> str:
+    text, cut = display_text(item.message.text, budget.item_max)
+    clipped["item_clipped"] += cut
+    extra = f"; replaces {','.join(f'#{i}' for i in item.replaces)}" if item.replaces else ""
+    return f"- {text} [#{item.id}{extra}]"
+
+
+def _history_line(item: Item) -> str:
+    snippet, _ = display_text(item.message.text, SNIPPET)
+    if item.state is State.SUPERSEDED:
+        what = item.note.split(" (", 1)[0]  # "superseded by #n"
+    elif item.state is State.COMPLETED:
+        what = "completed"
+    else:
+        what = "expired"
+    return f"- #{item.id} {what}: {snippet}"
+
+
+def _note_line(note: Item | str) -> str:
+    return note if isinstance(note, str) else _history_line(note)
+
+
+def render(
+    items: tuple[Item, ...], source: Source, now: datetime, budget: Budget
+) -> tuple[str, dict[str, int]]:
+    """The guidance text and the truncation counts (reason -> items left out)."""
+    truncated: Counter[str] = Counter()
+    active = [i for i in items if i.state is State.ACTIVE]
+    guidance = sorted(
+        (i for i in active if i.category in GUIDANCE),
+        key=lambda i: (-i.priority, -i.last_seen.timestamp(), -i.id),
+    )
+    people = sorted(
+        (i for i in active if i.category in _TRUST_FIRST),
+        key=lambda i: (_TRUST_FIRST[i.category], -i.message.at.timestamp(), -i.id),
+    )
+    history = sorted((i for i in items if i.state is not State.ACTIVE), key=lambda i: -i.id)
+    if not guidance and not people and not history:
+        return "", {}
+
+    sections: list[str] = []
+
+    def room(size: int) -> int:
+        return size - 1 if sections else size  # the newline joining it to the text above
+
+    lines, left = _section(
+        HEAD_DIRECTIVES,
+        guidance,
+        partial(_directive_line, budget=budget, clipped=truncated),
+        room(budget.directives),
+    )
+    truncated["directives_budget"] += left
+    if lines:
+        sections.append("\n".join(lines))
+    lines, left = _section(
+        HEAD_PEOPLE,
+        people,
+        partial(_people_line, budget=budget, clipped=truncated),
+        room(budget.identity),
+    )
+    truncated["identity_budget"] += left
+    if lines:
+        sections.append("\n".join(lines))
+
+    head = f"Continuity (source: {source.label}; as of {now:%Y-%m-%d %H:%M} UTC):"
+    hidden = truncated["directives_budget"] + truncated["identity_budget"]
+    notes: list[Item | str] = [f"- {hidden} more items not shown (budget)"] if hidden else []
+    notes += history or ["- nothing superseded, completed or expired"]
+    lines, left = _section(head, notes, _note_line, room(budget.continuity))
+    truncated["continuity_budget"] += left
+    if lines:
+        sections.append("\n".join(lines))
+    return "\n".join(sections), {k: v for k, v in sorted(truncated.items()) if v}
