@@ -326,8 +326,14 @@ class Bridge:
     def _background(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._finished)
         return task
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        # Nobody awaits these tasks for their result, so a failure is logged here or never.
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            log.error("bridge background task failed", exc_info=exc)
 
     async def drain(self) -> None:
         """Wait for every background task this bridge started."""

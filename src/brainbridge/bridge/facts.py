@@ -40,7 +40,10 @@ _DUE = (
 
 COMMITMENT = re.compile(
     r"\b(?:i|we)(?:'ll| will| need to| have to| must| promised to| am going to|'m going to|"
-    r" are going to|'re going to| should| plan to| committed to)\s+(.{6,120}?)\s+" + _DUE,
+    r" are going to|'re going to| should| plan to| committed to|"
+    # "I promised Priya (that) I would send ...", "I told Kevin I'd ..."
+    r" (?:promised|told|assured) [A-Z]\w+ (?:that )?(?:i|we)(?:'d| would|'ll| will))"
+    r"\s+(.{6,120}?)\s+" + _DUE,
     re.I,
 )
 DECISION = re.compile(
@@ -75,6 +78,12 @@ _THIRD_PERSON = {
     "do not like": "does not like",
 }
 _FILLER_PREF = re.compile(r"^(?:it|that|this|you|the idea|to know|so|how|what|when)\b", re.I)
+# "I always forget ...", "I never know ...": habits and mishaps, not how the user likes things.
+_NOT_A_HABIT = re.compile(
+    r"^(?:forget|forgot|lose|lost|miss|get|got|end up|seem|feel|think|thought|wonder|know|"
+    r"mess|screw|fall|fail|run out|have to|need to)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -107,7 +116,10 @@ def resolve_due(text: str, today: date) -> str | None:
     nxt = t.startswith("next ")
     day = t.removeprefix("next ")
     if day in _WEEKDAYS:
-        ahead = (_WEEKDAYS.index(day) - today.weekday()) % 7 + (7 if nxt else 0)
+        if nxt:  # that weekday in the coming calendar week, as "next week" means Monday of it
+            monday = today + timedelta(days=7 - today.weekday())
+            return (monday + timedelta(days=_WEEKDAYS.index(day))).isoformat()
+        ahead = (_WEEKDAYS.index(day) - today.weekday()) % 7
         return (today + timedelta(days=ahead)).isoformat()
     m = re.match(r"(?:(\w+)\s+(\d{1,2})|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(\w+))", t)
     if m:
@@ -197,6 +209,8 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
     for m in PREFERENCE.finditer(text):
         verb, what = m.group(1).lower(), _clip(m.group(2), 90)
         if _FILLER_PREF.match(what) or len(what.split()) < 2 and verb in {"like", "love"}:
+            continue
+        if verb in {"always", "never"} and _NOT_A_HABIT.match(what):
             continue
         said = _THIRD_PERSON.get(verb, verb)
         facts.append(

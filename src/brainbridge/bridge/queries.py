@@ -11,6 +11,8 @@ MAX_TERMS = 6
 _WORD = re.compile(r"[\w][\w'’\-]*", re.UNICODE)
 _REF = re.compile(r"\b(?:that|those|this|these|the|my|our)\s+(?:\w+\s+)?([a-z][a-z\-]{2,})\b", re.I)
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+# "haven't", "I'm", "we'll": contractions are function words, never what a thing is called.
+_CONTRACTION = re.compile(r"(?:n['’]t|['’](?:ve|m|re|ll|d))$", re.I)
 
 # Words that say how the user feels about a thing, not what the thing is.
 FILLER = frozenset(
@@ -31,6 +33,8 @@ def keywords(text: str) -> list[str]:
     seen: set[str] = set()
     for word in _WORD.findall(text):
         word = re.sub(r"['’]s$", "", word)
+        if _CONTRACTION.search(word):
+            continue
         low = word.lower()
         if len(low) < 2 or low in STOPWORDS or low in FILLER or low in seen:
             continue

@@ -1,0 +1,237 @@
+"""enrich: the three judgments, the short-circuit, provenance, dates, redaction, repeats, logs."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+
+from brainbridge.brain import Brain
+from brainbridge.bridge import Bridge, BridgeConfig
+from brainbridge.bridge.block import STEP_BACK_NOTE, estimate_tokens
+from brainbridge.model import CHAT_EXCHANGE, Judgment, Session
+
+STEP_BACK_TEXT = "_Brain context: stepping back — you are directly querying your knowledge graph._"
+_QUERY_HEAD = re.compile(r'^#### From query: "(.*)"$')
+
+
+def _sections(block: str) -> list[tuple[str, str, str]]:
+    """(section title, query, item line) for every item line of a block."""
+    out, section, query = [], "", ""
+    for line in block.splitlines():
+        if line.startswith("### "):
+            section, query = line, ""
+        elif m := _QUERY_HEAD.match(line):
+            query = m.group(1)
+        elif line.startswith("- **"):
+            out.append((section, query, line))
+    return out
+
+
+async def test_step_back_injects_only_the_note(bridge: Bridge) -> None:
+    result = await bridge.enrich("find people in my graph who work on regenerative tech", "s1")
+
+    assert result.judgment is Judgment.STEP_BACK
+    assert result.block == STEP_BACK_TEXT == STEP_BACK_NOTE
+    assert result.queries == () and result.loaded == ()
+
+
+async def test_ordinary_conversation_passes_through(bridge: Bridge) -> None:
+    result = await bridge.enrich("explain the difference between a mutex and a semaphore", "s1")
+
+    assert result.judgment is Judgment.PASS_THROUGH
+    assert result.block is None and result.queries == () and result.source == "local"
+
+
+async def test_personal_reference_loads_what_the_brain_holds(bridge: Bridge) -> None:
+    result = await bridge.enrich("how is Kevin's cohort going? I haven't checked in lately", "s1")
+
+    assert result.judgment is Judgment.ENRICH
+    assert 1 <= len(result.queries) <= 3
+    assert "Kevin Alvarez" in result.loaded and "Spring Founders Cohort" in result.loaded
+    assert result.block is not None and result.block.startswith("## Brain Context\n")
+    assert result.block.endswith(f"_Context loaded: {len(result.loaded)} results from 1 query._")
+
+
+async def test_vague_reference_is_resolved_with_the_session_summary(bridge: Bridge) -> None:
+    session = Session(
+        "s1", summary="The user is drafting a contract renewal letter to Flock Safety."
+    )
+
+    result = await bridge.enrich("I need to finish that letter by Friday, can you help?", session)
+
+    assert result.judgment is Judgment.ENRICH
+    assert any("Flock" in q for q in result.queries), result.queries
+    assert result.loaded[0] == "Flock Safety Contract Letter"
+
+
+async def test_every_item_sits_under_the_query_that_found_it(bridge: Bridge) -> None:
+    result = await bridge.enrich(
+        "what did Nadia say about the offline sync bug, and is the Flock Safety letter done?",
+        "s1",
+    )
+
+    assert result.block is not None
+    found_by = {q: {h.entity.name for h in hits} for q, hits in result.results}
+    rows = _sections(result.block)
+    assert len(rows) == len(result.loaded) >= 2
+    for section, query, line in rows:
+        name = re.match(r"- \*\*(.+?)\*\* \(", line).group(1)
+        assert query in result.queries, line
+        assert name in found_by[query], (query, name)
+        is_history = f"({CHAT_EXCHANGE}, " in line
+        assert section == (
+            "### From conversation history" if is_history else "### From your knowledge graph"
+        )
+
+
+async def test_history_items_show_their_date(bridge: Bridge, life: Brain) -> None:
+    await bridge.observe_now(
+        "9f8e7d6c-today",
+        1,
+        "Nadia found the sync race: two tablets saving one job site.",
+        "Good catch; a per-field merge keeps both edits.",
+    )
+
+    result = await bridge.enrich("what did Nadia find about the sync race on tablets?", "s1")
+
+    history = [line for _, _, line in _sections(result.block or "") if CHAT_EXCHANGE in line]
+    assert history, result.block
+    for line in history:
+        assert re.match(
+            r"- \*\*\w{8}:ex:\d+\*\* \(Chat_Exchange, \d{4}-\d{2}-\d{2}\): User: ", line
+        )
+    today = (await life.get_entity(CHAT_EXCHANGE, "9f8e7d6c:ex:1")).created_at[:10]
+    assert any(f"(Chat_Exchange, {today})" in line for line in history)
+    assert any("(Chat_Exchange, 2026-02-12)" in line for line in history)
+
+
+async def test_secrets_in_stored_descriptions_never_reach_the_block(
+    bridge: Bridge, life: Brain
+) -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2
+    await life.upsert_entity(
+        "Document",
+        "Trellis Deploy Runbook",
+        {},
+        f"How to deploy Trellis: export GITHUB_TOKEN={token} then run make release.",
+    )
+
+    result = await bridge.enrich("walk me through the Trellis Deploy Runbook again", "s1")
+
+    assert "Trellis Deploy Runbook" in result.loaded
+    assert token not in result.block
+    assert "[REDACTED:" in result.block
+
+
+async def test_the_block_respects_the_configured_budget(life: Brain) -> None:
+    bridge = Bridge(life, config=BridgeConfig(budget_tokens=120))
+    message = "what did Nadia say about the offline sync bug on Trellis?"
+
+    result = await bridge.enrich(message, "s1")
+    await bridge.drain()
+
+    assert result.block is not None
+    assert estimate_tokens(result.block) <= 120
+    assert 1 <= len(result.loaded) < 5
+
+
+async def test_the_same_thing_is_not_loaded_twice_in_a_row(bridge: Bridge, life: Brain) -> None:
+    message = "what did Nadia say about the offline sync bug?"
+    first = await bridge.enrich(message, "s-repeat")
+    await bridge.observe_now("s-repeat", first.turn, message, "She thinks it is a race.")
+
+    second = await bridge.enrich(message + " any news?", "s-repeat")
+    await bridge.observe_now("s-repeat", second.turn, message, "Nothing new yet.")
+    third = await bridge.enrich(message, "s-repeat")
+    await bridge.drain()
+
+    assert first.loaded and second.judgment is Judgment.ENRICH
+    assert (first.turn, second.turn, third.turn) == (1, 2, 3)
+    assert not set(first.loaded) & set(second.loaded)
+    # Only "in a row": once a turn has passed, the same facts may come back.
+    assert set(first.loaded) - set(second.loaded) & set(third.loaded)
+
+
+async def test_enrich_writes_the_turn_to_the_context_log(bridge: Bridge, life: Brain) -> None:
+    result = await bridge.enrich("how is Kevin's cohort going these days?", "s-log")
+    await bridge.drain()
+
+    log = (await life._run(life.sessions.get, "s-log")).bridge_context_log
+    assert log == (
+        {
+            "turn": 1,
+            "judgment": "enrich",
+            "queries": list(result.queries),
+            "loaded": list(result.loaded),
+            "stored": [],
+        },
+    )
+
+
+# -- the short-circuit --------------------------------------------------------------
+
+
+async def test_short_messages_pass_through_without_a_single_query(
+    bridge: Bridge, life: Brain
+) -> None:
+    statements: list[str] = []
+    life.store.conn.set_trace_callback(statements.append)
+    try:
+        short = await bridge.enrich("how's Kevin's cohort going?", "s1")
+        await bridge.drain()
+        assert statements == []
+        longer = await bridge.enrich("how is Kevin's cohort going now?", "s1")
+        await bridge.drain()
+    finally:
+        life.store.conn.set_trace_callback(None)
+
+    assert short.judgment is Judgment.PASS_THROUGH and short.source == "short_circuit"
+    assert statements, "a five-word message must consult the brain (the counter works)"
+    assert longer.judgment is Judgment.ENRICH
+
+
+async def test_short_messages_pass_through_even_when_the_database_is_gone(tmp_path: Path) -> None:
+    brain = await Brain.open(tmp_path / "gone", embedder=None, background_indexing=False)
+    bridge = Bridge(brain)
+    brain.store.conn.close()
+    for f in (tmp_path / "gone").glob("brain.db*"):
+        f.unlink()
+
+    short = await bridge.enrich("how's Kevin doing today?", "s1")
+    longer = await bridge.enrich("how is Kevin doing today, any news?", "s1")
+    await bridge.drain()
+    await brain.close()
+
+    assert (short.judgment, short.source) == (Judgment.PASS_THROUGH, "short_circuit")
+    assert (longer.judgment, longer.source) == (Judgment.PASS_THROUGH, "error")
+
+
+# -- logging -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "judgment"),
+    [
+        ("thanks!", "pass_through"),
+        ("what's the capital of Australia?", "pass_through"),
+        ("how is Kevin's cohort going this month?", "enrich"),
+        ("search my brain for anything about the SBIR grant", "step_back"),
+    ],
+)
+async def test_each_judgment_is_logged_at_debug(
+    bridge: Bridge, caplog: pytest.LogCaptureFixture, message: str, judgment: str
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="brainbridge.bridge")
+
+    result = await bridge.enrich(message, "s1")
+
+    assert result.judgment.value == judgment
+    lines = [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "brainbridge.bridge.bridge" and r.levelno == logging.DEBUG
+    ]
+    assert sum(line.startswith(f"judgment={judgment}") for line in lines) == 1, lines
