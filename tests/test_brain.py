@@ -416,12 +416,6 @@ async def test_bad_import_line_is_named_and_earlier_lines_are_kept(
     assert (await brain.get_entity("Person", "Kept Two")).description == "second"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="transfer.import_lines only checks entity rows when flushing a batch: an empty or "
-    "non-string name, non-dict attributes, or a relation to a missing entity escape as "
-    "AttributeError/NotFound without a line number, and the batch before is rolled back",
-)
 @pytest.mark.parametrize(
     "bad_line",
     [
@@ -487,11 +481,6 @@ async def test_schema_from_sync_survives_reopening(tmp_path: Path) -> None:
         await again.upsert_entity("Recipe", "Pancakes")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the default entity_types.yaml says every command syncs it on open, but "
-    "Brain.open only reads it when the database has no types yet",
-)
 async def test_edited_schema_file_applies_on_next_open(tmp_path: Path) -> None:
     folder = tmp_path / "brain"
     async with await Brain.open(folder, embedder=None):
@@ -517,11 +506,6 @@ async def test_minilm_finds_a_paraphrase(minilm_brain: Brain) -> None:
     assert await minilm_brain.search("xyzzy plugh") == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a query with lone surrogates reaches MiniLMEmbedder.embed unclean: "
-    "TypeError from tokenizers (the hashing embedder copes)",
-)
 async def test_minilm_search_with_invalid_utf8_does_not_crash(minilm_brain: Brain) -> None:
     await minilm_brain.upsert_entity("Topic", "Volcanoes", description="lava and eruptions")
     assert await minilm_brain.wait_for_vectors(60)

@@ -5,26 +5,52 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 from brainbridge.embed import load_embedder
-from brainbridge.errors import InvalidInput, NotFound
+from brainbridge.errors import InvalidInput, NotFound, SchemaError
 from brainbridge.home import DB_FILE, init_home
 from brainbridge.model import Entity, Hit, Relation, Subgraph
 from brainbridge.ports import Embedder
 from brainbridge.search import HybridSearch, SearchOptions
 from brainbridge.search.indexer import Indexer, embed_pending
 from brainbridge.store.sqlite.sessions import SqliteSessions
-from brainbridge.store.sqlite.store import SqliteStore
+from brainbridge.store.sqlite.store import SqliteStore, clean_text
 from brainbridge.transfer import export_lines, import_lines
 from brainbridge.types import TYPES_FILE, load_types, validate
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 EntityRef = Entity | tuple[str, str] | str
+
+
+class _OnStoreThread:
+    """Calls methods of `target` on the store thread, whichever thread calls them.
+
+    SQLite connections must not interleave transactions across threads; from the
+    store thread itself the call is direct, from any other it waits for its turn.
+    """
+
+    def __init__(self, target: Any, brain: Brain) -> None:
+        self._target = target
+        self._brain = brain
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._target, name)
+        if not callable(value) or name.startswith("__"):
+            return value
+
+        @functools.wraps(value)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if threading.get_ident() == self._brain._store_thread:
+                return value(*args, **kwargs)
+            return self._brain._executor.submit(value, *args, **kwargs).result()
+
+        return call
 
 
 class Brain:
@@ -34,13 +60,15 @@ class Brain:
         self, path: Path, store: SqliteStore, embedder: Embedder | None, background: bool
     ) -> None:
         self.path = path
-        self.store = store
-        self.sessions = SqliteSessions(store.conn)
+        # One thread owns the connection so the event loop never blocks on SQLite.
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brain-store")
+        self._store_thread = self._executor.submit(threading.get_ident).result()
+        self._closed = False
+        self.store: SqliteStore = _OnStoreThread(store, self)  # type: ignore[assignment]
+        self.sessions: SqliteSessions = _OnStoreThread(SqliteSessions(store.conn), self)  # type: ignore[assignment]
         self.embedder = embedder
         self.searcher = HybridSearch(store, embedder)
         self.types: dict[str, dict[str, Any]] = store.get_types()
-        # One thread owns the connection so the event loop never blocks on SQLite.
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brain-store")
         self._indexer = Indexer(path / DB_FILE, embedder) if embedder and background else None
 
     @classmethod
@@ -66,7 +94,7 @@ class Brain:
         def _open() -> SqliteStore:
             init_home(folder)
             store = SqliteStore.open(folder / DB_FILE)
-            store.put_types(load_types(folder / TYPES_FILE)) if not store.get_types() else None
+            _sync_types(store, folder / TYPES_FILE)
             return store
 
         store = await asyncio.to_thread(_open)
@@ -84,10 +112,13 @@ class Brain:
             self._indexer.poke()
 
     async def close(self) -> None:
-        """Stop background work and close the database."""
+        """Stop background work and close the database (a second call does nothing)."""
+        if self._closed:
+            return
+        self._closed = True
         if self._indexer:
             await asyncio.to_thread(self._indexer.stop)
-        await self._run(self.store.close)
+        await self._run(self.searcher.store.close)
         self._executor.shutdown(wait=True)
 
     async def __aenter__(self) -> Brain:
@@ -215,7 +246,12 @@ class Brain:
     ) -> list[Hit]:
         """Hybrid search (BM25 + vectors + graph) with a relevance floor; any text is valid."""
         return await self._run(
-            self.searcher.search, query, num_results, entity_types, exclude_types, options
+            self.searcher.search,
+            clean_text(query),
+            num_results,
+            entity_types,
+            exclude_types,
+            options,
         )
 
     async def recall(
@@ -283,3 +319,13 @@ class Brain:
             return await self._run(import_lines, self.store, lines, self.types, progress)
         finally:
             self._written()
+
+
+def _sync_types(store: SqliteStore, path: Path) -> None:
+    """Apply `entity_types.yaml` on open; a broken file keeps the schema already in force."""
+    try:
+        store.put_types(load_types(path))
+    except SchemaError as exc:
+        if not store.get_types():
+            raise
+        log.warning("%s; keeping the entity types already in force", exc)

@@ -37,11 +37,21 @@ def init_home(path: Path) -> list[Path]:
     made = []
     for folder in (path, path / "Daily", path / "Daily" / ".activity"):
         if not folder.exists():
-            folder.mkdir(parents=True)
+            folder.mkdir(parents=True, exist_ok=True)  # another process may race us here
             made.append(folder)
     for name, text in ((TYPES_FILE, default_types_yaml()), (CONFIG_FILE, DEFAULT_CONFIG)):
         target = path / name
-        if not target.exists():
-            target.write_text(text, "utf-8")
+        if target.exists():
+            continue
+        # Write aside, then link into place: readers never see half a file, and a
+        # file another process created first is kept.
+        tmp = path / f".{name}.{os.getpid()}.tmp"
+        tmp.write_text(text, "utf-8")
+        try:
+            os.link(tmp, target)
             made.append(target)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink(missing_ok=True)
     return made

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from brainbridge.errors import InvalidInput
+from brainbridge.errors import BrainError, InvalidInput, NotFound
 from brainbridge.store.sqlite.store import SqliteStore
 from brainbridge.types import validate
 
@@ -54,6 +54,7 @@ def import_lines(
         kind = row.get("kind") if isinstance(row, dict) else None
         try:
             if kind == "entity":
+                _check_entity_row(row)
                 validate(types, row["type"], row.get("attributes") or {})
                 pending.append(row)
                 if len(pending) >= batch:
@@ -72,11 +73,24 @@ def import_lines(
                     progress(1)
             elif kind != "header":
                 raise InvalidInput(f"unknown kind {kind!r}")
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, AttributeError) as exc:
             flush()
             raise InvalidInput(f"line {n}: missing or malformed field {exc}") from exc
-        except InvalidInput as exc:
+        except BrainError as exc:
             flush()
-            raise InvalidInput(f"line {n}: {exc}") from exc
+            # In an import file a relation to a missing entity is bad input, not a lookup miss.
+            kind_of = InvalidInput if isinstance(exc, NotFound) else type(exc)
+            raise kind_of(f"line {n}: {exc}") from exc
     flush()
     return counts
+
+
+def _check_entity_row(row: dict[str, Any]) -> None:
+    """Raises: InvalidInput for a row that could not be stored, before it joins a batch."""
+    for key in ("type", "name"):
+        if not isinstance(row.get(key), str) or not row[key].strip():
+            raise InvalidInput(f"entity {key} must be a non-empty string")
+    if not isinstance(row.get("attributes") or {}, dict):
+        raise InvalidInput("entity attributes must be an object")
+    if not isinstance(row.get("description") or "", str):
+        raise InvalidInput("entity description must be a string")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ _CHECKS: dict[str, tuple[type, ...]] = {
     "integer": (int,),
     "number": (int, float),
     "boolean": (bool,),
-    "date": (str,),
+    "date": (str, date),
     "list": (list, tuple),
     "object": (dict,),
 }
@@ -83,7 +84,9 @@ def _normalise(name: str, spec: Any, source: str) -> dict[str, Any]:
                 f"{source}: {name}.{attr}: unknown attribute type {kind!r}"
                 f" (use one of {', '.join(_CHECKS)})"
             )
-        out_attrs[str(attr)] = {k: v for k, v in aspec.items() if k in {"type", "enum", "description"}}
+        out_attrs[str(attr)] = {
+            k: v for k, v in aspec.items() if k in {"type", "enum", "description"}
+        }
     return {
         "description": str(spec.get("description", "")),
         "attributes": out_attrs,
@@ -91,7 +94,9 @@ def _normalise(name: str, spec: Any, source: str) -> dict[str, Any]:
     }
 
 
-def validate(types: dict[str, dict[str, Any]], entity_type: str, attributes: dict[str, Any]) -> None:
+def validate(
+    types: dict[str, dict[str, Any]], entity_type: str, attributes: dict[str, Any]
+) -> None:
     """Check an entity's type and attributes against the schema.
 
     Raises: SchemaError naming the type or attribute and what was expected.
@@ -110,17 +115,32 @@ def validate(types: dict[str, dict[str, Any]], entity_type: str, attributes: dic
         aspec = declared.get(key)
         if aspec is None:
             if not spec["additional_attributes"]:
-                raise SchemaError(f"{entity_type} has no attribute {key!r} (declared: {', '.join(declared)})")
+                raise SchemaError(
+                    f"{entity_type} has no attribute {key!r} (declared: {', '.join(declared)})"
+                )
             continue
         kind = aspec["type"]
         ok = isinstance(value, _CHECKS[kind]) and not (
             kind in {"integer", "number"} and isinstance(value, bool)
         )
-        if ok and kind == "date":
-            ok = bool(_DATE.match(value))
+        if kind == "date":
+            ok = _is_date(value)
         if not ok:
             raise SchemaError(
                 f"{entity_type}.{key} must be {kind}, got {type(value).__name__} {value!r:.60}"
             )
         if "enum" in aspec and value not in aspec["enum"]:
             raise SchemaError(f"{entity_type}.{key} must be one of {aspec['enum']}, got {value!r}")
+
+
+def _is_date(value: Any) -> bool:
+    """A real calendar date: a `date` or text starting YYYY-MM-DD (a time may follow)."""
+    if isinstance(value, date):
+        return True
+    if not isinstance(value, str) or not _DATE.match(value):
+        return False
+    try:
+        date.fromisoformat(value[:10])
+    except ValueError:
+        return False
+    return True

@@ -8,16 +8,9 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from brainbridge.brain import Brain
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Brain.sessions (SqliteSessions on store.conn) is not serialised with the store "
-    "thread: 'cannot start a transaction within a transaction', writes lost",
-)
 async def test_session_writes_alongside_entity_writes_lose_nothing(brain: Brain) -> None:
     brain.sessions.ensure("s-1")
     writes = 300

@@ -145,22 +145,12 @@ async def test_invalid_utf8_in_name_and_description_is_stored_cleaned(brain: Bra
     assert ent.name in [h.entity.name for h in await brain.search("binary paste")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="store._upsert cleans name and description but not attribute values: "
-    "UnicodeEncodeError from sqlite on INSERT",
-)
 async def test_invalid_utf8_in_attribute_values_does_not_crash(brain: Brain) -> None:
     ent = await brain.upsert_entity("Topic", "Binary paste", {"body": f"raw{BAD}bytes"})
     assert "\udcff" not in ent.attributes["body"]
     assert await brain.get_entity("Topic", "Binary paste") == ent
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="store.get_entity/delete_entity/find_by_name bind names with lone surrogates "
-    "unclean: UnicodeEncodeError instead of None/False",
-)
 async def test_invalid_utf8_in_lookups_does_not_crash(brain: Brain) -> None:
     await brain.upsert_entity("Topic", f"log{BAD}file")
     assert await brain.get_entity("Topic", f"log{BAD}file") is not None

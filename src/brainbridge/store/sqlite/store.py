@@ -25,9 +25,26 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def _clean(text: str) -> str:
-    # Lone surrogates (from invalid UTF-8 decoded with surrogateescape) cannot be stored.
-    return text.encode("utf-8", "replace").decode("utf-8")
+def clean_text(text: str) -> str:
+    """`text` without lone surrogates (invalid UTF-8 decoded leniently), which SQLite rejects."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
+_clean = clean_text
+
+
+def _clean_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, list | tuple):
+        return [_clean_value(v) for v in value]
+    if isinstance(value, dict):
+        return {clean_text(str(k)): _clean_value(v) for k, v in value.items()}
+    return value
 
 
 def _body(attributes: dict[str, Any]) -> str:
@@ -100,6 +117,7 @@ class SqliteStore:
         created_at: str | None = None,
     ) -> Entity:
         name = _clean(name.strip())
+        attributes = _clean_value(attributes) if attributes else attributes
         if not name:
             raise InvalidInput("entity name must not be empty")
         if len(name) > MAX_NAME_CHARS:
@@ -150,27 +168,35 @@ class SqliteStore:
         with write_tx(self.conn):
             for data in rows:
                 ent = self._upsert(
-                    data["type"], data["name"], data.get("description", ""),
-                    data.get("attributes") or {}, data.get("updated_at") or now_iso(),
+                    data["type"],
+                    data["name"],
+                    data.get("description", ""),
+                    data.get("attributes") or {},
+                    data.get("updated_at") or now_iso(),
                     created_at=data.get("created_at"),
                 )
                 self.conn.execute(
                     "UPDATE entities SET created_at = ?, updated_at = ? WHERE id = ?",
-                    (data.get("created_at") or ent.created_at,
-                     data.get("updated_at") or ent.updated_at, ent.id),
+                    (
+                        data.get("created_at") or ent.created_at,
+                        data.get("updated_at") or ent.updated_at,
+                        ent.id,
+                    ),
                 )
 
     def get_entity(self, entity_type: str, name: str) -> Entity | None:
         """The entity with this type and name, or None."""
         row = self.conn.execute(
-            "SELECT * FROM entities WHERE type = ? AND name = ?", (entity_type, name)
+            "SELECT * FROM entities WHERE type = ? AND name = ?",
+            (clean_text(entity_type), clean_text(name.strip())),
         ).fetchone()
         return _row_entity(row) if row else None
 
     def find_by_name(self, name: str) -> list[Entity]:
         """Entities of any type whose name matches case-insensitively."""
         rows = self.conn.execute(
-            "SELECT * FROM entities WHERE name = ? COLLATE NOCASE ORDER BY id", (name,)
+            "SELECT * FROM entities WHERE name = ? COLLATE NOCASE ORDER BY id",
+            (clean_text(name.strip()),),
         ).fetchall()
         return [_row_entity(r) for r in rows]
 
@@ -195,7 +221,8 @@ class SqliteStore:
         """Delete an entity with its relations, index rows and vector; False if absent."""
         with write_tx(self.conn):
             row = self.conn.execute(
-                "SELECT id FROM entities WHERE type = ? AND name = ?", (entity_type, name)
+                "SELECT id FROM entities WHERE type = ? AND name = ?",
+                (clean_text(entity_type), clean_text(name.strip())),
             ).fetchone()
             if row is None:
                 return False
@@ -252,7 +279,8 @@ class SqliteStore:
             ids = []
             for etype, ename in (src, dst):
                 row = self.conn.execute(
-                    "SELECT id FROM entities WHERE type = ? AND name = ?", (etype, ename)
+                    "SELECT id FROM entities WHERE type = ? AND name = ?",
+                    (clean_text(etype), clean_text(ename.strip())),
                 ).fetchone()
                 if row is None:
                     raise NotFound(f"no {etype} named {ename!r}")
@@ -301,8 +329,13 @@ class SqliteStore:
         )
         for row in self.conn.execute(sql, params):
             yield Relation(
-                row["st"], row["sn"], row["rt"], row["dt"], row["dn"],
-                json.loads(row["attrs"]), row["ts"],
+                row["st"],
+                row["sn"],
+                row["rt"],
+                row["dt"],
+                row["dn"],
+                json.loads(row["attrs"]),
+                row["ts"],
             )
 
     def neighbors(self, seed_ids: Sequence[int], hops: int = 2, limit: int = 500) -> dict[int, int]:
@@ -408,7 +441,9 @@ class SqliteStore:
                     (eid, model, seq + i, blob, eid),
                 )
 
-    def vectors_since(self, model: str, seq: int, limit: int = 50_000) -> list[tuple[int, int, bytes, str]]:
+    def vectors_since(
+        self, model: str, seq: int, limit: int = 50_000
+    ) -> list[tuple[int, int, bytes, str]]:
         """(entity id, seq, vector blob, entity type) written after `seq`, oldest first."""
         rows = self.conn.execute(
             "SELECT v.entity_id, v.seq, v.vector, e.type FROM vectors v"
@@ -419,7 +454,9 @@ class SqliteStore:
         return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     def vector_count(self, model: str) -> int:
-        return self.conn.execute("SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)).fetchone()[0]
+        return self.conn.execute(
+            "SELECT COUNT(*) FROM vectors WHERE model = ?", (model,)
+        ).fetchone()[0]
 
     # -- entity types ---------------------------------------------------------
 
@@ -443,7 +480,9 @@ class SqliteStore:
         """Counts of entities per type, relations, vectors and the file size."""
         by_type = {
             r[0]: r[1]
-            for r in self.conn.execute("SELECT type, COUNT(*) FROM entities GROUP BY type ORDER BY type")
+            for r in self.conn.execute(
+                "SELECT type, COUNT(*) FROM entities GROUP BY type ORDER BY type"
+            )
         }
         return {
             "entities": sum(by_type.values()),
