@@ -1,0 +1,49 @@
+"""`brain hook KIND` (what Claude Code runs) and `brain hooks install|uninstall`."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from brainbridge.cli.common import guarded
+
+
+@click.command()
+@click.argument("kind", type=click.Choice(["session-start", "prompt", "stop"]))
+def hook(kind: str) -> None:
+    """Handle one Claude Code hook event from stdin. Always exits 0."""
+    from brainbridge.hooks.runner import main
+
+    sys.exit(main(kind))
+
+
+@click.group()
+def hooks() -> None:
+    """Install or remove the Claude Code hooks."""
+
+
+def _scope(project: bool, user: bool) -> str:
+    return "user" if user and not project else "project"
+
+
+@hooks.command()
+@click.option("--project", is_flag=True, help="This project's .claude/settings.json (default).")
+@click.option("--user", is_flag=True, help="Your ~/.claude/settings.json.")
+def install(project: bool, user: bool) -> None:
+    """Add the SessionStart, UserPromptSubmit and Stop hooks, keeping any others."""
+    from brainbridge.hooks.install import install as do_install
+
+    path = guarded(lambda: do_install(_scope(project, user)))
+    click.echo(f"brain hooks installed in {path}")
+
+
+@hooks.command()
+@click.option("--project", is_flag=True, help="This project's .claude/settings.json (default).")
+@click.option("--user", is_flag=True, help="Your ~/.claude/settings.json.")
+def uninstall(project: bool, user: bool) -> None:
+    """Remove only brainbridge's hooks."""
+    from brainbridge.hooks.install import uninstall as do_uninstall
+
+    path = guarded(lambda: do_uninstall(_scope(project, user)))
+    click.echo(f"brain hooks removed from {path}")

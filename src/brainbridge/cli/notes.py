@@ -1,0 +1,113 @@
+"""`brain import-notes`, `brain context` and `brain import-claude`."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import click
+
+from brainbridge.cli.common import App, guarded, json_option, open_brain, pass_app, run
+
+
+@click.command("import-notes")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--watch", is_flag=True, help="Keep running and re-import on every change.")
+@json_option
+@pass_app
+def import_notes_cmd(app: App, folder: Path, watch: bool, as_json: bool) -> None:
+    """Index a folder of Markdown notes (frontmatter, [[wikilinks]], links) incrementally."""
+    import json
+
+    from brainbridge.vault import ImportReport, import_notes, watch_notes
+
+    def show(report: ImportReport) -> None:
+        if as_json:
+            click.echo(json.dumps(report.to_dict()))
+            return
+        for w in report.warnings:
+            click.echo(f"warning: {w}", err=True)
+        click.echo(
+            f"{len(report.added)} added, {len(report.updated)} updated, {report.unchanged} unchanged,"
+            f" {len(report.deleted)} deleted, {report.links} links"
+            + (f" ({report.unresolved_links} unresolved)" if report.unresolved_links else "")
+        )
+
+    async def body() -> None:
+        async with open_brain(app.settings) as brain:
+            if watch:
+                click.echo(f"watching {folder} (Ctrl-C to stop)", err=True)
+                await watch_notes(brain, folder, on_report=show)
+            else:
+                show(await import_notes(brain, folder))
+
+    guarded(lambda: run(body()))
+
+
+@click.command("context")
+@click.argument("project_root", default=".", type=click.Path(path_type=Path))
+@click.option("--file", "files", multiple=True, help="A file you are working on (repeatable).")
+@click.option("--limit", default=10, show_default=True)
+@json_option
+@pass_app
+def context_cmd(
+    app: App, project_root: Path, files: tuple[str, ...], limit: int, as_json: bool
+) -> None:
+    """What the brain knows that matters for a code project."""
+    import json
+
+    from brainbridge.mcp.text import context_text
+
+    async def body() -> list[dict]:  # type: ignore[type-arg]
+        async with open_brain(app.settings) as brain:
+            return await brain.brain_context(str(project_root.resolve()), list(files), limit)
+
+    entries = guarded(lambda: run(body()))
+    click.echo(
+        json.dumps(entries, ensure_ascii=False)
+        if as_json
+        else context_text(entries, str(project_root))
+    )
+
+
+@click.command("import-claude")
+@click.argument("folder", required=False, type=click.Path(file_okay=False, path_type=Path))
+@pass_app
+def import_claude(app: App, folder: Path | None) -> None:
+    """Back-fill the brain from past Claude Code transcripts (~/.claude/projects/*/*.jsonl)."""
+    from rich.progress import Progress
+
+    from brainbridge.bridge import Bridge
+    from brainbridge.hooks.payload import transcript_exchanges
+
+    root = folder or Path.home() / ".claude" / "projects"
+    files = sorted(root.glob("*/*.jsonl")) + sorted(root.glob("*.jsonl"))
+    if not files:
+        click.echo(f"no transcripts under {root}", err=True)
+        return
+
+    async def body() -> tuple[int, int]:
+        stored = skipped = 0
+        async with open_brain(app.settings) as brain:
+            bridge = Bridge(brain)
+            with Progress(transient=True) as bar:
+                task = bar.add_task("importing transcripts", total=len(files))
+                for path in files:
+                    session_id = path.stem
+                    await brain._run(brain.sessions.ensure, session_id)
+                    for n, (prompt, reply) in enumerate(transcript_exchanges(path), start=1):
+                        name = f"{session_id[:8]}:ex:{n}"
+                        if await brain.get_entity("Chat_Exchange", name):
+                            skipped += 1
+                            continue
+                        obs = await bridge.observe_now(session_id, n, prompt, reply)
+                        stored += obs.exchange is not None
+                    bar.advance(task)
+                    await asyncio.sleep(0)
+            await bridge.drain()
+        return stored, skipped
+
+    stored, skipped = guarded(lambda: run(body()))
+    click.echo(
+        f"{stored} exchanges imported from {len(files)} transcripts ({skipped} already there)"
+    )

@@ -1,0 +1,94 @@
+"""`brain serve` (HTTP API, web page, /mcp) and `brain mcp` (stdio)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+import click
+
+from brainbridge.cli.common import App, fail, guarded, pass_app
+from brainbridge.hooks.runner import SERVER_FILE
+
+
+def make_bridge_factory(settings):  # type: ignore[no-untyped-def]
+    """A bridge builder using the configured LLM and budget."""
+    from brainbridge.bridge import Bridge, BridgeConfig
+
+    llm = settings.make_llm()
+
+    def factory(brain):  # type: ignore[no-untyped-def]
+        return Bridge(brain, llm, BridgeConfig(budget_tokens=settings.budget_tokens))
+
+    return factory
+
+
+def _write_server_file(home: Path, url: str, token: str) -> Path:
+    path = home / SERVER_FILE
+    home.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        json.dump({"url": url, "token": token, "pid": os.getpid()}, fh)
+    return path
+
+
+def _remove_server_file(path: Path) -> None:
+    try:
+        if json.loads(path.read_text()).get("pid") == os.getpid():
+            path.unlink()
+    except (OSError, ValueError):
+        pass
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", default=8765, show_default=True, type=int)
+@click.option("--token", envvar="BRAIN_TOKEN", help="Bearer token (required off loopback).")
+@pass_app
+def serve(app: App, host: str, port: int, token: str | None) -> None:
+    """Run the HTTP API, the web page and MCP at /mcp; hooks use it as their fast path."""
+    import uvicorn
+
+    from brainbridge.api.app import ServerConfig, create_app, is_loopback
+
+    settings = guarded(lambda: app.settings)
+    if not is_loopback(host) and not token:
+        fail(f"binding to {host} needs a token: pass --token or set BRAIN_TOKEN", 2)
+    token = token or secrets.token_urlsafe(24)
+    config = ServerConfig(
+        settings.brain_path, host, port, token, settings.embedder, make_bridge_factory(settings)
+    )
+    _add_curator(config, settings)
+    api = guarded(lambda: create_app(config))
+    url = f"http://{host if ':' not in host else f'[{host}]'}:{port}"
+    path = _write_server_file(settings.brain_path, url, token)
+    click.echo(f"brain serving {settings.brain_path} at {url}/#token={token}", err=True)
+    try:
+        uvicorn.run(api, host=host, port=port, log_level="warning")
+    finally:
+        _remove_server_file(path)
+
+
+def _add_curator(config, settings) -> None:  # type: ignore[no-untyped-def]
+    try:
+        from brainbridge.curator.wiring import attach_curator
+    except ModuleNotFoundError:
+        return
+    config.on_start.append(lambda brain, bridge: attach_curator(brain, bridge, settings.make_llm()))
+
+
+@click.command()
+@pass_app
+def mcp(app: App) -> None:
+    """Serve the brain's tools over MCP on stdio (`claude mcp add --scope user brain -- brain mcp`)."""
+    from brainbridge.brain import Brain
+    from brainbridge.mcp import build_server
+
+    settings = guarded(lambda: app.settings)
+    server = build_server(
+        lambda: Brain.open(settings.brain_path, embedder=settings.embedder),
+        make_bridge=make_bridge_factory(settings),
+    )
+    server.run("stdio")
