@@ -1,0 +1,5 @@
+"""`python -m brainbridge.cli`: the same as the `brain` command."""
+
+from brainbridge.cli.main import main
+
+main()

@@ -1,0 +1,220 @@
+"""What every command shares: settings, opening the brain, running async code, exit codes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import threading
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
+from brainbridge.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from brainbridge.brain import Brain
+    from brainbridge.model import Entity
+
+T = TypeVar("T")
+
+# Pending vectors below this are embedded before a search; above it, `brain index` is suggested.
+EMBED_BEFORE_SEARCH_MAX = 2000
+
+EXIT_ERROR, EXIT_INVALID, EXIT_NOT_FOUND, EXIT_BUSY, EXIT_INTERRUPTED = 1, 2, 3, 4, 130
+
+
+@dataclass
+class App:
+    """Per-invocation state: the global options and settings, loaded on first use."""
+
+    brain_option: str | None = None
+    env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    _settings: Settings | None = None
+
+    @property
+    def settings(self) -> Settings:
+        """Raises: InvalidInput for a bad config.toml or BRAIN_* variable."""
+        if self._settings is None:
+            self._settings = load_settings(self.env, self.brain_option)
+        return self._settings
+
+    def settings_for(self, brain: str) -> Settings:
+        """Settings for another brain folder (the demo's), with the same environment."""
+        return load_settings(self.env, brain)
+
+
+pass_app = click.make_pass_decorator(App, ensure=True)
+
+json_option = click.option(
+    "--json", "as_json", is_flag=True, help="Print JSON for scripts instead of tables."
+)
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run one command's async body to completion."""
+    return asyncio.run(coro)
+
+
+@asynccontextmanager
+async def open_brain(settings: Settings, *, embedder: bool = False) -> AsyncIterator[Brain]:
+    """Open the brain of `settings`, creating the folder if needed; always closed after.
+
+    Without `embedder` no model is loaded, and new entities wait for the next indexing.
+    Raises: BrainError if the brain cannot be opened.
+    """
+    from brainbridge.brain import Brain  # keeps `brain --help` from importing NumPy
+
+    brain = await Brain.open(
+        settings.brain_path,
+        embedder=settings.embedder if embedder else None,
+        background_indexing=False,
+    )
+    try:
+        yield brain
+    finally:
+        await brain.close()
+
+
+class _Stopped(Exception):
+    """Raised inside the brain's worker thread to end a long job after Ctrl-C."""
+
+
+async def embed_pending(brain: Brain, label: str = "embedding") -> int:
+    """Embed every entity still missing a vector, with a progress bar; stops soon on Ctrl-C.
+
+    Raises: InvalidInput if the embedding model cannot be loaded.
+    """
+    from brainbridge.cli.output import progress
+
+    if brain.embedder is None:
+        return 0
+    pending = (await brain.stats())["pending_vectors"] or 0
+    if not pending:
+        return 0
+    stop = threading.Event()
+    with progress(label, pending) as bar:
+
+        def tick(done: int, total: int) -> None:
+            # Cancelling the awaiting task leaves the worker running; this ends it
+            # after the current batch so closing the brain need not wait for all.
+            if stop.is_set():
+                raise _Stopped
+            bar.set(done, total)
+
+        try:
+            return await brain.index_vectors(tick)
+        except asyncio.CancelledError:
+            stop.set()
+            raise
+
+
+def split_ref(ref: str, known_types: dict[str, Any]) -> tuple[str, str] | str:
+    """`Type:Name` as a pair when `Type` is a known type, else the text as a bare name.
+
+    Chat_Exchange names hold colons themselves (`3f9c2a71:ex:4`), so only a known type
+    before the first colon makes a prefix.
+    """
+    head, sep, tail = ref.partition(":")
+    if sep and head in known_types and tail:
+        return head, tail
+    return ref
+
+
+async def resolve(brain: Brain, ref: str) -> Entity:
+    """The entity named by `Type:Name` or a unique name.
+
+    Raises: NotFound; InvalidInput if a bare name is ambiguous.
+    """
+    parsed = split_ref(ref, brain.types)
+    if isinstance(parsed, tuple):
+        found = await brain.get_entity(*parsed)
+        if found is not None:
+            return found
+        try:  # a name that itself starts with "Type:"
+            return await brain.resolve(ref)
+        except NotFound:
+            raise NotFound(f"no {parsed[0]} named {parsed[1]!r}") from None
+    return await brain.resolve(parsed)
+
+
+def check_types(brain: Brain, names: tuple[str, ...] | list[str]) -> None:
+    """Raises: InvalidInput for a type filter naming no known type."""
+    unknown = [n for n in names if n not in brain.types]
+    if unknown:
+        raise InvalidInput(
+            f"unknown entity type {', '.join(map(repr, unknown))};"
+            f" known types: {', '.join(sorted(brain.types))}"
+        )
+
+
+def read_text_arg(value: str, what: str) -> str:
+    """`value` itself, or standard input when it is `-` (for texts too long for argv).
+
+    Raises: InvalidInput if standard input is not UTF-8.
+    """
+    if value != "-":
+        return value
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(
+            f"{what} from standard input is not valid UTF-8 (byte {exc.start})"
+        ) from exc
+
+
+def parse_attrs(pairs: tuple[str, ...]) -> dict[str, Any]:
+    """`key=value` pairs as a dict; a value that parses as JSON is taken as JSON.
+
+    Raises: InvalidInput for a pair without `=` or with an empty key.
+    """
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise InvalidInput(f"--attr {pair!r}: expected key=value")
+        try:
+            out[key] = json.loads(raw)
+        except ValueError:
+            out[key] = raw
+    return out
+
+
+def exit_code(exc: BrainError) -> int:
+    """The exit code a script sees for each kind of expected failure."""
+    if isinstance(exc, InvalidInput):  # SchemaError included
+        return EXIT_INVALID
+    if isinstance(exc, NotFound):
+        return EXIT_NOT_FOUND
+    if isinstance(exc, StoreBusy):
+        return EXIT_BUSY
+    return EXIT_ERROR
+
+
+def fail(message: str, code: int) -> None:
+    """Print `brain: error: …` on stderr and exit with `code`."""
+    first = " ".join(str(message).split()) or "unknown error"
+    click.echo(f"brain: error: {first}", err=True)
+    raise SystemExit(code)
+
+
+def guarded(fn: Callable[[], T]) -> T:
+    """Call `fn`, turning expected failures into a message and an exit code.
+
+    Raises: SystemExit.
+    """
+    try:
+        return fn()
+    except BrainError as exc:
+        fail(str(exc), exit_code(exc))
+    except (KeyboardInterrupt, click.Abort):
+        click.echo("brain: interrupted", err=True)
+        raise SystemExit(EXIT_INTERRUPTED) from None
+    raise AssertionError("unreachable")

@@ -1,0 +1,174 @@
+"""`brain init | add | relate | show | delete`: writing and reading single entities."""
+
+from __future__ import annotations
+
+import click
+from rich.text import Text
+
+from brainbridge.cli.common import (
+    App,
+    json_option,
+    open_brain,
+    parse_attrs,
+    pass_app,
+    read_text_arg,
+    resolve,
+    run,
+)
+from brainbridge.cli.output import emit_json, entity_table, note, out, ref, subgraph_tables
+from brainbridge.model import Entity, Relation, Subgraph
+
+
+@click.command("init")
+@json_option
+@pass_app
+def init_cmd(app: App, as_json: bool) -> None:
+    """Create the brain folder (database, entity_types.yaml, config.toml) if missing."""
+    from brainbridge.home import init_home
+
+    path = app.settings.brain_path
+    made = init_home(path)
+
+    async def _open() -> dict[str, int]:
+        async with open_brain(app.settings) as brain:
+            stats = await brain.stats()
+        return {"entities": stats["entities"], "relations": stats["relations"]}
+
+    counts = run(_open())
+    if as_json:
+        emit_json({"path": str(path), "created": [str(p) for p in made], **counts})
+        return
+    verb = "Created" if made else "Found"
+    out().print(Text(f"{verb} brain at {path} ({counts['entities']} entities)."))
+    for made_path in made:
+        out().print(Text(f"  + {made_path}", style="green"))
+    out().print(Text(f"Edit {path / 'entity_types.yaml'} to add types, then `brain types --sync`."))
+
+
+@click.command()
+@click.argument("entity_type", metavar="TYPE")
+@click.argument("name")
+@click.option("-d", "--description", help="What it is, in a sentence or two ('-' reads stdin).")
+@click.option(
+    "-a",
+    "--attr",
+    "attrs",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help='An attribute; VALUE is JSON if it parses (42, true, ["a"]), else text. Repeatable.',
+)
+@json_option
+@pass_app
+def add(
+    app: App,
+    entity_type: str,
+    name: str,
+    description: str | None,
+    attrs: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Create or update an entity; attributes merge into what is stored.
+
+    Its vector is computed by the next `brain search`, `recall` or `index`.
+    """
+    attributes = parse_attrs(attrs)
+    if description is not None:
+        description = read_text_arg(description, "the description")
+
+    async def _add() -> tuple[bool, Entity]:
+        async with open_brain(app.settings) as brain:
+            existed = await brain.get_entity(entity_type, name.strip()) is not None
+            entity = await brain.upsert_entity(entity_type, name, attributes, description)
+        return existed, entity
+
+    existed, entity = run(_add())
+    if description is not None and len(entity.description) < len(description):
+        note(f"description was cut to {len(entity.description)} characters")
+    if as_json:
+        emit_json(entity.to_dict())
+        return
+    line = Text("Updated " if existed else "Added ", style="green")
+    out().print(line.append_text(ref(entity)))
+
+
+@click.command()
+@click.argument("src")
+@click.argument("relation_type", metavar="REL")
+@click.argument("dst")
+@click.option("-a", "--attr", "attrs", multiple=True, metavar="KEY=VALUE", help="Repeatable.")
+@json_option
+@pass_app
+def relate(
+    app: App, src: str, relation_type: str, dst: str, attrs: tuple[str, ...], as_json: bool
+) -> None:
+    """Link SRC to DST with relation REL (SRC/DST as Type:Name or a unique name)."""
+    attributes = parse_attrs(attrs)
+
+    async def _relate() -> Relation:
+        async with open_brain(app.settings) as brain:
+            a, b = await resolve(brain, src), await resolve(brain, dst)
+            return await brain.relate(a, relation_type, b, attributes or None)
+
+    rel = run(_relate())
+    if as_json:
+        emit_json(rel.to_dict())
+        return
+    text = Text("Related ", style="green")
+    text.append(f"{rel.src_type}:{rel.src_name}", style="bold")
+    text.append(f" —{rel.type}→ ", style="magenta")
+    text.append(f"{rel.dst_type}:{rel.dst_name}", style="bold")
+    out().print(text)
+
+
+@click.command()
+@click.argument("entity_ref", metavar="TYPE:NAME|NAME")
+@click.option(
+    "--hops",
+    default=1,
+    show_default=True,
+    type=click.IntRange(0, 5),
+    help="How many relations away to look.",
+)
+@json_option
+@pass_app
+def show(app: App, entity_ref: str, hops: int, as_json: bool) -> None:
+    """Show an entity, its attributes and its neighbourhood in the graph."""
+
+    async def _show() -> tuple[Entity, Subgraph]:
+        async with open_brain(app.settings) as brain:
+            entity = await resolve(brain, entity_ref)
+            return entity, await brain.subgraph(entity, hops=hops)
+
+    entity, graph = run(_show())
+    if as_json:
+        emit_json({"entity": entity.to_dict(), "hops": hops, **graph.to_dict()})
+        return
+    out().print(entity_table(entity))
+    for table in subgraph_tables(entity, graph):
+        out().print(table)
+
+
+@click.command()
+@click.argument("entity_ref", metavar="TYPE:NAME|NAME")
+@json_option
+@pass_app
+def delete(app: App, entity_ref: str, as_json: bool) -> None:
+    """Delete an entity with its relations and index entries."""
+
+    async def _delete() -> tuple[Entity, int]:
+        async with open_brain(app.settings) as brain:
+            entity = await resolve(brain, entity_ref)
+            key = (entity.type, entity.name)
+            graph = await brain.subgraph(entity, hops=1)
+            edges = sum(
+                key in ((e.src_type, e.src_name), (e.dst_type, e.dst_name)) for e in graph.edges
+            )
+            await brain.delete_entity(entity.type, entity.name)
+            return entity, edges
+
+    entity, edges = run(_delete())
+    if as_json:
+        emit_json({"deleted": entity.to_dict(), "relations_removed": edges})
+        return
+    text = Text("Deleted ", style="green").append_text(ref(entity))
+    out().print(text.append(f" and {edges} relation{'s' * (edges != 1)}"))

@@ -1,0 +1,216 @@
+"""Rendering for people (rich tables, plain when piped) and for machines (JSON)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from brainbridge.model import Entity, Hit, Subgraph
+
+_out: Console | None = None
+_err: Console | None = None
+
+
+def out() -> Console:
+    """The stdout console; rich drops colour and styles when stdout is not a terminal."""
+    global _out
+    if _out is None:
+        _out = Console(highlight=False, soft_wrap=False)
+    return _out
+
+
+def err() -> Console:
+    """The stderr console, for notes, hints and progress bars."""
+    global _err
+    if _err is None:
+        _err = Console(stderr=True, highlight=False)
+    return _err
+
+
+def note(message: str) -> None:
+    """A one-line remark on stderr (never mixed into data on stdout)."""
+    err().print(Text(message, style="dim"))
+
+
+def emit_json(data: Any) -> None:
+    """Write `data` as JSON (UTF-8 whatever the locale) to stdout."""
+    write_utf8(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def write_utf8(text: str) -> None:
+    """Write text to stdout as UTF-8 bytes."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8", "replace"))
+    sys.stdout.buffer.flush()
+
+
+def clip(text: str, limit: int) -> str:
+    """One line of at most `limit` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def ref(entity: Entity) -> Text:
+    """`Type:Name`, with the type dimmed."""
+    text = Text(f"{entity.type}:", style="dim")
+    text.append(entity.name, style="bold")
+    return text
+
+
+def hits_table(hits: Sequence[Hit], title: str | None = None) -> Table:
+    """Ranked hits with score and the retrievers that found each one."""
+    table = Table(title=title, title_justify="left", expand=True, box=box.SIMPLE_HEAD)
+    table.add_column("#", justify="right", style="dim")
+    widest = max((len(w) for h in hits for w in (h.entity.type, h.entity.name)), default=6)
+    table.add_column("entity", overflow="fold", width=min(widest, 22))
+    table.add_column("description", overflow="fold", ratio=1, min_width=24)
+    table.add_column("score", justify="right")
+    table.add_column("found by", style="magenta", no_wrap=True)
+    for i, hit in enumerate(hits, start=1):
+        ent = hit.entity
+        label = Text(ent.type, style="cyan").append("\n").append(ent.name, style="bold")
+        table.add_row(
+            str(i),
+            label,
+            Text(clip(ent.description, 100)),
+            f"{hit.score:.4f}",
+            Text("\n".join(hit.retrievers)),
+        )
+    return table
+
+
+def print_hits(hits: Sequence[Hit], query: str, title: str | None = None) -> None:
+    """A hits table, or a line saying nothing cleared the relevance floor."""
+    if not hits:
+        out().print(Text(f"No results for {clip(query, 80)!r}.", style="yellow"))
+        return
+    out().print(hits_table(hits, title))
+
+
+def entity_table(entity: Entity) -> Table:
+    """Every field of one entity, attributes included."""
+    table = Table(show_header=False, box=None, pad_edge=False)
+    table.add_column(style="dim", no_wrap=True)
+    table.add_column(overflow="fold")
+    table.add_row("entity", ref(entity))
+    table.add_row("description", Text(entity.description or "—"))
+    for key, value in sorted(entity.attributes.items()):
+        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        table.add_row(Text(key), Text(clip(shown, 600)))
+    table.add_row("created", entity.created_at)
+    table.add_row("updated", entity.updated_at)
+    return table
+
+
+def subgraph_tables(root: Entity, graph: Subgraph) -> list[Table]:
+    """The relations around `root` and the entities they reach."""
+    rels = Table(title="relations", title_justify="left")
+    rels.add_column("from", overflow="fold")
+    rels.add_column("relation", style="magenta")
+    rels.add_column("to", overflow="fold")
+    for edge in graph.edges:
+        rels.add_row(
+            Text(f"{edge.src_type}:{edge.src_name}"),
+            Text(edge.type),
+            Text(f"{edge.dst_type}:{edge.dst_name}"),
+        )
+    nodes = Table(title="neighbourhood", title_justify="left", expand=True)
+    nodes.add_column("type", style="cyan", no_wrap=True)
+    nodes.add_column("name", style="bold", overflow="fold", max_width=32)
+    nodes.add_column("description", overflow="fold", ratio=1)
+    for node in graph.nodes:
+        if node.id != root.id:
+            nodes.add_row(Text(node.type), Text(node.name), Text(clip(node.description, 120)))
+    return [t for t in (rels, nodes) if t.row_count]
+
+
+def types_table(types: dict[str, dict[str, Any]]) -> Table:
+    """Entity types with their declared attributes."""
+    table = Table(title="entity types", title_justify="left", expand=True)
+    table.add_column("type", style="cyan", no_wrap=True)
+    table.add_column("description", overflow="fold", ratio=1)
+    table.add_column("attributes", overflow="fold", ratio=1)
+    for name, spec in sorted(types.items()):
+        attrs = []
+        for attr, aspec in spec.get("attributes", {}).items():
+            kind = aspec.get("type", "string")
+            if aspec.get("enum"):
+                kind += f" ({' | '.join(map(str, aspec['enum']))})"
+            attrs.append(f"{attr}: {kind}")
+        if not spec.get("additional_attributes", True):
+            attrs.append("(no other attributes)")
+        table.add_row(Text(name), Text(spec.get("description", "")), Text("\n".join(attrs)))
+    return table
+
+
+def stats_table(stats: dict[str, Any], path: str) -> Table:
+    """Counts, per type and overall."""
+    table = Table(title=f"brain at {path}", title_justify="left", show_header=False)
+    table.add_column(style="dim")
+    table.add_column(justify="right")
+    for etype, count in stats.get("entities_by_type", {}).items():
+        table.add_row(Text(f"  {etype}"), str(count))
+    table.add_row("entities", str(stats.get("entities", 0)))
+    for key in ("relations", "vectors", "pending_vectors", "sessions"):
+        if stats.get(key) is not None:
+            table.add_row(key.replace("_", " "), str(stats[key]))
+    table.add_row("embedder", Text(str(stats.get("embedder", "none"))))
+    table.add_row("size", human_bytes(int(stats.get("bytes", 0))))
+    return table
+
+
+def human_bytes(n: int) -> str:
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
+class Bar:
+    """One task of a progress display; safe to call from the brain's worker thread."""
+
+    def __init__(self, display: Progress, task: TaskID) -> None:
+        self._display, self._task = display, task
+
+    def advance(self, n: int = 1) -> None:
+        self._display.update(self._task, advance=n)
+
+    def set(self, done: int, total: int | None) -> None:
+        self._display.update(self._task, completed=done, total=total)
+
+
+@contextmanager
+def progress(label: str, total: int | None) -> Iterator[Bar]:
+    """A progress bar on stderr, drawn only when stderr is a terminal."""
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err(),
+        transient=False,
+        disable=not err().is_terminal,
+    )
+    with bar:
+        yield Bar(bar, bar.add_task(label, total=total))

@@ -1,0 +1,152 @@
+"""`brain search | recall`: hybrid retrieval from the command line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+from rich.padding import Padding
+from rich.text import Text
+
+from brainbridge.cli.common import (
+    EMBED_BEFORE_SEARCH_MAX,
+    App,
+    check_types,
+    embed_pending,
+    json_option,
+    open_brain,
+    pass_app,
+    read_text_arg,
+    run,
+)
+from brainbridge.cli.output import clip, emit_json, note, out, print_hits
+from brainbridge.model import Hit
+
+if TYPE_CHECKING:
+    from brainbridge.brain import Brain
+
+_QUERY_HELP = "QUERY may be any text; '-' reads it from standard input."
+
+
+async def catch_up_vectors(brain: Brain) -> None:
+    """Embed pending vectors before a search when there are few; otherwise suggest `brain index`.
+
+    Raises: InvalidInput if the configured embedding model cannot be loaded.
+    """
+    if brain.embedder is None:
+        return
+    pending = (await brain.stats()).get("pending_vectors") or 0
+    if not pending:
+        return
+    if pending >= EMBED_BEFORE_SEARCH_MAX:
+        note(
+            f"{pending} entities have no vector yet, so meaning-based matches miss them;"
+            " run `brain index` to embed them."
+        )
+        return
+    await embed_pending(brain)
+
+
+async def _search(
+    app: App,
+    query: str,
+    limit: int,
+    types: tuple[str, ...],
+    exclude: tuple[str, ...],
+) -> list[Hit]:
+    async with open_brain(app.settings, embedder=True) as brain:
+        check_types(brain, [*types, *exclude])
+        await catch_up_vectors(brain)
+        return await brain.search(query, limit, list(types) or None, list(exclude) or None)
+
+
+@click.command(epilog=_QUERY_HELP)
+@click.argument("query")
+@click.option(
+    "-n",
+    "--num-results",
+    "limit",
+    default=10,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="How many results at most.",
+)
+@click.option(
+    "-t",
+    "--type",
+    "types",
+    multiple=True,
+    metavar="TYPE",
+    help="Only entities of this type. Repeatable.",
+)
+@click.option(
+    "-x",
+    "--exclude-type",
+    "exclude",
+    multiple=True,
+    metavar="TYPE",
+    help="Leave out entities of this type. Repeatable.",
+)
+@json_option
+@pass_app
+def search(
+    app: App,
+    query: str,
+    limit: int,
+    types: tuple[str, ...],
+    exclude: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Find entities by words and meaning, widened through their relations."""
+    query = read_text_arg(query, "the query")
+    hits = run(_search(app, query, limit, types, exclude))
+    if as_json:
+        emit_json({"query": query, "results": [h.to_dict() for h in hits], "count": len(hits)})
+        return
+    print_hits(hits, query)
+
+
+@click.command(epilog=_QUERY_HELP)
+@click.argument("query")
+@click.option(
+    "-n",
+    "--num-results",
+    "limit",
+    default=5,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="How many results at most.",
+)
+@json_option
+@pass_app
+def recall(app: App, query: str, limit: int, as_json: bool) -> None:
+    """What an agent would be given for QUERY: the best entities and past exchanges."""
+    query = read_text_arg(query, "the query")
+
+    async def _recall() -> dict[str, Any]:
+        async with open_brain(app.settings, embedder=True) as brain:
+            await catch_up_vectors(brain)
+            return await brain.recall(query, limit)
+
+    result = run(_recall())
+    if as_json:
+        emit_json(result)
+        return
+    print_recall(result)
+
+
+def print_recall(result: dict[str, Any]) -> None:
+    """Recall results as numbered entries: `Type:Name`, found-by, then the description."""
+    query = result["query"]
+    if not result["results"]:
+        out().print(Text(f"Nothing recalled for {clip(query, 80)!r}.", style="yellow"))
+        return
+    head = Text(f"Recall for {clip(query, 80)!r}: ", style="bold")
+    out().print(head.append(f"{result['count']} result{'s' * (result['count'] != 1)}"))
+    for i, item in enumerate(result["results"], start=1):
+        line = Text(f"{i:>2}. ", style="dim")
+        line.append(f"{item['type']}:", style="cyan")
+        line.append(item["name"], style="bold")
+        line.append(f"  [{' + '.join(item['retrievers'])}, {item['score']:.4f}]", style="magenta")
+        out().print(line)
+        out().print(Padding(Text(clip(item["description"], 300)), (0, 0, 0, 4)))

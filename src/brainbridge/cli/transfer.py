@@ -1,0 +1,144 @@
+"""`brain export | import`: the whole brain as JSON Lines, round-trip exact."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+import click
+from rich.text import Text
+
+from brainbridge.cli.common import App, embed_pending, json_option, open_brain, pass_app, run
+from brainbridge.cli.output import emit_json, err, progress
+from brainbridge.errors import InvalidInput, NotFound
+
+
+@click.command()
+@click.argument("file", default="-", metavar="[FILE|-]")
+@pass_app
+def export(app: App, file: str) -> None:
+    """Write every entity and relation as JSON Lines to FILE (default: stdout)."""
+
+    async def _export() -> int:
+        async with open_brain(app.settings) as brain:
+            lines = brain.iter_export()
+            if file == "-":
+                return await asyncio.to_thread(_write, lines, sys.stdout.buffer)
+            target = Path(file)
+            tmp = target.with_name(f".{target.name}.partial")
+            try:
+                with tmp.open("wb") as fh:
+                    count = await asyncio.to_thread(_write, lines, fh)
+                os.replace(tmp, target)
+            except OSError as exc:
+                tmp.unlink(missing_ok=True)
+                raise InvalidInput(f"cannot write {file}: {exc.strerror or exc}") from exc
+            return count
+
+    sys.stdout.flush()
+    count = run(_export())
+    if file != "-":
+        err().print(Text(f"Exported {count} lines to {file}.", style="green"))
+
+
+def _write(lines: Iterator[str], fh: BinaryIO) -> int:
+    # Runs in a worker thread while the brain's own thread is idle, so the
+    # connection is never used from two threads at once.
+    count = 0
+    for line in lines:
+        fh.write(line.encode("utf-8") + b"\n")
+        count += 1
+    fh.flush()
+    return count
+
+
+@dataclass
+class _Reader:
+    """Lines of a JSONL byte stream, stopping (not raising) at the first invalid UTF-8 line.
+
+    Stopping lets the importer commit everything before the bad line; the caller
+    reports it afterwards.
+    """
+
+    stream: BinaryIO
+    bad_line: int | None = None
+    bad_detail: str = ""
+
+    def __iter__(self) -> Iterator[str]:
+        for n, raw in enumerate(self.stream, start=1):
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                self.bad_line = n
+                self.bad_detail = f"byte 0x{raw[exc.start]:02x} at column {exc.start + 1}"
+                return
+
+
+@click.command("import")
+@click.argument("file", metavar="FILE|-")
+@click.option("--no-embed", is_flag=True, help="Leave vectors for a later `brain index`.")
+@json_option
+@pass_app
+def import_cmd(app: App, file: str, no_embed: bool, as_json: bool) -> None:
+    """Load JSON Lines written by `brain export` (entities merge, relations link).
+
+    Everything before a bad line is kept; the error names the line.
+    """
+    if file != "-" and not Path(file).is_file():
+        raise NotFound(f"{file}: no such file")
+    total = _count_lines(file)
+
+    async def _import() -> dict[str, int]:
+        async with open_brain(app.settings, embedder=not no_embed) as brain:
+            with _open_input(file) as stream:
+                reader = _Reader(stream)
+                with progress("importing", total) as bar:
+                    try:
+                        counts = await brain.import_jsonl(reader, bar.advance)
+                    except (InvalidInput, NotFound) as exc:
+                        raise type(exc)(f"{file}: {exc}") from exc
+            if reader.bad_line is not None:
+                raise InvalidInput(
+                    f"{file}: line {reader.bad_line}: not valid UTF-8 ({reader.bad_detail});"
+                    " the lines before it were imported"
+                )
+            counts["embedded"] = await embed_pending(brain)
+            return counts
+
+    counts = run(_import())
+    if as_json:
+        emit_json(counts)
+        return
+    err().print(
+        Text(
+            f"Imported {counts['entities']} entities and {counts['relations']} relations"
+            f" from {'stdin' if file == '-' else file}; embedded {counts['embedded']}.",
+            style="green",
+        )
+    )
+
+
+def _open_input(file: str) -> BinaryIO:
+    if file == "-":
+        return os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+    try:
+        return open(file, "rb")  # noqa: SIM115 (closed by the caller's with)
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {file}: {exc.strerror or exc}") from exc
+
+
+def _count_lines(file: str) -> int | None:
+    """Lines in FILE for the progress bar (None for stdin, where we cannot look ahead)."""
+    if file == "-":
+        return None
+    try:
+        with open(file, "rb") as fh:
+            lines = sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {file}: {exc.strerror or exc}") from exc
+    return max(lines - 1, 0)  # the header line is not counted by the importer

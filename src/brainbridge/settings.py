@@ -1,0 +1,133 @@
+"""Adapter settings: `<brain>/config.toml` overridden by `BRAIN_*` environment variables.
+
+Only adapters (CLI, MCP, HTTP, hooks) call `load_settings`; library code takes
+these values as constructor arguments.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from brainbridge.errors import InvalidInput
+from brainbridge.home import CONFIG_FILE, brain_home
+
+if TYPE_CHECKING:
+    from brainbridge.ports import LLM
+
+DEFAULT_EMBEDDER = "auto"
+DEFAULT_BUDGET_TOKENS = 1500
+
+# (section, key, environment variable, field name)
+_SOURCES = (
+    ("search", "embedder", "BRAIN_EMBEDDER", "embedder"),
+    ("llm", "provider", "BRAIN_LLM_PROVIDER", "llm_provider"),
+    ("llm", "model", "BRAIN_LLM_MODEL", "llm_model"),
+    ("llm", "base_url", "BRAIN_LLM_BASE_URL", "llm_base_url"),
+    ("bridge", "budget_tokens", "BRAIN_BUDGET_TOKENS", "budget_tokens"),
+)
+# A provider's own key variable is honoured only once that provider is chosen.
+_KEY_VARS = {
+    "anthropic": "ANTHROPIC_API_KEY",
+    "claude": "ANTHROPIC_API_KEY",
+    "openai": "OPENAI_API_KEY",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything an adapter needs to open a brain and build its optional parts."""
+
+    brain_path: Path
+    embedder: str = DEFAULT_EMBEDDER
+    llm_provider: str | None = None
+    llm_model: str | None = None
+    llm_base_url: str | None = None
+    budget_tokens: int = DEFAULT_BUDGET_TOKENS
+    # Secrets come from the environment only and never show up in a repr.
+    llm_api_key: str | None = field(default=None, repr=False)
+    # The whole parsed config.toml, for adapters with sections of their own ([server], …).
+    config: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def config_file(self) -> Path:
+        return self.brain_path / CONFIG_FILE
+
+    def section(self, name: str) -> Mapping[str, Any]:
+        """One `[name]` table of config.toml ({} when absent)."""
+        value = self.config.get(name)
+        return value if isinstance(value, Mapping) else {}
+
+    def make_llm(self) -> LLM | None:
+        """The configured LLM client, or None when no provider is set.
+
+        Raises: LLMError for an unknown provider or a missing SDK.
+        """
+        from brainbridge.llm import make_llm
+
+        return make_llm(self.llm_provider, self.llm_model, self.llm_base_url, self.llm_api_key)
+
+
+def load_settings(env: Mapping[str, str], brain: str | Path | None = None) -> Settings:
+    """Settings for the brain at `brain` (else $BRAIN_HOME, else ~/.brain).
+
+    A missing config.toml is fine (defaults apply); environment variables win over the file.
+    Raises: InvalidInput naming the file or variable when a value cannot be used.
+    """
+    path = Path(brain).expanduser() if brain else brain_home(env)
+    if path.suffix == ".db":
+        path = path.parent
+    config = read_config(path / CONFIG_FILE)
+    values: dict[str, Any] = {}
+    for section, key, var, name in _SOURCES:
+        table = config.get(section, {})
+        if not isinstance(table, dict):
+            raise InvalidInput(f"{path / CONFIG_FILE}: [{section}] must be a table")
+        raw_env = env.get(var, "").strip()
+        if raw_env:
+            values[name] = _coerce(name, raw_env, f"environment variable {var}")
+        elif table.get(key) is not None:
+            values[name] = _coerce(name, table[key], f"{path / CONFIG_FILE}: {section}.{key}")
+    provider = (values.get("llm_provider") or "").lower()
+    key_var = _KEY_VARS.get(provider)
+    api_key = env.get("BRAIN_LLM_API_KEY") or (env.get(key_var) if key_var else None) or None
+    return Settings(brain_path=path, llm_api_key=api_key, config=config, **values)
+
+
+def read_config(file: Path) -> dict[str, Any]:
+    """The parsed TOML at `file`, or {} if there is none.
+
+    Raises: InvalidInput naming the file and the position of a syntax error.
+    """
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {file}: {exc.strerror or exc}") from exc
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{file}: not valid UTF-8 (byte {exc.start})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"{file}: not valid TOML: {exc}") from exc
+
+
+def _coerce(name: str, value: Any, source: str) -> Any:
+    if name == "budget_tokens":
+        if isinstance(value, str):
+            try:
+                value = int(value)
+            except ValueError:
+                raise InvalidInput(f"{source} must be a whole number, got {value!r}") from None
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise InvalidInput(f"{source} must be a positive whole number, got {value!r}")
+        return value
+    if not isinstance(value, str):
+        raise InvalidInput(f"{source} must be a string, got {value!r}")
+    if name == "embedder":
+        return value.strip() or DEFAULT_EMBEDDER
+    return value.strip() or None
