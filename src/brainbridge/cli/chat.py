@@ -1,0 +1,255 @@
+"""`brain enrich` (what the bridge would inject for a message) and `brain chat` (a terminal
+chat through the configured LLM with the bridge around every turn)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import uuid
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import click
+from rich.text import Text
+
+from brainbridge.cli.common import App, json_option, open_brain, pass_app, read_text_arg, run
+from brainbridge.cli.output import emit_json, err, out, write_utf8
+from brainbridge.errors import LLMError
+from brainbridge.model import Judgment
+
+if TYPE_CHECKING:
+    from brainbridge.brain import Brain
+    from brainbridge.bridge import Bridge, Enrichment
+    from brainbridge.ports import LLM
+    from brainbridge.settings import Settings
+
+CHAT_SYSTEM = (
+    "You are a helpful, concise assistant. When a Brain Context section follows, it holds"
+    " facts from the user's own knowledge graph and past conversations: use them where they"
+    " help, as background, without reciting them."
+)
+REPLY_TIMEOUT = 120.0
+# Earlier turns sent with each request; older ones live on in the brain, not the prompt.
+HISTORY_MESSAGES = 20
+# At exit, how long to wait for background writes before giving up on them.
+DRAIN_TIMEOUT = 30.0
+QUIT = ("/quit", "/exit", "/q")
+
+
+def no_llm_help(settings: Settings) -> str:
+    """How to configure an LLM, for a person who has none yet."""
+    return (
+        "brain chat needs an LLM, and none is configured.\n"
+        "Set one up with environment variables:\n"
+        "  export BRAIN_LLM_PROVIDER=anthropic   # or openai, or ollama\n"
+        "  export ANTHROPIC_API_KEY=...          # or OPENAI_API_KEY, or BRAIN_LLM_API_KEY\n"
+        "  export BRAIN_LLM_MODEL=...            # optional for anthropic and openai\n"
+        "  export BRAIN_LLM_BASE_URL=...         # Ollama, vLLM or another compatible server\n"
+        f"or in {settings.config_file}:\n"
+        "  [llm]\n"
+        '  provider = "anthropic"\n'
+        '  model = "claude-haiku-4-5"\n'
+        "API keys are read from the environment only."
+    )
+
+
+# -- brain enrich ---------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("message")
+@click.option(
+    "--session",
+    "session_id",
+    metavar="ID",
+    help="Judge MESSAGE as the next turn of this session: its summary resolves vague"
+    " references, what its last turn loaded is not loaded again, and the turn is recorded"
+    " in its context log.",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(1, 100_000),
+    metavar="N",
+    help="Token budget of the block. Default: [bridge] budget_tokens, else 1500.",
+)
+@click.option("--local", is_flag=True, help="Use the local judge even if an LLM is configured.")
+@json_option
+@pass_app
+def enrich(
+    app: App, message: str, session_id: str | None, budget: int | None, local: bool, as_json: bool
+) -> None:
+    """Show what the bridge would inject before MESSAGE: judgment, reasons, queries, block.
+
+    MESSAGE may be '-' to read it from standard input.
+    """
+    message = read_text_arg(message, "the message")
+    settings = app.settings
+
+    async def _enrich() -> Enrichment:
+        llm = None if local else settings.make_llm()
+        try:
+            async with open_brain(settings, embedder=True) as brain:
+                bridge = _make_bridge(brain, llm, budget or settings.budget_tokens)
+                result = await bridge.enrich(message, session_id)
+                await bridge.drain()
+                return result
+        finally:
+            if llm is not None:
+                await llm.aclose()
+
+    result = run(_enrich())
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    print_enrichment(result)
+
+
+def print_enrichment(result: Enrichment) -> None:
+    """Judgment, reasons and queries as labelled lines, then the block exactly as injected."""
+    console = out()
+    head = Text("judgment: ", style="dim")
+    head.append(result.judgment.value, style="bold")
+    head.append(f"  ({result.source})", style="dim")
+    console.print(head, soft_wrap=True)
+    for label, values in (("reasons", result.reasons), ("queries", result.queries)):
+        if values:
+            line = Text(f"{label}:  ", style="dim")
+            shown = [f'"{v}"' for v in values] if label == "queries" else list(values)
+            line.append("; ".join(shown))
+            console.print(line, soft_wrap=True)
+    if result.block:
+        console.print()
+        write_utf8(result.block + "\n")
+    else:
+        console.print(Text("nothing would be injected", style="dim"))
+
+
+def _make_bridge(brain: Brain, llm: LLM | None, budget: int) -> Bridge:
+    from brainbridge.bridge import Bridge, BridgeConfig
+
+    return Bridge(brain, llm, BridgeConfig(budget_tokens=budget))
+
+
+# -- brain chat -----------------------------------------------------------------------
+
+
+@click.command()
+@click.option(
+    "--session",
+    "session_id",
+    metavar="ID",
+    help="Continue this session (default: a new one). Its id is shown when the chat starts.",
+)
+@pass_app
+def chat(app: App, session_id: str | None) -> None:
+    """Chat with the configured LLM, with your brain loaded around every turn.
+
+    Under each reply a dim line says how many brain contexts were loaded. Type /ctx to see
+    the last turn's queries and items, /quit (or end the input) to leave.
+    """
+    settings = app.settings
+    llm = settings.make_llm()
+    if llm is None:
+        click.echo(no_llm_help(settings), err=True)
+        raise SystemExit(1)
+    run(_chat(settings, llm, session_id or uuid.uuid4().hex))
+
+
+async def _chat(settings: Settings, llm: LLM, session_id: str) -> None:
+    from brainbridge.brain import Brain
+
+    try:
+        brain = await Brain.open(settings.brain_path, embedder=settings.embedder)
+    except BaseException:
+        await llm.aclose()
+        raise
+    bridge = _make_bridge(brain, llm, settings.budget_tokens)
+    try:
+        session = await brain._run(brain.sessions.ensure, session_id)
+        interactive = sys.stdin.isatty()
+        _dim(
+            f"brain chat · session {session_id} · {getattr(llm, 'name', 'llm')}"
+            + (" · /ctx shows loaded context, /quit leaves" if interactive else "")
+        )
+        await _turns(brain, bridge, llm, session.message_count, session_id, interactive)
+    finally:
+        try:
+            await asyncio.wait_for(bridge.drain(), DRAIN_TIMEOUT)
+        except TimeoutError:
+            err().print(Text("brain: some background writes did not finish", style="yellow"))
+        await llm.aclose()
+        await brain.close()
+
+
+async def _turns(
+    brain: Brain, bridge: Bridge, llm: LLM, done: int, session_id: str, interactive: bool
+) -> None:
+    history: list[dict[str, str]] = []
+    last: Enrichment | None = None
+    turn = done
+    while True:
+        line = await asyncio.to_thread(_read_line, "you › " if interactive else "")
+        if line is None or line.strip().lower() in QUIT:
+            return
+        message = line.strip()
+        if not message:
+            continue
+        if message.lower() == "/ctx":
+            _show_context(last)
+            continue
+        turn += 1
+        session = await brain._run(brain.sessions.get, session_id)
+        if session is not None and session.message_count < turn - 1:
+            # observe of the previous turn may still be running; number this turn anyway.
+            session = replace(session, message_count=turn - 1)
+        last = await bridge.enrich(message, session)
+        system = f"{CHAT_SYSTEM}\n\n{last.block}" if last.block else CHAT_SYSTEM
+        history.append({"role": "user", "content": message})
+        try:
+            reply = await llm.complete_text(
+                system, history[-HISTORY_MESSAGES:], timeout=REPLY_TIMEOUT
+            )
+        except LLMError as exc:
+            history.pop()
+            turn -= 1
+            err().print(Text(f"brain: {exc}", style="red"))
+            continue
+        history.append({"role": "assistant", "content": reply})
+        write_utf8(reply.rstrip() + "\n")
+        status = _status_line(last)
+        if status:
+            _dim(status)
+        bridge.observe(session_id, turn, message, reply)
+
+
+def _status_line(result: Enrichment) -> str:
+    """The subtle line under a reply: loaded contexts, a step back, or nothing."""
+    if result.judgment is Judgment.STEP_BACK:
+        return "🧠 step back: you are querying your brain directly"
+    n = len(result.loaded)
+    if result.judgment is Judgment.ENRICH and n:
+        return f"🧠 {n} brain context{'s' * (n != 1)} loaded"
+    return ""
+
+
+def _show_context(result: Enrichment | None) -> None:
+    if result is None:
+        _dim("no turn yet")
+        return
+    print_enrichment(result)
+
+
+def _dim(text: str) -> None:
+    out().print(Text(text, style="dim"), soft_wrap=True)
+
+
+def _read_line(prompt: str) -> str | None:
+    """One line of input, or None at end of input."""
+    if prompt:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+    line = sys.stdin.readline()
+    return line if line else None
+
+
+__all__ = ["chat", "enrich"]
