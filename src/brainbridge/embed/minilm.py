@@ -32,6 +32,8 @@ EXPECTED_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 # 100 characters is still one token, so 64 characters per token keeps every
 # token the model would see for all but pathological inputs.
 _CHARS_PER_TOKEN_BOUND = 64
+# Texts x tokens² per batch: 32 texts of 64 tokens, 8 of 128, 2 of 256.
+_BATCH_ATTENTION_BUDGET = 32 * 64 * 64
 
 
 def default_model_path() -> Path:
@@ -87,7 +89,7 @@ class MiniLMEmbedder:
         """Describe the model to load; nothing is read until the first `embed()`.
 
         Raises:
-            InvalidInput: batch_size or max_length is not positive, or max_length > 512.
+            InvalidInput: batch_size is not positive, or max_length is outside 3..512.
         """
         if batch_size < 1:
             raise InvalidInput(f"batch_size must be positive, got {batch_size}")
@@ -135,12 +137,29 @@ class MiniLMEmbedder:
         clipped = [t[: self._max_chars] for t in texts]
         encodings = self._tokenizer.encode_batch_fast(clipped)
         ids = [np.asarray(e.ids, dtype=np.int64) for e in encodings]
-        # Batches of similar length waste no compute on padding.
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for start in range(0, len(order), self._batch_size):
-            chunk = order[start : start + self._batch_size]
+        for chunk in self._batches(ids):
             out[chunk] = self._run_batch([ids[i] for i in chunk])
         return out
+
+    def _batches(self, ids: list[np.ndarray]) -> list[list[int]]:
+        # Sorting by length means batches waste little compute on padding. The
+        # budget matters because peak memory grows with batch * length²: one batch
+        # of 32 texts of 256 tokens added ~570 MB of RSS, 32 of 64 tokens nothing.
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        batches: list[list[int]] = []
+        current: list[int] = []
+        for i in order:
+            width = len(ids[i])  # the longest so far, as the order is ascending
+            if current and (
+                len(current) >= self._batch_size
+                or (len(current) + 1) * width * width > _BATCH_ATTENTION_BUDGET
+            ):
+                batches.append(current)
+                current = []
+            current.append(i)
+        if current:
+            batches.append(current)
+        return batches
 
     def _run_batch(self, ids: list[np.ndarray]) -> np.ndarray:
         width = max(len(row) for row in ids)
@@ -179,7 +198,12 @@ class MiniLMEmbedder:
             options = ort.SessionOptions()
             options.intra_op_num_threads = self._threads
             options.inter_op_num_threads = 1
+            # Folding the int8 weights' dequantisation once at load costs ~120 MB
+            # but saves ~20 % CPU on every batch.
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            # The arena would keep the peak of the longest batch resident for the
+            # life of the process; freeing per run costs no measurable time.
+            options.enable_cpu_mem_arena = False
             # Spinning threads would keep burning CPU between batches, stealing it
             # from the chat path that shares these cores.
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
