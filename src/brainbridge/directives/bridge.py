@@ -136,7 +136,8 @@ class DirectiveBridge:
         now = utc(now, "build time") if now else datetime.now(UTC)
         config = self.config if budget is None else replace(self.config, budget=budget)
         source = select_source(self.store.rooms(until=now), now, config)
-        since = now - config.retention
+        # Read back at least as far as the expiry horizon, whatever the retention says.
+        since = now - max(config.retention, config.expiry)
         if source.kind is SourceKind.OWNER_DMS:
             messages = self.store.owner_dms(config.dm_limit, since, now)
         elif source.kind is SourceKind.NONE:

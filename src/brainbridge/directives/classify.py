@@ -11,6 +11,7 @@ import logging
 import re
 
 from brainbridge.directives.model import Category, Classification
+from brainbridge.directives.terms import VERBS as _IMPERATIVE
 from brainbridge.errors import LLMError
 from brainbridge.ports import LLM
 from brainbridge.redact import find_pii, redact
@@ -64,7 +65,7 @@ _NOT_A_NAME = re.compile(
 )
 _ROLE = re.compile(
     rf"^(?:(?P<name>{_NAME}) (?:is|are|'s|’s|was) (?:now |also |still )?(?:my|our|the|a|an|his|her|their)"
-    rf" [a-z]|(?P<name2>{_NAME}) (?:works (?:for|at|with|on)|handles|runs|owns|manages|leads|"
+    rf" [A-Za-z]|(?P<name2>{_NAME}) (?:works (?:for|at|with|on)|handles|runs|owns|manages|leads|"
     rf"reports to|is in charge of|is responsible for|represents)\b|"
     rf"(?:[Ii] am|[Ii]'m|[Mm]y name is|[Tt]his is) (?P<name3>{_NAME})\b)",
 )
@@ -94,25 +95,13 @@ _MODAL = re.compile(
     r"\d+ (?:minutes|hours|days))|each (?:day|morning|week|month)|do not|don'?t|never|always)\b",
     re.IGNORECASE,
 )
-_IMPERATIVE = frozenset(
-    "add answer approve archive ask avoid back backup be begin block book bump buy call cancel cc "
-    "change charge check clean close collect commit confirm contact copy create cut decline delete "
-    "deploy disable document double-check draft drop email enable escalate file filter fix flag "
-    "focus follow forward give handle hold ignore include invite invoice keep label limit log "
-    "look mail mention merge message migrate monitor move mute notify order pause pay ping plan "
-    "post prefer prepare prioritize prioritise publish pull push put queue read reboot refund "
-    "reject release remind remove rename renew reply report reschedule respond restart restore "
-    "resume review rotate route run save schedule send set share ship sign skip start stay stop "
-    "store submit summarize summarise switch tag tell test text track treat try turn update "
-    "upgrade upload use verify wait warn watch write".split()
-)
 _HIGH = re.compile(
     r"\b(?:never|always|must|immediately|urgent(?:ly)?|asap|critical|important|top priority|"
     r"under no circumstances|at all times)\b|!\s*$",
     re.IGNORECASE,
 )
 _HIGH_CAPS = re.compile(
-    r"\b(?!(?:ASAP|TODO|FYI|EOD|EOW|API|URL|PDF|HTTP|HTTPS|JSON|UTC)\b)[A-Z]{4,}\b"
+    r"\b(?!(?:ASAP|TODO|FYI|EOD|EOW|HTTP|HTTPS|JSON|REDACTED|UUID|HTML|YAML|TOML)\b)[A-Z]{4,}\b"
 )
 
 # Strongest first: a message with a directive and a greeting is a directive.

@@ -49,6 +49,7 @@ class _Open:
     note: str = ""
     replaces: list[int] = field(default_factory=list)
     conflict: str = ""
+    superseded_by: int | None = None
 
     def freeze(self) -> Item:
         return Item(
@@ -58,6 +59,7 @@ class _Open:
             note=self.note,
             replaces=tuple(self.replaces),
             conflict=self.conflict,
+            superseded_by=self.superseded_by,
         )
 
 
@@ -107,6 +109,7 @@ class _Fold:
         for cand, why in conflicting:
             cand.state = State.SUPERSEDED
             cand.note = f"superseded by #{m.id} ({why})"
+            cand.superseded_by = m.id
             item.replaces.append(cand.message.id)
             self.conflicts += 1
         item.conflict = "; ".join(why for _, why in conflicting)

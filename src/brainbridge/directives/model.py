@@ -159,6 +159,7 @@ class Item:
     note: str = ""  # why the state (superseded by #n: …, completed by admin on …)
     replaces: tuple[int, ...] = ()  # items this one superseded (a conflict, marked in output)
     conflict: str = ""  # the heuristic that found the conflict
+    superseded_by: int | None = None
 
     @property
     def id(self) -> int:
@@ -248,6 +249,8 @@ class DirectiveContext:
                     "text": i.message.text,
                     "note": i.note,
                     "replaces": list(i.replaces),
+                    "superseded_by": i.superseded_by,
+                    "conflict": i.conflict,
                 }
                 for i in self.items
             ],

@@ -25,7 +25,7 @@ T = TypeVar("T")
 HEAD_DIRECTIVES = "Standing guidance from your admin (newest first; ! = high priority):"
 HEAD_PEOPLE = "People and trust, as your admin stated:"
 SNIPPET = 48
-_TRUST_FIRST = {Category.TRUST: 0, Category.ROLE: 1}
+_TRUST_FIRST = {Category.TRUST: 0, Category.ROLE: 1, Category.CONTACT: 2}
 
 
 def display_text(text: str, limit: int) -> tuple[str, bool]:
@@ -65,7 +65,9 @@ def _directive_line(item: Item, budget: Budget, clipped: Counter[str]) -> str:
     tags = [f"#{item.id}"]
     if item.replaces:
         olds = ",".join(f"#{i}" for i in item.replaces)
-        tags.append(f"CONFLICT: replaces {olds}" + (f" ({item.conflict})" if item.conflict else ""))
+        # The old wording stays out of this line (an agent could read it as current);
+        # it is in the continuity note "#old superseded by #new".
+        tags.append(f"CONFLICT: replaces {olds}")
     bang = "! " if item.priority else ""
     return f"- {bang}{item.last_seen:%Y-%m-%d} {kind}{text} [{'; '.join(tags)}]"
 
@@ -106,7 +108,12 @@ def render(
         (i for i in active if i.category in _TRUST_FIRST),
         key=lambda i: (_TRUST_FIRST[i.category], -i.message.at.timestamp(), -i.id),
     )
-    history = sorted((i for i in items if i.state is not State.ACTIVE), key=lambda i: -i.id)
+    # Notes that explain a CONFLICT mark shown above come first, then the newest.
+    shown = {i.id for i in active}
+    history = sorted(
+        (i for i in items if i.state is not State.ACTIVE),
+        key=lambda i: (i.superseded_by not in shown, -i.id),
+    )
     if not guidance and not people and not history:
         return "", {}
 
@@ -136,10 +143,15 @@ def render(
 
     head = f"Continuity (source: {source.label}; as of {now:%Y-%m-%d %H:%M} UTC):"
     hidden = truncated["directives_budget"] + truncated["identity_budget"]
-    notes: list[Item | str] = [f"- {hidden} more items not shown (budget)"] if hidden else []
+    notes: list[Item | str] = []
+    if hidden:
+        notes.append(f"- {hidden} more {'item' if hidden == 1 else 'items'} not shown (budget)")
     notes += history or ["- nothing superseded, completed or expired"]
-    lines, left = _section(head, notes, _note_line, room(budget.continuity))
-    truncated["continuity_budget"] += left
+    lines, _ = _section(head, notes, _note_line, room(budget.continuity))
+    # Count the history items left out; the summary lines are no items.
+    truncated["continuity_budget"] += sum(
+        isinstance(n, Item) for n in notes[max(0, len(lines) - 1) :]
+    )
     if lines:
         sections.append("\n".join(lines))
     return "\n".join(sections), {k: v for k, v in sorted(truncated.items()) if v}

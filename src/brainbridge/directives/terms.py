@@ -8,15 +8,18 @@ The conflict heuristic (documented here because the tests and the README point t
   ("always", "please", "make sure") or values (below): "Never deploy on Fridays"
   and "Finish the migration by Friday" share only a value, so no topic.
 - Same topic plus any of these is a conflict, and the newer item wins:
-  1. opposite polarity: one is negated ("never", "don't", "stop", "no longer") and
-     the other is not;
-  2. different values: each side has a value the other lacks — numbers, times,
-     weekdays, months, #channels, @handles, quoted text, capitalised names;
-  3. a replacement cue in the newer one ("instead", "actually", "switch to",
-     "from now on", "no longer", "correction").
+  1. a replacement cue in the newer one ("instead", "actually", "switch to",
+     "from now on", "no longer", "correction") with two or more shared content terms;
+  2. opposite polarity: one is negated ("never", "don't", "stop", "no longer") and
+     the other is not, and the values of one include the other's (the same case);
+  3. different values: each side has a value the other lacks — numbers, times,
+     weekdays, months, #channels, @handles, quoted text, capitalised names — and
+     they share two content terms or have the same ones (the same instruction).
+  Rules 2 and 3 need one target: when each side has a content term the other lacks
+  ("check the invoices queue" / "check the backups queue") they are two instructions.
 - An additive cue ("also", "as well", "in addition") is never a conflict.
-- Same topic, same polarity and values, and a Jaccard overlap of at least 0.6 is a
-  restatement: it refreshes the older item instead of adding a new one.
+- Same topic, one target, same polarity and values, and a Jaccard overlap of at
+  least 0.6 is a restatement: it refreshes the older item instead of adding one.
 - People claims (role, trust) compare by subject: the same person and the same kind
   of claim is a conflict unless it restates the old one or is additive.
 """
@@ -41,7 +44,10 @@ STOP = frozenset(
     "most other some such only own same too very can will just should would could may might must "
     "shall now also not no nor yes ok okay please pls kindly always never ever make sure ensure "
     "remember going forward dont don't do not let lets let's thing things stuff get got via per "
-    "again still until till up down out over under off once one bit need needs want like".split()
+    "again still until till up down out over under off once one bit need needs want like "
+    # Cues about the message, not its topic.
+    "actually instead rather reminder fyi btw asap urgent important correction additionally "
+    "anymore longer every".split()
 )
 _NEGATION = re.compile(
     r"\b(?:not|never|no longer|don'?t|do not|doesn'?t|does not|stop|avoid|without|cannot|can'?t|"
@@ -61,10 +67,23 @@ _CALENDAR = frozenset(
     "june july august september october november december daily weekly monthly hourly "
     "morning afternoon evening night midnight noon".split()
 )
-_NOT_NAMES = frozenset(
+# Verbs an instruction starts with; a capitalised one is grammar, never a person's name.
+VERBS = frozenset(
+    "add answer approve archive ask avoid back backup be begin block book bump buy call cancel cc "
+    "change charge check clean close collect commit confirm contact copy create cut decline delete "
+    "deploy disable document double-check draft drop email enable escalate file filter fix flag "
+    "focus follow forward give handle hold ignore include invite invoice keep label limit log "
+    "look mail mention merge message migrate monitor move mute notify order pause pay ping plan "
+    "post prefer prepare prioritize prioritise publish pull push put queue read reboot refund "
+    "reject release remind remove rename renew reply report reschedule respond restart restore "
+    "resume review rotate route run save schedule send set share ship sign skip start stay stop "
+    "store submit summarize summarise switch tag tell test text track treat try turn update "
+    "upgrade upload use verify wait warn watch write".split()
+)
+_NOT_NAMES = VERBS | frozenset(
     "i the this that these those it he she they we you there here what which who when where why "
     "how please always never don't dont do make keep use send post ensure remember if from "
-    "going our my your their his her every each no yes ok".split()
+    "going our my your their his her every each no yes ok trust never always only".split()
 )
 
 RESTATE_JACCARD = 0.6
@@ -119,10 +138,10 @@ def fingerprint(text: str) -> Fingerprint:
         if low in _CALENDAR:
             values.add(word)
         elif tok[0].isupper() and low not in _NOT_NAMES:
-            at_start = _starts_sentence(text, m.start())
+            word = low  # a name: "Postgres" is no plural
             if subject is None:
                 subject = word
-            if not at_start:
+            if not _starts_sentence(text, m.start()):
                 values.add(word)
         terms.append(word)
         if len(terms) >= MAX_TERMS:
@@ -170,18 +189,34 @@ def compare(old: Fingerprint, new: Fingerprint, *, people: bool = False) -> tupl
             return Relation.UNRELATED, ""
     elif not same_topic(old, new):
         return Relation.UNRELATED, ""
+    old_content, new_content = old.terms - old.values, new.terms - new.values
+    # Each names something the other doesn't ("check the invoices queue" / "check the
+    # backups queue"): two targets, so neither a restatement nor a clash of values.
+    two_targets = bool(old_content - new_content) and bool(new_content - old_content)
     same_claim = old.negative == new.negative and old.values == new.values
-    if same_claim and jaccard(old, new) >= RESTATE_JACCARD:
+    if same_claim and (people or not two_targets) and jaccard(old, new) >= RESTATE_JACCARD:
         return Relation.RESTATES, ""
     if new.additive:
         return Relation.COMPATIBLE, ""
-    if old.negative != new.negative:
-        return Relation.CONFLICTS, "opposite instruction"
+    if people:
+        return Relation.CONFLICTS, "new claim about the same person"
     gone, added = old.values - new.values, new.values - old.values
-    if gone and added:
-        return Relation.CONFLICTS, f"{_show(gone)} → {_show(added)}"
-    if new.replacement or people:
-        return Relation.CONFLICTS, "replaced" if not people else "new claim about the same person"
+    change = f"{_show(gone)} → {_show(added)}" if gone and added else ""
+    if new.replacement and len(old_content & new_content) >= 2:
+        return Relation.CONFLICTS, f"replaced: {change}" if change else "replaced"
+    if two_targets:
+        return Relation.COMPATIBLE, ""
+    # A negation clashes only for the same case: "never deploy on Fridays" says
+    # nothing against "use the deploy key for the mirror", which names no Friday.
+    same_case = old.values <= new.values or new.values <= old.values
+    if old.negative != new.negative and same_case:
+        return Relation.CONFLICTS, "opposite instruction"
+    # A new value clashes only with the same instruction: one shared content word
+    # ("deploy") is too little unless it is all either side says.
+    if change and (len(old_content & new_content) >= 2 or old_content == new_content):
+        return Relation.CONFLICTS, change
+    if new.replacement:
+        return Relation.CONFLICTS, "replaced"
     return Relation.COMPATIBLE, ""
 
 
