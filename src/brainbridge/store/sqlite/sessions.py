@@ -7,9 +7,9 @@ import sqlite3
 from typing import Any
 
 from brainbridge.errors import NotFound
-from brainbridge.model import Session
+from brainbridge.model import CHAT_EXCHANGE, Entity, Session
 from brainbridge.store.sqlite.db import write_tx
-from brainbridge.store.sqlite.store import _dumps, now_iso
+from brainbridge.store.sqlite.store import _dumps, _row_entity, now_iso
 
 _FIELDS = {"title", "title_source", "summary", "message_count"}
 
@@ -175,3 +175,27 @@ class SqliteSessions:
             }
             for r in rows
         ]
+
+    # -- curator reads (issue 4) ---------------------------------------------
+
+    def session_exchanges(self, session_id: str, limit: int = 400) -> list[Entity]:
+        """The session's latest `limit` Chat_Exchange entities, in exchange order."""
+        # Exchange names are `{id[:8]}:ex:{n}`: a range on the (type, name) index finds them
+        # without scanning; the attribute check drops other sessions sharing the prefix.
+        prefix = f"{session_id[:8]}:ex:"
+        rows = self.conn.execute(
+            "SELECT * FROM (SELECT *, CAST(json_extract(attributes, '$.exchange_number')"
+            " AS INTEGER) AS n FROM entities WHERE type = ? AND name >= ? AND name < ?"
+            " AND json_extract(attributes, '$.session_id') = ? ORDER BY n DESC LIMIT ?)"
+            " ORDER BY n",
+            (CHAT_EXCHANGE, prefix, prefix[:-1] + ";", session_id, limit),
+        ).fetchall()
+        return [_row_entity(r) for r in rows]
+
+    def session_ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
+        """Ids of sessions starting with `prefix`, most recently updated first."""
+        rows = self.conn.execute(
+            "SELECT id FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY updated_at DESC LIMIT ?",
+            (len(prefix), prefix, limit),
+        ).fetchall()
+        return [r[0] for r in rows]

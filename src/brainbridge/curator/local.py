@@ -1,0 +1,323 @@
+"""The curator without an LLM: a title from salient phrases, an extractive summary.
+
+Title: candidate phrases are runs of content words between stopwords and punctuation
+(as in RAKE), scored by how often their words occur in the opening exchanges, the user's
+words counting double and proper nouns and acronyms more. The best one to three
+non-overlapping phrases make a 3–8 word title.
+
+Summary: sentences of the whole session scored by TF-IDF cosine to the session's
+centroid (questions and one-liners count less), picked greedily with maximal marginal
+relevance so near-duplicates are skipped, then put back in conversation order within
+the character limit.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from brainbridge.curator.config import CuratorConfig
+from brainbridge.curator.text import (
+    clip,
+    content_terms,
+    is_content,
+    sentences,
+    stem,
+    title_case,
+    words,
+)
+from brainbridge.llm import ToolCall
+from brainbridge.model import Session
+
+_CLAUSE = re.compile(r"[,;:()\"“”\[\]–—/]|\s-\s|\.\.\.")
+_MMR_LAMBDA = 0.7
+_REDUNDANT = 0.6
+_MIN_SENTENCE_WORDS = 4
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One turn of a session as the curator reads it."""
+
+    number: int
+    user: str
+    ai: str
+
+
+# -- title -------------------------------------------------------------------
+
+
+def local_title(exchanges: Sequence[Exchange], max_words: int = 8) -> str:
+    """A 3–`max_words` word Title Case title from the opening exchanges ("" if no topic)."""
+    tf: Counter[str] = Counter()
+    phrases: dict[tuple[str, ...], list[str]] = {}
+    counts: Counter[tuple[str, ...]] = Counter()
+    capital: set[str] = set()
+    vocative: set[str] = set()
+    for ex in exchanges:
+        for text in (ex.user, ex.ai):
+            _content_runs(text, capital, vocative)
+    for ex in exchanges:
+        for text, weight in ((ex.user, 2.0), (ex.ai, 1.0)):
+            for run in _content_runs(text, capital, vocative):
+                for token in run:
+                    tf[stem(token)] += weight
+                for n in (3, 2, 1):
+                    for i in range(len(run) - n + 1):
+                        gram = run[i : i + n]
+                        key = tuple(stem(w) for w in gram)
+                        phrases.setdefault(key, gram)
+                        counts[key] += 1
+    if not phrases:
+        return ""
+
+    def score(key: tuple[str, ...]) -> float:
+        base = sum(tf[k] * (1.5 if k in capital else 1.0) for k in key)
+        return base + (counts[key] - 1) * len(key)
+
+    ranked = sorted(phrases, key=lambda k: (-score(k), -len(k), phrases[k][0].lower()))
+    chosen: list[tuple[str, ...]] = []
+    used: set[str] = set()
+    top = score(ranked[0])
+    for key in ranked:
+        if used & set(key):
+            continue
+        total = sum(len(k) for k in chosen)
+        if total + len(key) > max_words:
+            continue
+        # A weak second topic only clutters a title that already says enough.
+        if chosen and total >= 3 and score(key) < 0.5 * top:
+            break
+        chosen.append(key)
+        used.update(key)
+        if len(chosen) == 3 or sum(len(k) for k in chosen) >= 5:
+            break
+    parts = [_surface(phrases[k], capital) for k in chosen]
+    if len(parts) > 1:
+        parts = [", ".join(parts[:-1]), parts[-1]]
+    return title_case(" and ".join(parts))
+
+
+def _content_runs(text: str, capital: set[str], vocative: set[str]) -> list[list[str]]:
+    """Maximal runs of content words inside each clause, split at names in `vocative`.
+
+    Notes proper nouns in `capital` and names said to someone in `vocative`.
+    """
+    runs: list[list[str]] = []
+    for sentence in sentences(text):
+        for c, clause in enumerate(_CLAUSE.split(sentence)):
+            tokens = [t for t in words(clause) if t]
+            content = [t for t in tokens if is_content(t)]
+            # "Hey Sam!", "Wow, Sam, ...": a name said to someone is not what the chat is about
+            # (a capitalised word opening the sentence may be any word, so it does not count).
+            if (
+                len(content) == 1
+                and len(tokens) <= 3
+                and content[0][:1].isupper()
+                and (c > 0 or tokens[0] != content[0])
+            ):
+                vocative.add(content[0])
+                continue
+            run: list[str] = []
+            for i, token in enumerate(tokens):
+                if is_content(token) and token not in vocative:
+                    if (i > 0 and token[0].isupper()) or (len(token) > 1 and token.isupper()):
+                        capital.add(stem(token))
+                    run.append(token)
+                    continue
+                if run:
+                    runs.append(run[:4])
+                run = []
+            if run:
+                runs.append(run[:4])
+    return runs
+
+
+def _surface(gram: list[str], capital: set[str]) -> str:
+    """The phrase as written, lower-cased except proper nouns and acronyms."""
+    return " ".join(
+        w if (stem(w) in capital or (len(w) > 1 and w.isupper())) else w.lower() for w in gram
+    )
+
+
+# -- summary -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Unit:
+    order: tuple[int, int, int]
+    role: str
+    text: str
+    terms: tuple[str, ...]
+    question: bool
+
+
+def local_summary(
+    exchanges: Sequence[Exchange],
+    limit: int = 600,
+    roles: tuple[str, ...] = ("User", "AI"),
+    labels: bool = True,
+) -> str:
+    """An extractive summary of at most `limit` characters, in conversation order.
+
+    `roles` chooses whose sentences may be picked; `labels` prefixes "User:" / "AI:".
+    """
+    units = [u for u in _units(exchanges, limit) if u.role in roles]
+    if not units:
+        # Too little said for sentence scoring: the opening words stand in.
+        for role, text in (
+            (r, t) for ex in exchanges for r, t in (("User", ex.user), ("AI", ex.ai))
+        ):
+            if role in roles and text.strip():
+                return clip(f"{role}: {text}" if labels else text, limit)
+        return ""
+    vectors = _tfidf([u.terms for u in units])
+    centroid = _normalise(_sum(vectors))
+    relevance = []
+    for unit, vec in zip(units, vectors, strict=True):
+        score = _dot(vec, centroid)
+        if unit.question:
+            score *= 0.6
+        if len(unit.terms) < 3:
+            score *= 0.8
+        relevance.append(score)
+    chosen: list[int] = []
+    used = 0
+    candidates = set(range(len(units)))
+    while candidates:
+        best, best_value = -1, -math.inf
+        for i in candidates:
+            overlap = max((_dot(vectors[i], vectors[j]) for j in chosen), default=0.0)
+            value = _MMR_LAMBDA * relevance[i] - (1 - _MMR_LAMBDA) * overlap
+            if overlap > _REDUNDANT:
+                value = -math.inf
+            if value > best_value:
+                best, best_value = i, value
+        if best < 0 or best_value == -math.inf:
+            break
+        candidates.discard(best)
+        cost = len(units[best].text) + 6  # room for a role label and a space
+        if used + cost > limit:
+            continue
+        chosen.append(best)
+        used += cost
+    picked = [units[i] for i in sorted(chosen, key=lambda i: units[i].order)]
+    if not labels:
+        return clip(" ".join(u.text for u in picked), limit)
+    return _render(picked, limit)
+
+
+def _units(exchanges: Sequence[Exchange], limit: int) -> list[_Unit]:
+    units = []
+    for ex in exchanges:
+        for r, (role, text) in enumerate((("User", ex.user), ("AI", ex.ai))):
+            for j, sentence in enumerate(sentences(text)):
+                terms = tuple(content_terms(sentence))
+                if len(words(sentence)) < _MIN_SENTENCE_WORDS or len(terms) < 2:
+                    continue
+                sentence = clip(sentence, max(limit // 2, 40))
+                if sentence[-1] not in ".!?…":
+                    sentence += "."
+                units.append(_Unit((ex.number, r, j), role, sentence, terms, "?" in sentence))
+    return units
+
+
+def _render(units: Sequence[_Unit], limit: int) -> str:
+    parts: list[str] = []
+    role = ""
+    for unit in units:
+        parts.append(unit.text if unit.role == role else f"{unit.role}: {unit.text}")
+        role = unit.role
+    return clip(" ".join(parts), limit)
+
+
+def _tfidf(docs: Sequence[Sequence[str]]) -> list[dict[str, float]]:
+    df: Counter[str] = Counter()
+    for doc in docs:
+        df.update(set(doc))
+    n = len(docs)
+    out = []
+    for doc in docs:
+        tf = Counter(doc)
+        vec = {t: (1 + math.log(c)) * (math.log((n + 1) / (df[t] + 1)) + 1) for t, c in tf.items()}
+        out.append(_normalise(vec))
+    return out
+
+
+def _sum(vectors: Sequence[dict[str, float]]) -> dict[str, float]:
+    total: Counter[str] = Counter()
+    for vec in vectors:
+        total.update(vec)
+    return dict(total)
+
+
+def _normalise(vec: dict[str, float]) -> dict[str, float]:
+    norm = math.sqrt(sum(v * v for v in vec.values()))
+    return {t: v / norm for t, v in vec.items()} if norm else vec
+
+
+def _dot(a: dict[str, float], b: dict[str, float]) -> float:
+    if len(a) > len(b):
+        a, b = b, a
+    return sum(v * b.get(t, 0.0) for t, v in a.items())
+
+
+# -- activity ----------------------------------------------------------------
+
+
+def local_activity(exchanges: Sequence[Exchange], title: str, limit: int = 240) -> str:
+    """One line for the day's activity log about these (new) exchanges: what the user said."""
+    gist = local_summary(exchanges, limit, ("User",), labels=False)
+    return gist or local_summary(exchanges, limit, labels=False) or clip(title, limit)
+
+
+def plan_locally(
+    session: Session,
+    exchanges: Sequence[Exchange],
+    logged_through: int | None,
+    config: CuratorConfig,
+    manual: bool = False,
+    only_missing: bool = False,
+) -> list[ToolCall]:
+    """The tool calls the local curator makes for this session now.
+
+    The title is left alone once the user or an LLM chose it; activity is logged for the
+    first run of the day and then once `config.activity_every` exchanges are new (any new
+    exchange on a manual run). With `only_missing`, only an absent title or summary is filled.
+    """
+    calls: list[ToolCall] = []
+    if not exchanges:
+        return calls
+    title = session.title
+    if session.title_source not in ("user", "ai") and not (only_missing and title):
+        new_title = local_title(exchanges[: config.title_exchanges], config.max_title_words)
+        if new_title and new_title != title:
+            calls.append(ToolCall("update_title", {"title": new_title}))
+            title = new_title
+    if not (only_missing and session.summary):
+        summary = local_summary(exchanges, config.max_summary_chars)
+        if summary and summary != session.summary:
+            calls.append(ToolCall("update_summary", {"summary": summary}))
+    if only_missing:
+        return calls
+    new = [ex for ex in exchanges if logged_through is None or ex.number > logged_through]
+    due = len(new) >= (1 if manual else config.activity_every)
+    if new and (logged_through is None or due):
+        recent = new[-config.every :] if config.every else new
+        activity = local_activity(recent, title, config.max_activity_chars)
+        if activity:
+            calls.append(ToolCall("log_activity", {"summary": activity}))
+    return calls
+
+
+__all__ = [
+    "Exchange",
+    "is_content",
+    "local_activity",
+    "local_summary",
+    "local_title",
+    "plan_locally",
+]
