@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,3 +53,9 @@ async def fill(brain: Brain, fixture: dict[str, Any]) -> None:
     await brain.upsert_many(rows)
     for src, rel, dst in fixture.get("relations", []):
         await brain.relate(tuple(src.split(":", 1)), rel, tuple(dst.split(":", 1)))
+
+
+def connection(brain: Brain) -> sqlite3.Connection:
+    """The brain's own SQLite connection (`brain.store` marshals calls to the store thread,
+    and wraps anything callable, the connection included)."""
+    return brain.searcher.store.conn

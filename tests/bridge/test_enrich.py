@@ -12,6 +12,7 @@ from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge, BridgeConfig
 from brainbridge.bridge.block import STEP_BACK_NOTE, estimate_tokens
 from brainbridge.model import CHAT_EXCHANGE, Judgment, Session
+from bridge.judge_set import connection
 
 STEP_BACK_TEXT = "_Brain context: stepping back — you are directly querying your knowledge graph._"
 _QUERY_HEAD = re.compile(r'^#### From query: "(.*)"$')
@@ -178,7 +179,7 @@ async def test_short_messages_pass_through_without_a_single_query(
     bridge: Bridge, life: Brain
 ) -> None:
     statements: list[str] = []
-    life.store.conn.set_trace_callback(statements.append)
+    connection(life).set_trace_callback(statements.append)
     try:
         short = await bridge.enrich("how's Kevin's cohort going?", "s1")
         await bridge.drain()
@@ -186,7 +187,7 @@ async def test_short_messages_pass_through_without_a_single_query(
         longer = await bridge.enrich("how is Kevin's cohort going now?", "s1")
         await bridge.drain()
     finally:
-        life.store.conn.set_trace_callback(None)
+        connection(life).set_trace_callback(None)
 
     assert short.judgment is Judgment.PASS_THROUGH and short.source == "short_circuit"
     assert statements, "a five-word message must consult the brain (the counter works)"
@@ -196,7 +197,7 @@ async def test_short_messages_pass_through_without_a_single_query(
 async def test_short_messages_pass_through_even_when_the_database_is_gone(tmp_path: Path) -> None:
     brain = await Brain.open(tmp_path / "gone", embedder=None, background_indexing=False)
     bridge = Bridge(brain)
-    brain.store.conn.close()
+    connection(brain).close()
     for f in (tmp_path / "gone").glob("brain.db*"):
         f.unlink()
 

@@ -13,11 +13,11 @@ import pytest
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.model import Judgment
-from bridge.judge_set import fill, load
+from bridge.judge_set import connection, fill, load
 
 
 async def _close_connection(brain: Brain) -> None:
-    brain.store.conn.close()
+    connection(brain).close()
 
 
 async def _drop_search_index(brain: Brain) -> None:
