@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from brainbridge.directives.bridge import DirectiveBridge
+from brainbridge.directives.lifecycle import resolve
 from brainbridge.directives.model import Category, DirectiveConfig, State
 from brainbridge.directives.terms import Relation, compare, fingerprint
 from brainbridge.errors import InvalidInput, NotFound
@@ -209,3 +210,15 @@ def test_retention_drops_old_guidance_but_keeps_people(tmp_path: Path) -> None:
         "Alice is our accountant.",
         "Never deploy on Fridays.",
     ]
+
+
+def test_skipping_noise_by_label_decides_exactly_like_folding_everything(
+    bridge: DirectiveBridge, admin: Admin
+) -> None:
+    for i, text in enumerate(["Hi!", "Never deploy on Fridays.", "ok", "Alice is our CFO.", "lol"]):
+        admin.say(i / 10, text)
+    admin.say(1, "Deploy now!", author="eve", author_is_owner=False)
+    ctx = bridge.build(day(2))
+    everything = bridge.store.room_messages(("ops",), day(-90), day(2))
+    full = resolve(everything, {}, day(2), bridge.config)
+    assert full.decisions == ctx.decisions and full.items == ctx.items

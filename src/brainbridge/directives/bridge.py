@@ -10,12 +10,15 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from brainbridge.directives.classify import classify, classify_with_llm
-from brainbridge.directives.lifecycle import resolve
+from brainbridge.directives.lifecycle import resolve, skip_decision
 from brainbridge.directives.model import (
     GUIDANCE,
+    NOISE,
     ROLODEX,
     Budget,
+    Category,
     Classification,
+    Decision,
     DirectiveConfig,
     DirectiveContext,
     DirectiveStats,
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 20_000
+_FOLDED = frozenset(Category) - NOISE
 
 
 class DirectiveBridge:
@@ -138,14 +142,21 @@ class DirectiveBridge:
         source = select_source(self.store.rooms(until=now), now, config)
         # Read back at least as far as the expiry horizon, whatever the retention says.
         since = now - max(config.retention, config.expiry)
+        skipped: list[Decision] = []
         if source.kind is SourceKind.OWNER_DMS:
             messages = self.store.owner_dms(config.dm_limit, since, now)
         elif source.kind is SourceKind.NONE:
             messages = []
         else:
-            # People claims do not expire, so they are read past the retention horizon.
-            messages = self.store.room_messages(source.room_ids, since, now, ROLODEX)
-        resolution = resolve(messages, self.store.completions(), now, config)
+            # Noise and other authors are accounted for from their labels alone; only
+            # the owner's candidate messages are loaded and folded. People claims do
+            # not expire, so they are read past the retention horizon.
+            labels = self.store.room_labels(source.room_ids, since, now)
+            skipped = [d for label in labels if (d := skip_decision(label)) is not None]
+            messages = self.store.room_messages(
+                source.room_ids, since, now, ROLODEX, categories=_FOLDED, owner_only=True
+            )
+        resolution = resolve(messages, self.store.completions(), now, config, skipped)
         text, truncated = render(resolution.items, source, now, config.budget)
 
         states = Counter(i.state.value for i in resolution.items)
@@ -157,7 +168,7 @@ class DirectiveBridge:
             source_reason=source.reason,
             summary_chars=len(text),
             budget_chars=config.budget.total,
-            messages_read=len(messages),
+            messages_read=len(messages) + len(skipped),
             included=sum(d.included for d in resolution.decisions),
             excluded=sum(excluded.values()),
             excluded_by_reason=dict(sorted(excluded.items())),

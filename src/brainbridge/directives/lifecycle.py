@@ -13,15 +13,18 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import islice
 
 from brainbridge.directives.model import (
     GUIDANCE,
+    NOISE,
     ROLODEX,
     Category,
     Decision,
     DirectiveConfig,
     Item,
     Message,
+    MessageLabel,
     State,
 )
 from brainbridge.directives.terms import Fingerprint, Relation, compare, fingerprint, stem
@@ -35,7 +38,6 @@ _COMPLETION_WORDS = frozenset(
     "sorted cancel cancelled canceled need needed stop forget mind scratch mark all "
     "anymore any more longer".split()
 )
-_NOISE = (Category.GREETING, Category.ACK, Category.CHITCHAT)
 
 
 @dataclass
@@ -75,7 +77,9 @@ class _Fold:
         self.now = now
         self.config = config
         self.items: dict[int, _Open] = {}
-        self.postings: dict[str, list[int]] = {}  # topic term -> item ids, oldest first
+        # topic term -> ids of *active* directives/objectives, oldest first (dicts keep
+        # order and delete in O(1), so scans never wade through superseded items)
+        self.postings: dict[str, dict[int, None]] = {}
         self.people: dict[tuple[Category, str], list[int]] = {}
         self.decisions: list[Decision] = []
         self.conflicts = 0
@@ -89,7 +93,7 @@ class _Fold:
             return self.skip(m, "future", "written after the build time")
         if not m.author_is_owner:
             return self.skip(m, "not_owner", f"author {m.author!r} is not the owner")
-        if cat in _NOISE:
+        if cat in NOISE:
             return self.skip(m, cat.value, m.classification.reason)
         if cat is Category.COMPLETION:
             return self.completion(m)
@@ -107,8 +111,7 @@ class _Fold:
                 conflicting.append((cand, why))
         item = _Open(m, fp, last_seen=m.at)
         for cand, why in conflicting:
-            cand.state = State.SUPERSEDED
-            cand.note = f"superseded by #{m.id} ({why})"
+            self.close(cand, State.SUPERSEDED, f"superseded by #{m.id} ({why})")
             cand.superseded_by = m.id
             item.replaces.append(cand.message.id)
             self.conflicts += 1
@@ -119,7 +122,7 @@ class _Fold:
                 self.people.setdefault((cat, fp.subject), []).append(m.id)
         else:
             for term in fp.terms:
-                self.postings.setdefault(term, []).append(m.id)
+                self.postings.setdefault(term, {})[m.id] = None
 
     def candidates(self, cat: Category, fp: Fingerprint) -> list[_Open]:
         """Active items the new one could restate or contradict, newest first."""
@@ -133,14 +136,15 @@ class _Fold:
         """Active directive/objective ids sharing any of `terms`, with how many they share."""
         seen: Counter[int] = Counter()
         for term in terms:
-            taken = 0
-            for i in reversed(self.postings.get(term, ())):
-                if self.items[i].state is State.ACTIVE:
-                    seen[i] += 1
-                    taken += 1
-                    if taken >= MAX_CANDIDATES_PER_TERM:
-                        break
+            seen.update(islice(reversed(self.postings.get(term, {})), MAX_CANDIDATES_PER_TERM))
         return seen
+
+    def close(self, item: _Open, state: State, note: str) -> None:
+        """Move an active item to `state` and out of the candidate index."""
+        item.state = state
+        item.note = note
+        for term in item.fp.terms:
+            self.postings.get(term, {}).pop(item.message.id, None)
 
     def completion(self, m: Message) -> None:
         target = self.completion_target(m)
@@ -148,8 +152,7 @@ class _Fold:
             return self.skip(
                 m, "completion_unmatched", "says something is done; no active item matches"
             )
-        target.state = State.COMPLETED
-        target.note = f"completed by #{m.id} on {m.at:%Y-%m-%d}"
+        self.close(target, State.COMPLETED, f"completed by #{m.id} on {m.at:%Y-%m-%d}")
         self.skip(m, "completion", f"marks #{target.message.id} completed")
 
     def completion_target(self, m: Message) -> _Open | None:
@@ -164,8 +167,8 @@ class _Fold:
     def admin_completion(self, message_id: int, at: datetime, note: str) -> None:
         item = self.items.get(message_id)
         if item is not None and item.state is State.ACTIVE:
-            item.state = State.COMPLETED
-            item.note = f"completed by the admin on {at:%Y-%m-%d}" + (f": {note}" if note else "")
+            why = f"completed by the admin on {at:%Y-%m-%d}" + (f": {note}" if note else "")
+            self.close(item, State.COMPLETED, why)
 
     def finish(self) -> Resolution:
         for item in self.items.values():
@@ -176,8 +179,7 @@ class _Fold:
                 and cat in GUIDANCE
                 and self.now - seen > self.config.expiry
             ):
-                item.state = State.EXPIRED
-                item.note = f"not restated since {seen:%Y-%m-%d}"
+                self.close(item, State.EXPIRED, f"not restated since {seen:%Y-%m-%d}")
         decisions = list(self.decisions)
         for item in self.items.values():
             cls = item.message.classification
@@ -190,14 +192,30 @@ class _Fold:
         return Resolution(items, tuple(decisions), self.conflicts)
 
 
+def skip_decision(label: MessageLabel) -> Decision | None:
+    """The decision for a message that can never be guidance (noise, or not the owner's),
+    or None when it has to go through the fold."""
+    if not label.author_is_owner:
+        return Decision(label.id, False, "not_owner", f"author {label.author!r} is not the owner")
+    if label.category in NOISE:
+        return Decision(label.id, False, label.category.value, label.reason)
+    return None
+
+
 def resolve(
     messages: list[Message],
     completions: dict[int, tuple[datetime, str]],
     now: datetime,
     config: DirectiveConfig,
+    skipped: list[Decision] | None = None,
 ) -> Resolution:
-    """Fold `messages` (any order) and admin `completions` into items, states and decisions."""
+    """Fold `messages` (any order) and admin `completions` into items, states and decisions.
+
+    `skipped` are decisions already made for messages left out of `messages`
+    (`skip_decision`); they only join the decision list.
+    """
     fold = _Fold(now, config)
+    fold.decisions.extend(skipped or ())
     ordered = sorted(messages, key=lambda m: (m.at, m.id))
     pending = sorted((at, mid, note) for mid, (at, note) in completions.items() if at <= now)
     p = 0

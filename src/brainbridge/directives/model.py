@@ -34,6 +34,7 @@ class Category(StrEnum):
 
 
 GUIDANCE = frozenset({Category.DIRECTIVE, Category.OBJECTIVE})
+NOISE = frozenset({Category.GREETING, Category.ACK, Category.CHITCHAT})
 ROLODEX = frozenset({Category.ROLE, Category.TRUST, Category.CONTACT})
 DEFAULT_ALLOWED = frozenset({Category.DIRECTIVE, Category.OBJECTIVE, Category.ROLE, Category.TRUST})
 
@@ -85,6 +86,17 @@ class Message:
     at: datetime
     text: str
     classification: Classification
+
+
+@dataclass(frozen=True)
+class MessageLabel:
+    """A message without its text: what a build needs to account for one it skips."""
+
+    id: int
+    author: str
+    author_is_owner: bool
+    category: Category
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -285,9 +297,18 @@ class DirectiveStore(Protocol):
         since: datetime,
         until: datetime,
         keep_categories: Iterable[Category] = (),
+        *,
+        categories: Iterable[Category] | None = None,
+        owner_only: bool = False,
     ) -> list[Message]:
         """Messages of these rooms in [since, until], plus older ones of `keep_categories`,
-        oldest first."""
+        oldest first; only of `categories` and only the owner's when asked."""
+        ...
+
+    def room_labels(
+        self, room_ids: tuple[str, ...], since: datetime, until: datetime
+    ) -> list[MessageLabel]:
+        """Id, author and classification of every message of these rooms in [since, until]."""
         ...
 
     def owner_dms(self, limit: int, since: datetime, until: datetime) -> list[Message]:

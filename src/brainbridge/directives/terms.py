@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 _TOKEN = re.compile(
     r"\"[^\"]{1,60}\"|“[^”]{1,60}”|[#@][\w\-]+|\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\d+(?:[.,:]\d+)*%?"
@@ -119,6 +120,7 @@ def stem(word: str) -> str:
     return w
 
 
+@lru_cache(maxsize=16_384)  # builds re-read the same messages; fingerprints are pure
 def fingerprint(text: str) -> Fingerprint:
     """The topic terms, values, polarity and subject of `text`."""
     terms: list[str] = []
