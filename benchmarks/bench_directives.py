@@ -11,6 +11,7 @@ usual greetings, acknowledgements and chatter — plus other authors and rooms.
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import sys
@@ -45,6 +46,11 @@ TOPICS = [
     ("vendor emails", "Forward {t} to {who}."),
     ("error budget", "Page {who} when the {t} drops below {n} percent."),
 ]
+# Talked about only in the first half, so they expire before the build.
+EARLY_TOPICS = [
+    ("office plants", "Water the {t} every {day}."),
+    ("domain renewals", "Check the {t} every {day} morning."),
+]
 GOALS = ["billing migration", "Q4 launch", "SOC 2 audit", "new onboarding flow", "data export"]
 PEOPLE = ["Alice", "Bob", "Carol", "Dana", "Erin", "Frank", "Grace", "Heidi"]
 ROLES = ["our accountant", "our lawyer", "the on-call lead", "our CFO", "a contractor"]
@@ -72,7 +78,8 @@ def history(rng: random.Random) -> list[tuple[str, str, bool, datetime, str]]:
         roll = rng.random()
         room, author, owner = "ops", "dana", True
         if roll < 0.30:
-            topic, template = rng.choice(TOPICS)
+            pool = TOPICS + EARLY_TOPICS if i < MESSAGES // 2 else TOPICS
+            topic, template = rng.choice(pool)
             text = template.format(
                 t=topic,
                 who=rng.choice(PEOPLE),
@@ -172,11 +179,12 @@ def run(report: dict[str, Any]) -> None:
             ingest_rate = _load(store, rows)
             bridge = DirectiveBridge(store)
             bridge.build(now)  # warm the page cache and regex caches
-            times, texts = [], set()
+            times, cpu, texts = [], [], set()
             for _ in range(BUILDS):
-                started = time.perf_counter()
+                started, cpu_started = time.perf_counter(), time.process_time()
                 ctx = bridge.build(now)
                 times.append((time.perf_counter() - started) * 1000)
+                cpu.append((time.process_time() - cpu_started) * 1000)
                 texts.add(ctx.text)
         finally:
             conn.close()
@@ -194,6 +202,9 @@ def run(report: dict[str, Any]) -> None:
         "truncated": s.truncated,
         "build_p50_ms": round(statistics.median(times), 2),
         "build_p95_ms": round(_percentile(times, 0.95), 2),
+        # CPU time is the steadier figure on a shared machine; the load says how shared.
+        "build_cpu_p50_ms": round(statistics.median(cpu), 2),
+        "load_average": round(os.getloadavg()[0], 2),
         "deterministic": len(texts) == 1,
         "ingest_msgs_per_s": round(ingest_rate),
         **{k: round(v, 3) for k, v in _redaction_5mb().items()},
@@ -207,6 +218,8 @@ def markdown(result: dict[str, Any]) -> str:
         ("admin messages (60 days, canonical room + noise)", f"{result['messages']:,}"),
         ("messages read by a build", f"{result['messages_read']:,}"),
         ("build latency p50 / p95", f"{result['build_p50_ms']} ms / {result['build_p95_ms']} ms"),
+        ("build CPU time p50", f"{result['build_cpu_p50_ms']} ms"),
+        ("machine load average while measuring", str(result["load_average"])),
         ("included / excluded", f"{result['included']:,} / {result['excluded']:,}"),
         (
             "excluded by reason",
