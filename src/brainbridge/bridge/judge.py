@@ -149,4 +149,6 @@ def needs_brain_check(message: str, mentions: list[Mention]) -> bool:
     """Whether a brain lookup could change the verdict (only borderline messages pay for it)."""
     if any(m.strength == "exact" for m in mentions):
         return False
+    if any(p.search(message) for p in STEP_BACK):
+        return False
     return bool(mentions) or any(p.search(message) for p in REFERENCE_CUES)
