@@ -181,10 +181,15 @@ def parse_attrs(pairs: tuple[str, ...]) -> dict[str, Any]:
         if not sep or not key:
             raise InvalidInput(f"--attr {pair!r}: expected key=value")
         try:
-            out[key] = json.loads(raw)
+            out[key] = json.loads(raw, parse_constant=_not_json)
         except ValueError:
             out[key] = raw
     return out
+
+
+def _not_json(constant: str) -> Any:
+    # NaN and Infinity are Python's extensions, not JSON: keep them as text.
+    raise ValueError(constant)
 
 
 def exit_code(exc: BrainError) -> int:

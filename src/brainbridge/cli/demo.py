@@ -12,7 +12,7 @@ import click
 from rich.text import Text
 
 from brainbridge.cli.common import App, json_option, open_brain, pass_app, run
-from brainbridge.cli.output import emit_json, out, print_hits
+from brainbridge.cli.output import emit_json, out, print_hits, say
 from brainbridge.cli.sample import MARKER, load_sample
 from brainbridge.cli.search import print_recall
 from brainbridge.errors import InvalidInput
@@ -80,8 +80,8 @@ def demo(app: App, directory: Path | None, as_json: bool) -> None:
 def _print(result: dict[str, Any], seconds: float) -> None:
     console = out()
     loaded = result["loaded"]
-    console.print(Text(f"Demo brain at {result['path']}", style="bold green"))
-    console.print(
+    say(Text(f"Demo brain at {result['path']}", style="bold green"))
+    say(
         Text(
             f"Loaded {loaded['entities']} entities, {loaded['exchanges']} past chat exchanges"
             f" and {loaded['relations']} relations; embedded {loaded['vectors']} vectors"
@@ -89,9 +89,7 @@ def _print(result: dict[str, Any], seconds: float) -> None:
         )
     )
     if result["embedder"] == "none":
-        console.print(
-            Text("No embedder: results come from words and the graph only.", style="yellow")
-        )
+        say(Text("No embedder: results come from words and the graph only.", style="yellow"))
     for query, hits in result["searches"]:
         console.print()
         print_hits(hits, query, title=f"brain search {query!r}")
@@ -99,7 +97,7 @@ def _print(result: dict[str, Any], seconds: float) -> None:
     print_recall(result["recall"])
     brain_opt = f"--brain {shlex.quote(result['path'])}"
     console.print()
-    console.print(Text("Try your own questions:", style="bold"))
-    console.print(Text(f'  brain {brain_opt} search "who designs the driver app"'))
-    console.print(Text(f'  brain {brain_opt} show "Maya Chen"'))
-    console.print(Text(f'  brain {brain_opt} recall "what is Acme Freight waiting for"'))
+    say(Text("Try your own questions:", style="bold"))
+    say(Text(f'  brain {brain_opt} search "who designs the driver app"'))
+    say(Text(f'  brain {brain_opt} show "Maya Chen"'))
+    say(Text(f'  brain {brain_opt} recall "what is Acme Freight waiting for"'))

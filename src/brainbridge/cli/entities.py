@@ -15,7 +15,7 @@ from brainbridge.cli.common import (
     resolve,
     run,
 )
-from brainbridge.cli.output import emit_json, entity_table, note, out, ref, subgraph_tables
+from brainbridge.cli.output import emit_json, entity_table, note, out, ref, say, subgraph_tables
 from brainbridge.model import Entity, Relation, Subgraph
 
 
@@ -39,10 +39,10 @@ def init_cmd(app: App, as_json: bool) -> None:
         emit_json({"path": str(path), "created": [str(p) for p in made], **counts})
         return
     verb = "Created" if made else "Found"
-    out().print(Text(f"{verb} brain at {path} ({counts['entities']} entities)."))
+    say(Text(f"{verb} brain at {path} ({counts['entities']} entities)."))
     for made_path in made:
-        out().print(Text(f"  + {made_path}", style="green"))
-    out().print(Text(f"Edit {path / 'entity_types.yaml'} to add types, then `brain types --sync`."))
+        say(Text(f"  + {made_path}", style="green"))
+    say(Text(f"Edit {path / 'entity_types.yaml'} to add types, then `brain types --sync`."))
 
 
 @click.command()
@@ -88,7 +88,7 @@ def add(
         emit_json(entity.to_dict())
         return
     line = Text("Updated " if existed else "Added ", style="green")
-    out().print(line.append_text(ref(entity)))
+    say(line.append_text(ref(entity)))
 
 
 @click.command()
@@ -117,7 +117,7 @@ def relate(
     text.append(f"{rel.src_type}:{rel.src_name}", style="bold")
     text.append(f" —{rel.type}→ ", style="magenta")
     text.append(f"{rel.dst_type}:{rel.dst_name}", style="bold")
-    out().print(text)
+    say(text)
 
 
 @click.command()
@@ -171,4 +171,4 @@ def delete(app: App, entity_ref: str, as_json: bool) -> None:
         emit_json({"deleted": entity.to_dict(), "relations_removed": edges})
         return
     text = Text("Deleted ", style="green").append_text(ref(entity))
-    out().print(text.append(f" and {edges} relation{'s' * (edges != 1)}"))
+    say(text.append(f" and {edges} relation{'s' * (edges != 1)}"))

@@ -8,7 +8,7 @@ import click
 from rich.text import Text
 
 from brainbridge.cli.common import App, embed_pending, json_option, open_brain, pass_app, run
-from brainbridge.cli.output import emit_json, out, stats_table, types_table
+from brainbridge.cli.output import emit_json, out, say, stats_table, types_table
 
 
 @click.command("types")
@@ -28,9 +28,7 @@ def types_cmd(app: App, sync: bool, as_json: bool) -> None:
         return
     out().print(types_table(types))
     if sync:
-        out().print(
-            Text(f"Applied {app.settings.brain_path / 'entity_types.yaml'}.", style="green")
-        )
+        say(Text(f"Applied {app.settings.brain_path / 'entity_types.yaml'}.", style="green"))
 
 
 @click.command()
@@ -68,6 +66,6 @@ def index(app: App, as_json: bool) -> None:
         emit_json({"embedder": embedder, "embedded": done})
         return
     if embedder == "none":
-        out().print('No embedder configured (embedder = "none"); search uses words and the graph.')
+        say('No embedder configured (embedder = "none"); search uses words and the graph.')
         return
-    out().print(Text(f"Embedded {done} entit{'y' if done == 1 else 'ies'} with {embedder}."))
+    say(Text(f"Embedded {done} entit{'y' if done == 1 else 'ies'} with {embedder}."))

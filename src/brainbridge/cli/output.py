@@ -45,9 +45,14 @@ def err() -> Console:
     return _err
 
 
+def say(text: Text | str) -> None:
+    """One message line on stdout, never wrapped (paths and commands stay copyable)."""
+    out().print(text, soft_wrap=True)
+
+
 def note(message: str) -> None:
     """A one-line remark on stderr (never mixed into data on stdout)."""
-    err().print(Text(message, style="dim"))
+    err().print(Text(message, style="dim"), soft_wrap=True)
 
 
 def emit_json(data: Any) -> None:
@@ -100,7 +105,7 @@ def hits_table(hits: Sequence[Hit], title: str | None = None) -> Table:
 def print_hits(hits: Sequence[Hit], query: str, title: str | None = None) -> None:
     """A hits table, or a line saying nothing cleared the relevance floor."""
     if not hits:
-        out().print(Text(f"No results for {clip(query, 80)!r}.", style="yellow"))
+        say(Text(f"No results for {clip(query, 80)!r}.", style="yellow"))
         return
     out().print(hits_table(hits, title))
 

@@ -19,7 +19,7 @@ from brainbridge.cli.common import (
     read_text_arg,
     run,
 )
-from brainbridge.cli.output import clip, emit_json, note, out, print_hits
+from brainbridge.cli.output import clip, emit_json, note, out, print_hits, say
 from brainbridge.model import Hit
 
 if TYPE_CHECKING:
@@ -139,14 +139,14 @@ def print_recall(result: dict[str, Any]) -> None:
     """Recall results as numbered entries: `Type:Name`, found-by, then the description."""
     query = result["query"]
     if not result["results"]:
-        out().print(Text(f"Nothing recalled for {clip(query, 80)!r}.", style="yellow"))
+        say(Text(f"Nothing recalled for {clip(query, 80)!r}.", style="yellow"))
         return
     head = Text(f"Recall for {clip(query, 80)!r}: ", style="bold")
-    out().print(head.append(f"{result['count']} result{'s' * (result['count'] != 1)}"))
+    say(head.append(f"{result['count']} result{'s' * (result['count'] != 1)}"))
     for i, item in enumerate(result["results"], start=1):
         line = Text(f"{i:>2}. ", style="dim")
         line.append(f"{item['type']}:", style="cyan")
         line.append(item["name"], style="bold")
         line.append(f"  [{' + '.join(item['retrievers'])}, {item['score']:.4f}]", style="magenta")
-        out().print(line)
+        say(line)
         out().print(Padding(Text(clip(item["description"], 300)), (0, 0, 0, 4)))

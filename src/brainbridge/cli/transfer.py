@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
@@ -43,7 +44,7 @@ def export(app: App, file: str) -> None:
     sys.stdout.flush()
     count = run(_export())
     if file != "-":
-        err().print(Text(f"Exported {count} lines to {file}.", style="green"))
+        err().print(Text(f"Exported {count} lines to {file}.", style="green"), soft_wrap=True)
 
 
 def _write(lines: Iterator[str], fh: BinaryIO) -> int:
@@ -68,9 +69,13 @@ class _Reader:
     stream: BinaryIO
     bad_line: int | None = None
     bad_detail: str = ""
+    # Set after Ctrl-C: the importer then commits what it has and returns.
+    stop: threading.Event = field(default_factory=threading.Event)
 
     def __iter__(self) -> Iterator[str]:
         for n, raw in enumerate(self.stream, start=1):
+            if self.stop.is_set():
+                return
             try:
                 yield raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -100,6 +105,9 @@ def import_cmd(app: App, file: str, no_embed: bool, as_json: bool) -> None:
                 with progress("importing", total) as bar:
                     try:
                         counts = await brain.import_jsonl(reader, bar.advance)
+                    except asyncio.CancelledError:
+                        reader.stop.set()
+                        raise
                     except (InvalidInput, NotFound) as exc:
                         raise type(exc)(f"{file}: {exc}") from exc
             if reader.bad_line is not None:
@@ -119,7 +127,8 @@ def import_cmd(app: App, file: str, no_embed: bool, as_json: bool) -> None:
             f"Imported {counts['entities']} entities and {counts['relations']} relations"
             f" from {'stdin' if file == '-' else file}; embedded {counts['embedded']}.",
             style="green",
-        )
+        ),
+        soft_wrap=True,
     )
 
 
