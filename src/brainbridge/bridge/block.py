@@ -79,7 +79,7 @@ def format_block(results: Sequence[QueryResults], budget_tokens: int = 1500) -> 
     Knowledge items come before history; within each, queries keep their order. Returns
     None when nothing fits or nothing was found.
     """
-    sections = {False: [], True: []}  # is_history -> [(query, [lines])]
+    sections: dict[bool, list[tuple[str, list[tuple[str, str]]]]] = {False: [], True: []}
     for qr in results:
         for history in (False, True):
             lines = [(it.name, render_item(it)) for it in qr.items if it.is_history == history]

@@ -111,8 +111,8 @@ def resolve_due(text: str, today: date) -> str | None:
     if t in {"end of week", "end of the week"}:
         return (today + timedelta(days=(4 - today.weekday()) % 7)).isoformat()
     if t in {"end of month", "end of the month"}:
-        nxt = (today.replace(day=28) + timedelta(days=4)).replace(day=1)
-        return (nxt - timedelta(days=1)).isoformat()
+        first_of_next = (today.replace(day=28) + timedelta(days=4)).replace(day=1)
+        return (first_of_next - timedelta(days=1)).isoformat()
     nxt = t.startswith("next ")
     day = t.removeprefix("next ")
     if day in _WEEKDAYS:
