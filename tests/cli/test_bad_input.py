@@ -83,3 +83,17 @@ def test_unknown_commands_and_options_are_usage_errors(cli: BrainCli) -> None:
     result = cli("search", "x", "--colour")
     assert result.code == 2 and "No such option" in result.err
     assert cli("show", "x", "--hops", "99").code == 2
+
+
+def test_a_damaged_database_file_is_one_line_not_a_traceback(cli: BrainCli) -> None:
+    cli.home.mkdir()
+    (cli.home / "brain.db").write_bytes(b"this is not a database " * 100)
+    result = cli("stats")
+    assert result.code == 1 and "brain database error: file is not a database" in result.err
+
+
+def test_a_brain_path_that_is_a_file_is_refused(cli: BrainCli) -> None:
+    cli.home.parent.mkdir(exist_ok=True)
+    cli.home.write_text("not a folder")
+    result = cli("add", "Person", "Ada")
+    assert result.code in (1, 2) and str(cli.home) in result.err

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
+import sqlite3
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from brainbridge.model import Entity
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 # Pending vectors below this are embedded before a search; above it, `brain index` is suggested.
 EMBED_BEFORE_SEARCH_MAX = 2000
@@ -219,6 +222,15 @@ def guarded(fn: Callable[[], T]) -> T:
         return fn()
     except BrainError as exc:
         fail(str(exc), exit_code(exc))
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # a folder we may not write, a disk that is full
+        log.debug("OS error", exc_info=True)
+        where = f"{exc.filename}: " if exc.filename else ""
+        fail(f"{where}{exc.strerror or exc}", EXIT_ERROR)
+    except sqlite3.DatabaseError as exc:  # escaped the store: a damaged or foreign file
+        log.debug("database error", exc_info=True)
+        fail(f"brain database error: {exc} (run with -vv for details)", EXIT_ERROR)
     except (KeyboardInterrupt, click.Abort):
         click.echo("brain: interrupted", err=True)
         raise SystemExit(EXIT_INTERRUPTED) from None
