@@ -282,7 +282,9 @@ class Brain:
 
         def _stats() -> dict[str, Any]:
             out = self.store.stats()
-            out["pending_vectors"] = self.store.count_pending_vectors() if self.embedder else None
+            out["pending_vectors"] = (
+                self.store.count_pending_vectors(self.embedder.name) if self.embedder else None
+            )
             out["embedder"] = self.embedder.name if self.embedder else "none"
             return out
 

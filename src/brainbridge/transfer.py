@@ -43,7 +43,11 @@ def import_lines(
             progress(len(pending))
         pending.clear()
 
-    for n, line in enumerate(lines, start=1):
+    n = 0
+    for n, line in _numbered(lines):
+        if line is None:
+            flush()
+            raise InvalidInput(f"line {n}: cannot be read (not UTF-8 text?)")
         if not line.strip():
             continue
         try:
@@ -94,3 +98,19 @@ def _check_entity_row(row: dict[str, Any]) -> None:
         raise InvalidInput("entity attributes must be an object")
     if not isinstance(row.get("description") or "", str):
         raise InvalidInput("entity description must be a string")
+
+
+def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str | None]]:
+    """(line number, text) pairs; (n, None) once when reading fails, so earlier rows are kept."""
+    it = iter(lines)
+    n = 0
+    while True:
+        n += 1
+        try:
+            line = next(it)
+        except StopIteration:
+            return
+        except (UnicodeDecodeError, OSError):
+            yield n, None
+            return
+        yield n, line

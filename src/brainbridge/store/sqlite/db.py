@@ -36,14 +36,22 @@ def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         raise BrainError(f"cannot open brain database {path}: {exc}") from exc
     conn.row_factory = sqlite3.Row
-    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA foreign_keys=ON")
-    if not readonly:
-        _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
-        conn.execute("PRAGMA synchronous=NORMAL")
-        from brainbridge.store.sqlite.migrations import migrate
+    try:
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA foreign_keys=ON")
+        if not readonly:
+            _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
+            conn.execute("PRAGMA synchronous=NORMAL")
+            from brainbridge.store.sqlite.migrations import migrate
 
-        migrate(conn)
+            migrate(conn)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise StoreBusy(f"brain database {path} is locked by another process") from exc
+        raise BrainError(
+            f"{path} is not a usable brain database ({exc}); move it aside or restore a backup"
+        ) from exc
     return conn
 
 

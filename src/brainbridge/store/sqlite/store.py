@@ -414,20 +414,22 @@ class SqliteStore:
 
     # -- vectors --------------------------------------------------------------
 
-    def pending_vectors(self, limit: int = 256) -> list[tuple[int, str]]:
-        """Entities without a current vector, with the text to embed."""
+    def pending_vectors(self, limit: int = 256, model: str | None = None) -> list[tuple[int, str]]:
+        """Entities without a current vector (from `model`, when given), with the text to embed."""
+        join = "LEFT JOIN vectors v ON v.entity_id = e.id" + (" AND v.model = ?" if model else "")
         rows = self.conn.execute(
-            "SELECT e.id, e.type, e.name, e.description FROM entities e"
-            " LEFT JOIN vectors v ON v.entity_id = e.id WHERE v.entity_id IS NULL"
-            " ORDER BY e.id LIMIT ?",
-            (limit,),
+            f"SELECT e.id, e.type, e.name, e.description FROM entities e {join}"
+            " WHERE v.entity_id IS NULL ORDER BY e.id LIMIT ?",
+            (model, limit) if model else (limit,),
         ).fetchall()
         return [(r[0], embed_text(r[1], r[2], r[3])) for r in rows]
 
-    def count_pending_vectors(self) -> int:
+    def count_pending_vectors(self, model: str | None = None) -> int:
+        """How many entities lack a vector (from `model`, when given)."""
+        join = "LEFT JOIN vectors v ON v.entity_id = e.id" + (" AND v.model = ?" if model else "")
         return self.conn.execute(
-            "SELECT COUNT(*) FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id"
-            " WHERE v.entity_id IS NULL"
+            f"SELECT COUNT(*) FROM entities e {join} WHERE v.entity_id IS NULL",
+            (model,) if model else (),
         ).fetchone()[0]
 
     def put_vectors(self, model: str, items: Sequence[tuple[int, bytes]]) -> None:
