@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,6 +24,7 @@ from brainbridge.curator.text import (
     clip,
     content_terms,
     is_content,
+    is_describing,
     sentences,
     stem,
     title_case,
@@ -36,6 +37,7 @@ _CLAUSE = re.compile(r"[,;:()\"“”\[\]–—/]|\s-\s|\.\.\.")
 _MMR_LAMBDA = 0.7
 _REDUNDANT = 0.6
 _MIN_SENTENCE_WORDS = 4
+_DENSE = 0.45
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ class Exchange:
 
 def local_title(exchanges: Sequence[Exchange], max_words: int = 8) -> str:
     """A 3–`max_words` word Title Case title from the opening exchanges ("" if no topic)."""
-    tf: Counter[str] = Counter()
+    tf: defaultdict[str, float] = defaultdict(float)
     phrases: dict[tuple[str, ...], list[str]] = {}
     counts: Counter[tuple[str, ...]] = Counter()
     capital: set[str] = set()
@@ -68,6 +70,9 @@ def local_title(exchanges: Sequence[Exchange], max_words: int = 8) -> str:
                 for n in (3, 2, 1):
                     for i in range(len(run) - n + 1):
                         gram = run[i : i + n]
+                        # A title names things: "Creative Writing", not "Creative".
+                        if is_describing(gram[-1]):
+                            continue
                         key = tuple(stem(w) for w in gram)
                         phrases.setdefault(key, gram)
                         counts[key] += 1
@@ -93,7 +98,8 @@ def local_title(exchanges: Sequence[Exchange], max_words: int = 8) -> str:
             break
         chosen.append(key)
         used.update(key)
-        if len(chosen) == 3 or sum(len(k) for k in chosen) >= 5:
+        # Two topics at most, a third only while the title is still under three words.
+        if len(chosen) == 3 or (len(chosen) == 2 and total + len(key) >= 3):
             break
     parts = [_surface(phrases[k], capital) for k in chosen]
     if len(parts) > 1:
@@ -183,6 +189,9 @@ def local_summary(
             score *= 0.6
         if len(unit.terms) < 3:
             score *= 0.8
+        # Chatter ("Wow, that's so great to hear!") has few content words per word.
+        density = len(unit.terms) / max(len(words(unit.text)), 1)
+        score *= min(1.0, density / _DENSE)
         relevance.append(score)
     chosen: list[int] = []
     used = 0

@@ -41,8 +41,16 @@ FILLER = frozenset(
     ok alright can could would should will shall might must may cannot can't won't don't
     doesn't didn't isn't aren't wasn't weren't i'm i've i'd i'll you're you've you'd you'll
     it's that's there's what's let's he's she's we're they're we've they've user assistant
-    ai favorite favourite fav part parts wanna gonna gotta kinda dunno btw fyi imo imho tbh idk brb ttyl omg lmao xoxo""".split()
+    ai others guys folks everybody somebody anybody favorite favourite fav part parts
+    wanna gonna gotta kinda dunno btw fyi imo imho tbh idk brb ttyl lmao xoxo towards
+    toward upon within without among across along behind beyond onto per via tough
+    positive negative rewarding exciting excited interesting inspiring inspired proud
+    stoked thrilled stressful challenging difficult crazy incredible beautiful gorgeous
+    special unique important perfect full stay stays staying succeed motivate motivates
+    motivated throw keen awesome worth wild ready possible sure cute""".split()
 )
+# Endings of words that describe rather than name (adjectives, past participles).
+_DESCRIBING = ("ed", "ive", "ful", "ous", "able", "ible", "less")
 STOP = STOPWORDS | FILLER
 
 # Words a title keeps in lower case unless they open it.
@@ -76,9 +84,22 @@ def words(text: str) -> list[str]:
 
 
 def is_content(word: str) -> bool:
-    """A word that can carry a topic: not a stopword, not filler, not a bare number."""
+    """A word that can carry a topic: not a stopword, filler, contraction or bare number."""
     low = word.lower()
-    return len(low) > 2 and low not in STOP and not low.isdigit() and not low.endswith("ly")
+    return (
+        len(low) > 2
+        and low not in STOP
+        and not low.isdigit()
+        and not low.endswith("ly")
+        and "'" not in low
+        and "’" not in low
+    )
+
+
+def is_describing(word: str) -> bool:
+    """Looks like an adjective or participle ("tired", "creative"): a poor end to a title."""
+    low = word.lower()
+    return not word[:1].isupper() and len(low) > 4 and low.endswith(_DESCRIBING)
 
 
 def stem(word: str) -> str:
