@@ -40,6 +40,7 @@ OPTIONAL_COMMANDS: dict[str, str] = {
     "chat": "brainbridge.cli.chat:chat",
     "curate": "brainbridge.cli.curator:curate",
     "curator": "brainbridge.cli.curator:curator",
+    "curator-log": "brainbridge.cli.curator:curator_log",
     "sessions": "brainbridge.cli.curator:sessions",
     "serve": "brainbridge.cli.serve:serve",
     "mcp": "brainbridge.cli.serve:mcp",

@@ -43,6 +43,10 @@ async def run_hook(
         prompt, reply = last_exchange(payload)
         if not prompt and not reply:
             return {"context": None}
+        if own:  # the server attaches its curator once, at start-up
+            from brainbridge.curator.wiring import attach_curator
+
+            await attach_curator(brain, bridge)
         session = await brain._run(brain.sessions.ensure, session_id)
         obs = await bridge.observe_now(session_id, session.message_count + 1, prompt, reply)
         if own:
