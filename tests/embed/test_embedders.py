@@ -12,13 +12,19 @@ from brainbridge.embed import HashingEmbedder, MiniLMEmbedder, load_embedder
 from brainbridge.errors import InvalidInput
 
 PARAPHRASES = [
-    ("The meeting with the design team moved to Thursday afternoon.",
-     "We rescheduled the design review to Thursday after lunch."),
-    ("My laptop battery drains very quickly since the update.",
-     "After updating, the notebook's battery runs out fast."),
-    ("She prefers tea over coffee in the morning.",
-     "In the mornings she would rather drink tea than coffee."),
-]  # fmt: skip
+    (
+        "The meeting with the design team moved to Thursday afternoon.",
+        "We rescheduled the design review to Thursday after lunch.",
+    ),
+    (
+        "My laptop battery drains very quickly since the update.",
+        "After updating, the notebook's battery runs out fast.",
+    ),
+    (
+        "She prefers tea over coffee in the morning.",
+        "In the mornings she would rather drink tea than coffee.",
+    ),
+]
 UNRELATED = [
     "The recipe calls for two cups of flour and a pinch of salt.",
     "Saturn's rings are made mostly of ice particles.",
@@ -109,10 +115,18 @@ def test_minilm_matches_known_all_minilm_l6_v2_scores(minilm: MiniLMEmbedder) ->
     # Cosines of the fp32 sentence-transformers model on its documented examples.
     known = [
         ("A man is eating food.", "A man is eating a piece of bread.", 0.7553),
-        ("A man is riding a horse.", "A man is riding a white horse on an enclosed ground.", 0.7369),
-        ("A monkey is playing drums.", "Someone in a gorilla costume is playing a set of drums.", 0.6433),
+        (
+            "A man is riding a horse.",
+            "A man is riding a white horse on an enclosed ground.",
+            0.7369,
+        ),
+        (
+            "A monkey is playing drums.",
+            "Someone in a gorilla costume is playing a set of drums.",
+            0.6433,
+        ),
         ("A man is eating food.", "A monkey is playing drums.", 0.0476),
-    ]  # fmt: skip
+    ]
     for left, right, expected in known:
         a, b = minilm.embed([left, right])
         assert float(a @ b) == pytest.approx(expected, abs=0.02), (left, right)

@@ -59,7 +59,9 @@ def default_model_path() -> Path:
 
 def tokenizer_path() -> Path:
     """Path of the WordPiece `tokenizer.json` shipped as brainbridge package data."""
-    return Path(str(resources.files("brainbridge") / "data/tokenizer/minilm/tokenizer.json"))
+    return Path(
+        str(resources.files("brainbridge") / "data" / "tokenizer" / "minilm" / "tokenizer.json")
+    )
 
 
 def default_threads() -> int:
