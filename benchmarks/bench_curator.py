@@ -1,8 +1,8 @@
 """Local curator quality on LoCoMo: titles and summaries against the gold `session_summary`.
 
-Each LoCoMo session goes through the product path (Bridge.observe_now with the curator on
-the after-observe hook, cadence 1, 3, 5, then every 10th), pairing consecutive turns as
-(user, AI) exchanges, then one manual run summarises the whole session. No LLM.
+Each LoCoMo session goes through the product path (Bridge.observe_now, then the curator's
+after-observe hook on its cadence 1, 3, 5, then every 10th), pairing consecutive turns as
+(user, AI) exchanges; one manual run then summarises the whole session. No LLM.
 
 Summaries: ROUGE-L F1 (LCS over lower-cased word tokens) and ROUGE-1 F1 against the gold
 summary, beside two baselines with the same 600-character budget: the lead-3 sentences and
@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from brainbridge.brain import Brain
-from brainbridge.bridge.bridge import Bridge, BridgeConfig
+from brainbridge.bridge.bridge import Bridge
 from brainbridge.curator import Curator, CuratorConfig
 from brainbridge.curator.text import content_terms, sentences
 
@@ -153,7 +153,7 @@ async def curate_conversation(item: dict[str, Any], folder: Path) -> list[Sample
     brain = await Brain.open(folder, embedder=None, background_indexing=False)
     try:
         curator = Curator(brain, config=CuratorConfig(max_summary_chars=BUDGET))
-        bridge = Bridge(brain, config=BridgeConfig(after_observe=[curator.after_observe]))
+        bridge = Bridge(brain)  # the curator's hook is called by hand below, to time it
         k = 1
         while f"session_{k}" in conv:
             gold = item["session_summary"].get(f"session_{k}_summary")
@@ -165,9 +165,9 @@ async def curate_conversation(item: dict[str, Any], folder: Path) -> list[Sample
                 sample = Sample(item["sample_id"], k, gold, turns, names)
                 for n, (user, ai) in enumerate(turns, start=1):
                     await bridge.observe_now(sid, n, user, ai)
-                    started = time.perf_counter()
-                    await curator.drain()  # cadence runs, timed one by one
                     if curator.config.is_due(n):
+                        started = time.perf_counter()
+                        await curator.after_observe(sid, n)
                         sample.run_ms.append((time.perf_counter() - started) * 1000)
                 started = time.perf_counter()
                 run = await curator.curate(sid)

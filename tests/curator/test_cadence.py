@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from brainbridge.bridge.bridge import Bridge, BridgeConfig
-from brainbridge.curator import Curator, CuratorConfig
-from brainbridge.errors import NotFound
+from brainbridge.bridge.bridge import Bridge
+from brainbridge.curator import Curator, CuratorConfig, attach_curator, curator_config
+from brainbridge.errors import InvalidInput, NotFound
 
 from .conftest import MIGRATION_CHAT, GatedLLM, seed
 
@@ -29,12 +29,12 @@ def test_cadence_is_configurable(config: CuratorConfig, expected: list[int]) -> 
 
 
 async def test_bridge_observe_triggers_runs_on_the_cadence(brain) -> None:
-    curator = Curator(brain)
-    bridge = Bridge(brain, config=BridgeConfig(after_observe=[curator.after_observe]))
+    bridge = Bridge(brain)
+    curator = await attach_curator(brain, bridge)
+    assert await attach_curator(brain, bridge) is curator  # attaching twice changes nothing
     turns = (MIGRATION_CHAT * 2)[:12]
     for n, (user, ai) in enumerate(turns, start=1):
         await bridge.observe_now("s-cadence", n, user, ai)
-        await curator.drain()  # one run at a time, so none is coalesced
 
     runs = await curator.history("s-cadence")
     assert [r["trigger"] for r in reversed(runs)] == [
@@ -46,20 +46,21 @@ async def test_bridge_observe_triggers_runs_on_the_cadence(brain) -> None:
     assert all(r["error"] is None and r["finished_at"] for r in runs)
 
 
-async def test_the_hook_returns_before_the_run_finishes(brain, gated_llm: GatedLLM) -> None:
-    curator = Curator(brain, gated_llm)
-    bridge = Bridge(brain, config=BridgeConfig(after_observe=[curator.after_observe]))
+async def test_the_chat_never_waits_for_the_curator(brain, gated_llm: GatedLLM) -> None:
+    bridge = Bridge(brain)
+    await attach_curator(brain, bridge, gated_llm)
 
-    obs = await bridge.observe_now("s-1", 1, *MIGRATION_CHAT[0])
-
-    # observe is done and its exchange stored while the curator still waits on its model.
-    assert obs.exchange is not None and obs.error is None
+    bridge.observe("s-1", 1, *MIGRATION_CHAT[0])  # what the chat adapter does after a reply
     await gated_llm.entered.wait()
+
+    # The curator waits on its model while the next message is judged and answered.
+    enrichment = await bridge.enrich("What were the main risks of the Postgres migration?", "s-1")
+    assert enrichment.source != "error"
     assert gated_llm.in_flight == 1
     session = await brain._run(brain.sessions.get, "s-1")
     assert session.title == ""
     gated_llm.release.set()
-    await curator.drain()
+    await bridge.drain()  # covers the curator run, so adapters can close the brain after it
     session = await brain._run(brain.sessions.get, "s-1")
     assert (session.title, session.title_source) == ("Gated", "ai")
 
@@ -81,3 +82,24 @@ async def test_manual_run_ignores_the_cadence(brain) -> None:
 async def test_manual_run_of_an_unknown_session_is_not_found(brain) -> None:
     with pytest.raises(NotFound, match="no-such"):
         await Curator(brain).curate("no-such")
+
+
+def test_config_from_the_curator_section_of_config_toml() -> None:
+    config = curator_config({"first": [1, 2], "every": 5, "llm_timeout": 8})
+    assert (config.first, config.every, config.llm_timeout) == ((1, 2), 5, 8.0)
+    assert curator_config({}) == CuratorConfig()
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ({"evry": 5}, "unknown setting"),
+        ({"every": "often"}, "cannot use 'often'"),
+        ({"every": -1}, "must not be negative"),
+        ({"first": [0, 3]}, "must not be negative"),
+        ({"first": 3}, "cannot use 3"),
+    ],
+)
+def test_bad_curator_settings_name_the_key(section, message) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        curator_config(section)

@@ -10,7 +10,7 @@ import textwrap
 import threading
 from pathlib import Path
 
-from brainbridge.curator import Curator, local_summary
+from brainbridge.curator import Curator, CuratorConfig, local_summary
 from brainbridge.curator.files import day_record_file, read_day
 from brainbridge.curator.local import Exchange
 from fakes.llm_server import FakeLLMServer, reply_tool_calls
@@ -197,3 +197,33 @@ async def test_a_trigger_in_another_process_is_handed_to_the_running_one(
     assert len(fake_llm_server.requests) == 2
     assert "[Exchange 5]" in fake_llm_server.requests[1].user_text
     assert_serial(runs)
+
+
+async def test_a_manual_run_gives_up_on_a_session_held_too_long(brain) -> None:
+    await seed(brain, "s-1", MIGRATION_CHAT[:1])
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from pathlib import Path;"
+            "from brainbridge.curator.files import SessionGuard;"
+            "g = SessionGuard(Path(sys.argv[1]), 's-1'); assert g.try_acquire();"
+            "print('held', flush=True); sys.stdin.readline()",
+            str(brain.path),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert await asyncio.to_thread(holder.stdout.readline) == "held\n"
+        run = await Curator(brain, config=CuratorConfig(lock_timeout=0.3)).curate("s-1")
+    finally:
+        holder.stdin.write("\n")
+        holder.stdin.close()
+        holder.wait(timeout=30)
+        holder.stdout.close()
+
+    assert run.error == "another process kept curating for 0.3 s"
+    assert await Curator(brain).history("s-1") == []  # nothing ran, nothing half-recorded
+    assert (await Curator(brain).curate("s-1")).error is None  # free again

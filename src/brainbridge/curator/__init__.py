@@ -4,6 +4,7 @@ from brainbridge.curator.config import CuratorConfig, curator_config
 from brainbridge.curator.curator import MANUAL, Curator, CuratorRun
 from brainbridge.curator.local import Exchange, local_summary, local_title
 from brainbridge.curator.tools import TOOLS
+from brainbridge.curator.wiring import attach_curator
 
 __all__ = [
     "MANUAL",
@@ -12,6 +13,7 @@ __all__ = [
     "CuratorConfig",
     "CuratorRun",
     "Exchange",
+    "attach_curator",
     "curator_config",
     "local_summary",
     "local_title",

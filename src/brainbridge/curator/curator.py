@@ -1,6 +1,7 @@
 """The curator: tends a session's title, summary and the daily activity log in the background.
 
-Runs after exchanges on a cadence (the bridge's `after_observe` hook) or on demand. One run
+Runs after exchanges on a cadence (the bridge's `after_observe` hook, see `wiring`) or on
+demand. One run
 makes one LLM call offering the tools, or plans the same tool calls locally when there is
 no LLM or it fails. Runs for one session never overlap, in this process or any other, and
 triggers that arrive during a run are folded into one follow-up run.
@@ -94,12 +95,17 @@ class Curator:
     # -- triggers -------------------------------------------------------------
 
     async def after_observe(self, session_id: str, exchange_number: int) -> None:
-        """The bridge's after-observe hook: schedule a run if the cadence says so; returns at once."""
+        """The bridge's after-observe hook: run if the cadence says so; never raises.
+
+        The bridge calls it from its background observe task, so the chat never waits,
+        and `bridge.drain()` waits for the run like for the rest of observe. A run already
+        in progress for the session takes the trigger over and this returns at once.
+        """
         if self.config.is_due(exchange_number):
-            self.schedule(session_id, f"exchange {exchange_number}")
+            await self.run(session_id, f"exchange {exchange_number}")
 
     def schedule(self, session_id: str, trigger: str = "scheduled") -> asyncio.Task[Any]:
-        """Run in the background (fire and forget); `drain()` waits for it."""
+        """Run in the background, outside any bridge; `drain()` waits for it."""
         task = asyncio.ensure_future(self.run(session_id, trigger))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -151,8 +157,7 @@ class Curator:
             return None
         async with lock:
             if wait:
-                got = await asyncio.to_thread(guard.acquire, self.config.lock_timeout)
-                if not got:
+                if not await _acquire(guard, self.config.lock_timeout):
                     return CuratorRun(
                         session_id,
                         trigger,
@@ -288,6 +293,16 @@ class Curator:
             ),
             timeout + 5,
         )
+
+
+async def _acquire(guard: SessionGuard, timeout: float) -> bool:
+    """Wait for the session lock without a thread, so a cancelled wait never takes it later."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not guard.try_acquire():
+        if asyncio.get_running_loop().time() >= deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True
 
 
 def _exchange(entity: Entity) -> Exchange:

@@ -155,7 +155,7 @@ class SessionGuard:
         return True
 
     def acquire(self, timeout: float) -> bool:
-        """Wait up to `timeout` seconds for the lock (blocking: call it off the event loop)."""
+        """Wait up to `timeout` seconds for the lock (blocking; for synchronous callers)."""
         deadline = time.monotonic() + timeout
         while not self.try_acquire():
             if time.monotonic() >= deadline:
@@ -183,4 +183,5 @@ class SessionGuard:
         return True
 
     def has_pending(self) -> bool:
+        """True if a trigger asked for another run."""
         return self.pending_path.exists()
