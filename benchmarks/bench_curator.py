@@ -13,7 +13,7 @@ both speakers in nearly every sentence and greetings name them too ("Hey Mel!"),
 lifts the embedding cosine of any text that keeps greetings; the "names masked" columns
 remove the speakers' names from both sides to compare topics alone.
 
-The data stays in ../shared/data/locomo (CC BY-NC, evaluation only); set LOCOMO_DIR to
+The data stays in ../shared/data/locomo (CC BY-NC, evaluation only); set BRAIN_LOCOMO to
 read it from elsewhere. Run: python -m benchmarks.bench_curator [--quick]
 """
 
@@ -42,10 +42,11 @@ BUDGET = 600
 
 
 def locomo_file() -> Path:
-    """Where the LoCoMo development split lives."""
-    here = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo"
-    folder = Path(os.environ.get("LOCOMO_DIR") or here)
-    return folder / "locomo_dev.json"
+    """Where the LoCoMo development split lives: $BRAIN_LOCOMO (file or folder), else next
+    to the repository in ../shared/data/locomo."""
+    env = os.environ.get("BRAIN_LOCOMO") or os.environ.get("LOCOMO_DIR")
+    path = Path(env) if env else Path(__file__).resolve().parents[2] / "shared/data/locomo"
+    return path / "locomo_dev.json" if path.is_dir() else path
 
 
 # -- metrics ------------------------------------------------------------------
@@ -269,32 +270,32 @@ def report(samples: list[Sample], elapsed: float) -> str:
     wins = sum(a > b for a, b in zip(local_rl, base_rl, strict=True))
     runs = [ms for s in samples for ms in s.run_ms]
     lines = [
-        "# Curator: local titles and summaries vs LoCoMo session_summary",
+        "Local curator (no LLM) titles and summaries against LoCoMo's `session_summary`.",
         "",
         f"{len(samples)} sessions from {len({s.conversation for s in samples})} conversations, "
         f"{sum(len(s.turns) for s in samples)} exchanges, no LLM, summary budget {BUDGET} chars.",
         "",
-        "## Summaries",
+        "### Summaries",
         "",
         *_table(samples, summaries, "summary", {"ROUGE-L F1": rouge_l, "ROUGE-1 F1": rouge_1}),
         "",
         f"The local summary beats the first {BUDGET} characters on ROUGE-L in {wins} of "
         f"{len(samples)} sessions.",
         "",
-        "## Titles",
+        "### Titles",
         "",
         *_table(samples, titles, "title", {"content words found in gold": title_precision}),
         "",
-        "## Cost",
+        "### Cost",
         "",
         f"Local run (background, off the chat path): p50 {_pct(runs, 0.5):.1f} ms, "
         f"p95 {_pct(runs, 0.95):.1f} ms over {len(runs)} runs; ingest and curation "
         f"{elapsed:.1f} s.",
         "",
-        "## Examples",
+        "### Examples",
         "",
     ]
-    for s in samples[:3]:
+    for s in samples[:2]:
         lines += [
             f"**{s.conversation} session {s.session}**, title *{s.title}*",
             "",
