@@ -101,8 +101,8 @@ def test_list_returns_most_recently_updated_first(sessions: SqliteSessions) -> N
     for sid in ("a", "b", "c"):
         sessions.ensure(sid)
     sessions.record_turn("a", 1, {"turn": 1})
-    assert [s.id for s in sessions.list()] == ["a", "c", "b"]
-    assert [s.id for s in sessions.list(limit=1)] == ["a"]
+    assert [s.id for s in sessions.recent()] == ["a", "c", "b"]
+    assert [s.id for s in sessions.recent(limit=1)] == ["a"]
 
 
 def test_curator_runs_start_finish_and_list_newest_first(sessions: SqliteSessions) -> None:

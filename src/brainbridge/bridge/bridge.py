@@ -310,8 +310,13 @@ class Bridge:
         skipped = is_trivial(message, response)
         if not skipped:
             description, attrs = exchange_attributes(session_id, n, message, response)
+            name = exchange_name(session_id, n)
+            taken = await self.brain.get_entity(CHAT_EXCHANGE, name)
+            if taken is not None and taken.attributes.get("session_id") != session_id:
+                # Another session shares the first 8 characters: never overwrite its episode.
+                name = f"{session_id}:ex:{n}"
             ent = await self.brain.upsert_entity(
-                CHAT_EXCHANGE, exchange_name(session_id, n), {**attrs, **extra}, description
+                CHAT_EXCHANGE, name, {**attrs, **extra}, description
             )
             exchange = (ent.type, ent.name)
             stored.append(f"{ent.type}:{ent.name}")

@@ -136,7 +136,7 @@ def sessions(app: App, limit: int, as_json: bool) -> None:
 
     async def _list() -> list[dict[str, Any]]:
         async with open_brain(app.settings) as brain:
-            found = await brain._run(brain.sessions.list, limit)
+            found = await brain._run(brain.sessions.recent, limit)
         rows = []
         for s in found:
             row = s.to_dict()

@@ -13,11 +13,9 @@ from brainbridge.cli.common import App, fail, guarded, pass_app
 from brainbridge.hooks.runner import SERVER_FILE
 
 
-def make_bridge_factory(settings):  # type: ignore[no-untyped-def]
+def make_bridge_factory(settings, llm=None):  # type: ignore[no-untyped-def]
     """A bridge builder using the configured LLM and budget."""
     from brainbridge.bridge import Bridge, BridgeConfig
-
-    llm = settings.make_llm()
 
     def factory(brain):  # type: ignore[no-untyped-def]
         return Bridge(brain, llm, BridgeConfig(budget_tokens=settings.budget_tokens))
@@ -57,10 +55,16 @@ def serve(app: App, host: str, port: int, token: str | None) -> None:
     if not is_loopback(host) and not token:
         fail(f"binding to {host} needs a token: pass --token or set BRAIN_TOKEN", 2)
     token = token or secrets.token_urlsafe(24)
+    llm = guarded(settings.make_llm)  # a bad provider setting fails here, not mid-start-up
     config = ServerConfig(
-        settings.brain_path, host, port, token, settings.embedder, make_bridge_factory(settings)
+        settings.brain_path,
+        host,
+        port,
+        token,
+        settings.embedder,
+        make_bridge_factory(settings, llm),
     )
-    _add_curator(config, settings)
+    _add_curator(config, settings, llm)
     api = guarded(lambda: create_app(config))
     url = f"http://{host if ':' not in host else f'[{host}]'}:{port}"
     path = _write_server_file(settings.brain_path, url, token)
@@ -71,12 +75,12 @@ def serve(app: App, host: str, port: int, token: str | None) -> None:
         _remove_server_file(path)
 
 
-def _add_curator(config, settings) -> None:  # type: ignore[no-untyped-def]
-    try:
-        from brainbridge.curator.wiring import attach_curator
-    except ModuleNotFoundError:
-        return
-    config.on_start.append(lambda brain, bridge: attach_curator(brain, bridge, settings.make_llm()))
+def _add_curator(config, settings, llm) -> None:  # type: ignore[no-untyped-def]
+    from brainbridge.curator.config import curator_config
+    from brainbridge.curator.wiring import attach_curator
+
+    cfg = curator_config(settings.section("curator"))
+    config.on_start.append(lambda brain, bridge: attach_curator(brain, bridge, llm, cfg))
 
 
 @click.command()
@@ -89,6 +93,6 @@ def mcp(app: App) -> None:
     settings = guarded(lambda: app.settings)
     server = build_server(
         lambda: Brain.open(settings.brain_path, embedder=settings.embedder),
-        make_bridge=make_bridge_factory(settings),
+        make_bridge=make_bridge_factory(settings, guarded(settings.make_llm)),
     )
     server.run("stdio")

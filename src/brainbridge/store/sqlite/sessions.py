@@ -52,7 +52,7 @@ class SqliteSessions:
             updated_at=row["updated_at"],
         )
 
-    def list(self, limit: int = 50) -> list[Session]:
+    def recent(self, limit: int = 50) -> list[Session]:
         """Most recently updated sessions first (without their logs)."""
         rows = self.conn.execute(
             "SELECT id FROM sessions ORDER BY updated_at DESC LIMIT ?", (limit,)
