@@ -15,6 +15,9 @@ MAX_NGRAM = 6
 PROPER_TYPES = frozenset({"Person", "Project", "Organization"})
 # A name word shared by more entities than this says nothing about which one is meant.
 MAX_WORD_OWNERS = 12
+# A full reload only catches deleted names (names never change in place), so on a big brain
+# it must stay rare: the TTL grows to this many times the last reload's duration.
+RELOAD_COST_FACTOR = 500
 _INDEFINITE = frozenset({"a", "an", "any", "some", "another", "every", "each"})
 # Words that open many names and say nothing about which thing is meant.
 _NAME_NOISE = frozenset(
@@ -48,8 +51,9 @@ def _distinctive(word: str) -> bool:
 class NameIndex:
     """Lower-cased entity names (and people's first and last names) to entities.
 
-    `load` returns (id, type, name) rows; new rows are fetched when `max_id` grows,
-    and everything is reloaded every `ttl` seconds so renames and deletions show up.
+    `load` returns (id, type, name) rows; new rows are fetched when `max_id` grows, and
+    everything is reloaded every `ttl` seconds so deletions show up -- less often on a
+    brain whose reload takes long (see RELOAD_COST_FACTOR).
     """
 
     def __init__(
@@ -57,10 +61,13 @@ class NameIndex:
         load: Callable[[int], list[tuple[int, str, str]]],
         max_id: Callable[[], int],
         ttl: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._load = load
         self._max_id = max_id
         self.ttl = ttl
+        self._clock = clock
+        self._ttl_now = ttl
         self._full: dict[str, list[tuple[str, str]]] = {}
         self._parts: dict[str, list[tuple[str, str]]] = {}
         # distinctive word of a multi-word name -> (type, name, distinctive words in that name)
@@ -70,12 +77,19 @@ class NameIndex:
 
     def refresh(self) -> None:
         """Bring the index up to date with the store (cheap when nothing changed)."""
-        if time.monotonic() - self._loaded_at > self.ttl:
+        started = self._clock()
+        reload = self._seen == 0 or started - self._loaded_at > self._ttl_now
+        if reload:
             self._full.clear()
             self._parts.clear()
             self._words.clear()
             self._seen = 0
-            self._loaded_at = time.monotonic()
+        self._add_new()
+        if reload:
+            self._loaded_at = self._clock()
+            self._ttl_now = max(self.ttl, RELOAD_COST_FACTOR * (self._loaded_at - started))
+
+    def _add_new(self) -> None:
         top = self._max_id()
         if top <= self._seen:
             return
