@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 import uuid
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -187,8 +188,9 @@ async def _turns(
     history: list[dict[str, str]] = []
     last: Enrichment | None = None
     turn = done
+    lines = _Lines("you › " if interactive else "")
     while True:
-        line = await asyncio.to_thread(_read_line, "you › " if interactive else "")
+        line = await lines.next()
         if line is None or line.strip().lower() in QUIT:
             return
         message = line.strip()
@@ -243,13 +245,41 @@ def _dim(text: str) -> None:
     out().print(Text(text, style="dim"), soft_wrap=True)
 
 
-def _read_line(prompt: str) -> str | None:
-    """One line of input, or None at end of input."""
-    if prompt:
-        sys.stdout.write(prompt)
-        sys.stdout.flush()
-    line = sys.stdin.readline()
-    return line if line else None
+class _Lines:
+    """Input lines, read on a daemon thread one at a time when asked for.
+
+    Not `asyncio.to_thread`: `asyncio.run` waits for its threads at exit, so Ctrl-C at the
+    prompt would hang until Enter. With a prompt, `input()` gives line editing.
+    """
+
+    def __init__(self, prompt: str) -> None:
+        self._prompt = prompt
+        self._loop = asyncio.get_running_loop()
+        self._wanted = threading.Event()
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        threading.Thread(target=self._pump, name="brain-chat-input", daemon=True).start()
+
+    async def next(self) -> str | None:
+        """The next line, or None at end of input."""
+        self._wanted.set()
+        return await self._queue.get()
+
+    def _pump(self) -> None:
+        while True:
+            self._wanted.wait()
+            self._wanted.clear()
+            try:
+                line: str | None = input(self._prompt) if self._prompt else sys.stdin.readline()
+            except EOFError:
+                line = None
+            if line == "" and not self._prompt:
+                line = None
+            try:
+                self._loop.call_soon_threadsafe(self._queue.put_nowait, line)
+            except RuntimeError:  # the chat ended while a line was being typed
+                return
+            if line is None:
+                return
 
 
 __all__ = ["chat", "enrich"]
