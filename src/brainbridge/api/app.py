@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import ipaddress
 import logging
-import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import Depends, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from brainbridge.api.guard import Guard, is_loopback
 from brainbridge.api.models import (
     ContextIn,
     EnrichIn,
@@ -27,6 +29,7 @@ from brainbridge.api.page import PAGE_HTML
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
+from brainbridge.hooks.runner import last_exchange
 from brainbridge.hooks.work import run_hook
 from brainbridge.mcp import build_server
 
@@ -44,15 +47,6 @@ class ServerConfig:
     on_start: list[Callable[[Brain, Bridge], Awaitable[Any]]] = field(default_factory=list)
 
 
-def is_loopback(host: str) -> bool:
-    if host in ("localhost", ""):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def create_app(config: ServerConfig) -> FastAPI:
     """The ASGI app. A token is required unless bound to loopback.
 
@@ -68,6 +62,17 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     def bridge() -> Bridge:
         return state["bridge"]
+
+    # Exchange numbers handed out per session. Observing runs in the background, so
+    # message_count lags behind turns already accepted; without this, turns sent in
+    # quick succession would get the same number and overwrite each other.
+    handed_out: dict[str, int] = {}
+
+    async def next_exchange(b: Brain, session_id: str, wanted: int | None = None) -> int:
+        session = await b._run(b.sessions.ensure, session_id)
+        n = wanted or max(session.message_count, handed_out.get(session_id, 0)) + 1
+        handed_out[session_id] = max(n, handed_out.get(session_id, 0))
+        return n
 
     mcp = build_server(
         lambda: _ready(state), make_bridge=lambda _: state["bridge"], own_brain=False
@@ -92,21 +97,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.mount("/mcp", mcp_app)
     app.state.brainbridge = state
 
-    @app.middleware("http")
-    async def guard(request: Request, call_next: Callable[[Request], Awaitable[Any]]) -> Any:
-        if is_loopback(config.host):
-            # A page on another site must not reach a loopback server by rebinding DNS.
-            host = (request.headers.get("host") or "").rsplit(":", 1)[0].strip("[]")
-            if host and not is_loopback(host) and host != config.host:
-                return JSONResponse({"error": f"host {host!r} not allowed"}, status_code=403)
-        if request.url.path != "/health" and token:
-            sent = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-            sent = sent or request.query_params.get("token", "")
-            if not secrets.compare_digest(sent, token) and not (
-                is_loopback(config.host) and request.url.path == "/" and request.method == "GET"
-            ):
-                return JSONResponse({"error": "missing or wrong token"}, status_code=401)
-        return await call_next(request)
+    app.add_middleware(Guard, bind_host=config.host, token=token)
 
     @app.exception_handler(BrainError)
     async def brain_error(_: Request, exc: BrainError) -> JSONResponse:
@@ -120,6 +111,22 @@ def create_app(config: ServerConfig) -> FastAPI:
             else 500
         )
         return JSONResponse({"error": str(exc), "kind": type(exc).__name__}, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        return JSONResponse(
+            {"error": _describe(errors), "kind": "InvalidRequest", "detail": jsonable(errors)},
+            status_code=422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse(
+            {"error": str(exc.detail), "detail": exc.detail},
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
 
     @app.get("/health")
     async def health() -> dict[str, Any]:
@@ -138,17 +145,21 @@ def create_app(config: ServerConfig) -> FastAPI:
         ent = await b.upsert_entity(body.type, body.name, body.attributes, body.description)
         return ent.to_dict()
 
-    @app.get("/entities/{etype}/{name}")
+    @app.get("/entities/{etype}/{name:path}")
     async def get_entity(
         etype: str, name: str, hops: int = 1, b: Brain = Depends(brain)
     ) -> dict[str, Any]:
+        if await b.get_entity(etype, name) is None:
+            _check_types(b, [etype])
+            raise NotFound(f"no {etype} named {name!r}")
         sub = await b.subgraph((etype, name), hops=max(0, min(hops, 3)))
         return {"entity": sub.nodes[0].to_dict(), **sub.to_dict()}
 
-    @app.delete("/entities/{etype}/{name}")
+    @app.delete("/entities/{etype}/{name:path}")
     async def delete_entity(etype: str, name: str, b: Brain = Depends(brain)) -> dict[str, Any]:
         if not await b.delete_entity(etype, name):
-            raise HTTPException(404, f"no {etype} named {name!r}")
+            _check_types(b, [etype])
+            raise NotFound(f"no {etype} named {name!r}")
         return {"deleted": True}
 
     @app.post("/relations")
@@ -160,15 +171,17 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def search(
         q: str = "",
         n: int = 5,
-        type: list[str] | None = None,
-        exclude_type: list[str] | None = None,
+        type: list[str] | None = Query(None, description="Only these entity types."),
+        exclude_type: list[str] | None = Query(None, description="Leave out these types."),
         b: Brain = Depends(brain),
     ) -> dict[str, Any]:
+        _check_types(b, [*(type or []), *(exclude_type or [])])
         hits = await b.search(q, max(1, min(n, 100)), type, exclude_type)
         return {"query": q, "results": [h.to_dict() for h in hits], "count": len(hits)}
 
     @app.post("/recall")
     async def recall(body: RecallIn, b: Brain = Depends(brain)) -> dict[str, Any]:
+        _check_types(b, [*(body.entity_types or []), *(body.exclude_types or [])])
         return await b.recall(body.query, body.num_results, body.entity_types, body.exclude_types)
 
     @app.post("/brain-context")
@@ -184,9 +197,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def observe(
         body: ObserveIn, b: Brain = Depends(brain), br: Bridge = Depends(bridge)
     ) -> dict[str, Any]:
-        n = body.exchange_number
-        if n is None:
-            n = (await b._run(b.sessions.ensure, body.session_id)).message_count + 1
+        n = await next_exchange(b, body.session_id, body.exchange_number)
         if body.wait:
             obs = await br.observe_now(body.session_id, n, body.message, body.response)
             return {
@@ -201,7 +212,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/sessions")
     async def sessions(limit: int = 50, b: Brain = Depends(brain)) -> list[dict[str, Any]]:
-        return [s.to_dict() for s in await b._run(b.sessions.list, max(1, min(limit, 500)))]
+        return [s.to_dict() for s in await b._run(b.sessions.recent, max(1, min(limit, 500)))]
 
     @app.get("/sessions/{session_id}")
     async def session(session_id: str, b: Brain = Depends(brain)) -> dict[str, Any]:
@@ -214,20 +225,16 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def patch_session(
         session_id: str, body: SessionPatch, b: Brain = Depends(brain)
     ) -> dict[str, Any]:
-        await b._run(b.sessions.ensure, session_id)
+        session = await b._run(b.sessions.ensure, session_id)
         fields: dict[str, Any] = {}
         if body.title is not None:
-            fields.update(
-                title=body.title, title_source="user"
-            )  # a person's title is never overwritten
+            # A person's title: the curator never overwrites it.
+            fields.update(title=body.title, title_source="user")
         if body.summary is not None:
             fields["summary"] = body.summary
-        s = (
-            await b._run(b.sessions.update, session_id, **fields)
-            if fields
-            else await b._run(b.sessions.get, session_id)
-        )
-        return s.to_dict()
+        if fields:
+            session = await b._run(b.sessions.update, session_id, **fields)
+        return session.to_dict()
 
     @app.get("/sessions/{session_id}/curator-runs")
     async def curator_runs(
@@ -249,8 +256,13 @@ def create_app(config: ServerConfig) -> FastAPI:
             payload = {}
         if kind == "stop":
             # The hook process must not wait for extraction: answer now, observe after.
-            br._background(run_hook(b, kind, payload, br))
-            return {"context": None, "accepted": True}
+            prompt, reply = await asyncio.to_thread(last_exchange, payload)
+            if not prompt and not reply:
+                return {"context": None, "accepted": False}
+            payload = {**payload, "prompt": prompt, "last_assistant_message": reply}
+            n = await next_exchange(b, str(payload.get("session_id") or "claude-code"))
+            br._background(run_hook(b, kind, payload, br, exchange_number=n))
+            return {"context": None, "accepted": True, "exchange_number": n}
         return await run_hook(b, kind, payload, br)
 
     @app.get("/export", response_class=PlainTextResponse)
@@ -258,6 +270,39 @@ def create_app(config: ServerConfig) -> FastAPI:
         return "\n".join(await b.export_jsonl()) + "\n"
 
     return app
+
+
+def _check_types(b: Brain, names: list[str]) -> None:
+    unknown = [n for n in names if n not in b.types]
+    if unknown:
+        raise InvalidInput(
+            f"unknown entity type {', '.join(map(repr, unknown))};"
+            f" known types: {', '.join(sorted(b.types))}"
+        )
+
+
+def _describe(errors: Any) -> str:
+    """One readable sentence for FastAPI's validation errors."""
+    parts = []
+    for err in list(errors)[:5]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        msg = err.get("msg", "invalid")
+        if err.get("type") == "json_invalid":
+            msg = f"the body is not valid JSON ({(err.get('ctx') or {}).get('error', msg)})"
+            parts.append(msg)
+            continue
+        if err.get("type") == "model_attributes_type":
+            parts.append("the body must be a JSON object (send Content-Type: application/json)")
+            continue
+        parts.append(f"{where}: {msg}")
+    return "invalid request: " + "; ".join(parts)
+
+
+def jsonable(errors: Any) -> Any:
+    """Validation errors as JSON, without echoing the (possibly megabytes of) input."""
+    from fastapi.encoders import jsonable_encoder
+
+    return jsonable_encoder([{k: v for k, v in e.items() if k != "input"} for e in errors])
 
 
 async def _ready(state: dict[str, Any]) -> Brain:

@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
-from brainbridge.cli.common import guarded
+from brainbridge.cli.common import App, guarded, pass_app
 
 
 @click.command()
 @click.argument("kind", type=click.Choice(["session-start", "prompt", "stop"]))
-def hook(kind: str) -> None:
+@pass_app
+def hook(app: App, kind: str) -> None:
     """Handle one Claude Code hook event from stdin. Always exits 0."""
     from brainbridge.hooks.runner import main
 
-    sys.exit(main(kind))
+    home = None
+    if app.brain_option:  # else the runner reads $BRAIN_HOME, without loading settings
+        home = Path(app.brain_option).expanduser()
+        home = home.parent if home.suffix == ".db" else home
+    sys.exit(main(kind, home))
 
 
 @click.group()

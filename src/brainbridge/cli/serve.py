@@ -47,7 +47,6 @@ def _remove_server_file(path: Path) -> None:
 @pass_app
 def serve(app: App, host: str, port: int, token: str | None) -> None:
     """Run the HTTP API, the web page and MCP at /mcp; hooks use it as their fast path."""
-    import uvicorn
 
     from brainbridge.api.app import ServerConfig, create_app, is_loopback
 
@@ -67,12 +66,42 @@ def serve(app: App, host: str, port: int, token: str | None) -> None:
     _add_curator(config, settings, llm)
     api = guarded(lambda: create_app(config))
     url = f"http://{host if ':' not in host else f'[{host}]'}:{port}"
-    path = _write_server_file(settings.brain_path, url, token)
-    click.echo(f"brain serving {settings.brain_path} at {url}/#token={token}", err=True)
+    path = settings.brain_path / SERVER_FILE
+
+    def started() -> None:
+        # Only once listening: a server that cannot bind must not point hooks at
+        # itself, nor take server.json from one already running.
+        _write_server_file(settings.brain_path, url, token)
+        click.echo(f"brain serving {settings.brain_path} at {url}/#token={token}", err=True)
+
     try:
-        uvicorn.run(api, host=host, port=port, log_level="warning")
+        listening = _run_server(api, host, port, started)
     finally:
         _remove_server_file(path)
+    if not listening:
+        fail(f"brain serve could not start on {host}:{port} (see the message above)", 1)
+
+
+def _run_server(api, host: str, port: int, on_started) -> bool:  # type: ignore[no-untyped-def]
+    """Serve until stopped; False if the server never started listening."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets=None) -> None:  # type: ignore[no-untyped-def]
+            await super().startup(sockets)
+            if self.started and not self.should_exit:
+                on_started()
+
+        def handle_exit(self, sig, frame) -> None:  # type: ignore[no-untyped-def]
+            super().handle_exit(sig, frame)
+            # uvicorn re-raises the signal after shutting down, and a default SIGTERM
+            # ends the process before server.json is removed: a service manager's stop
+            # is a normal, clean exit here.
+            self._captured_signals.clear()
+
+    server = Server(uvicorn.Config(api, host=host, port=port, log_level="warning"))
+    server.run()
+    return server.started
 
 
 def _add_curator(config, settings, llm) -> None:  # type: ignore[no-untyped-def]

@@ -4,45 +4,65 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
+import re
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
 from brainbridge.errors import InvalidInput
 
-MARKER = " hook "  # every command of ours is "<brain executable> hook <kind>"
+ENTRY = "-m brainbridge.hooks"
+# Ours: "<python> -m brainbridge.hooks KIND", or "<…brain> hook KIND" as written by hand
+# or by earlier versions.
+_OURS = re.compile(
+    r"-m brainbridge\.hooks\s"
+    r"|(?:(?:^|[/\\\s\"'])brain(?:\.exe)?|brainbridge\.cli\.main)[\"']?\s(?:.*\s)?"
+    r"hook\s+(?:session-start|prompt|stop)\b"
+)
+PROMPT_TIMEOUT = 10
+STOP_TIMEOUT = 120
 
 
-def brain_command() -> str:
-    """How Claude Code should start `brain`: the executable on PATH, else this interpreter."""
-    found = shutil.which("brain")
-    if found:
-        return found
-    return f"{sys.executable} -m brainbridge.cli.main"
+def hook_command() -> str:
+    """How Claude Code should start our hooks: this interpreter with the lean hook entry.
+
+    `python -m brainbridge.hooks` starts faster than the `brain` command, and an absolute
+    interpreter path works whatever PATH Claude Code runs with.
+    """
+    return f"{shlex.quote(sys.executable)} {ENTRY}"
 
 
 def our_hooks(command: str) -> dict[str, list[dict[str, Any]]]:
+    """The settings.json `hooks` entries for SessionStart, UserPromptSubmit and Stop."""
     return {
         "SessionStart": [
             {
                 "matcher": "startup|resume|clear|compact",
                 "hooks": [
-                    {"type": "command", "command": f"{command} hook session-start", "timeout": 10}
+                    {
+                        "type": "command",
+                        "command": f"{command} session-start",
+                        "timeout": PROMPT_TIMEOUT,
+                    }
                 ],
             }
         ],
         "UserPromptSubmit": [
-            {"hooks": [{"type": "command", "command": f"{command} hook prompt", "timeout": 10}]}
+            {
+                "hooks": [
+                    {"type": "command", "command": f"{command} prompt", "timeout": PROMPT_TIMEOUT}
+                ]
+            }
         ],
         "Stop": [
             {
                 "hooks": [
                     {
                         "type": "command",
-                        "command": f"{command} hook stop",
+                        "command": f"{command} stop",
                         "async": True,
-                        "timeout": 120,
+                        "timeout": STOP_TIMEOUT,
                     }
                 ]
             }
@@ -64,56 +84,64 @@ def _load(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_text("utf-8") or "{}")
-    except ValueError as exc:
+        data = json.loads(path.read_text("utf-8-sig") or "{}")
+    except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidInput(
             f"{path} is not valid JSON ({exc}); fix it first, nothing was changed"
         ) from exc
     if not isinstance(data, dict):
         raise InvalidInput(f"{path} does not hold a JSON object; nothing was changed")
+    hooks = data.get("hooks")
+    if hooks is not None and not isinstance(hooks, dict):
+        raise InvalidInput(f'{path}: "hooks" is not a JSON object; nothing was changed')
+    for event, groups in (hooks or {}).items():
+        if not isinstance(groups, list):
+            raise InvalidInput(f"{path}: hooks.{event} is not a list; nothing was changed")
     return data
 
 
 def _is_ours(hook: Any) -> bool:
     cmd = hook.get("command", "") if isinstance(hook, dict) else ""
-    return MARKER in cmd and ("brain" in cmd.split(MARKER)[0])
+    return isinstance(cmd, str) and _OURS.search(cmd + " ") is not None
 
 
-def _strip(hooks: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _strip(hooks: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """`hooks` without our commands; groups left empty by that go, anything else stays."""
+    out: dict[str, list[Any]] = {}
     for event, groups in hooks.items():
         kept = []
-        for group in groups if isinstance(groups, list) else []:
-            inner = (
-                [h for h in group.get("hooks", []) if not _is_ours(h)]
-                if isinstance(group, dict)
-                else []
-            )
-            if inner:
-                kept.append({**group, "hooks": inner})
-            elif isinstance(group, dict) and not group.get("hooks"):
+        for group in groups:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(inner, list) or not any(_is_ours(h) for h in inner):
                 kept.append(group)
-        if kept:
+                continue
+            remaining = [h for h in inner if not _is_ours(h)]
+            if remaining:
+                kept.append({**group, "hooks": remaining})
+        if kept or not groups:
             out[event] = kept
     return out
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", "utf-8")
-    os.replace(tmp, path)
+    # Settings are often symlinks into a dotfiles repository: write through the link.
+    target = path.resolve() if path.is_symlink() else path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    os.replace(tmp, target)
 
 
 def install(scope: str = "project", cwd: Path | None = None, command: str | None = None) -> Path:
     """Merge our hooks into the settings file (replacing older copies of ours); return its path.
 
-    Raises: InvalidInput if the existing file is not a JSON object.
+    Raises: InvalidInput if the existing file is not valid JSON of the expected shape
+    (the file is left untouched).
     """
     path = settings_path(scope, cwd)
     data = _load(path)
     hooks = _strip(data.get("hooks") or {})
-    for event, groups in our_hooks(command or brain_command()).items():
+    for event, groups in our_hooks(command or hook_command()).items():
         hooks.setdefault(event, []).extend(groups)
     data["hooks"] = hooks
     _write(path, data)
@@ -123,13 +151,18 @@ def install(scope: str = "project", cwd: Path | None = None, command: str | None
 def uninstall(scope: str = "project", cwd: Path | None = None) -> Path:
     """Remove only our hooks from the settings file; return its path.
 
-    Raises: InvalidInput if the existing file is not a JSON object.
+    Raises: InvalidInput if the existing file is not valid JSON of the expected shape.
     """
     path = settings_path(scope, cwd)
     if not path.exists():
         return path
     data = _load(path)
-    hooks = _strip(data.get("hooks") or {})
+    before = data.get("hooks")
+    if not before:
+        return path
+    hooks = _strip(before)
+    if hooks == before:
+        return path
     if hooks:
         data["hooks"] = hooks
     else:

@@ -38,11 +38,23 @@ def _is_tool_result(content: Any) -> bool:
     )
 
 
+# User lines that Claude Code writes itself: slash-command echoes, local command output,
+# interruptions. They are not prompts and must not end the exchange before them.
+_NOT_PROMPTS = (
+    "<command-name>",
+    "<command-message>",
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "[Request interrupted by user",
+)
+
+
 def transcript_exchanges(path: str | Path) -> list[tuple[str, str]]:
     """(user prompt, final assistant text) pairs of a transcript JSONL, oldest first.
 
-    Tool results arrive as `type: user` lines and sidechains are sub-agents: neither
-    starts a new exchange. Assistant text between prompts is joined.
+    Tool results arrive as `type: user` lines, sidechains are sub-agents and `isMeta`
+    lines are Claude Code's own notes: none starts a new exchange. Assistant text
+    between prompts is joined; thinking and tool calls are left out.
     """
     pairs: list[tuple[str, str]] = []
     prompt: str | None = None
@@ -56,13 +68,13 @@ def transcript_exchanges(path: str | Path) -> list[tuple[str, str]]:
             row = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(row, dict) or row.get("isSidechain"):
+        if not isinstance(row, dict) or row.get("isSidechain") or row.get("isMeta"):
             continue
-        message = row.get("message") if isinstance(row.get("message"), dict) else {}
-        content = message.get("content")
+        message = row.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
         if row.get("type") == "user" and not _is_tool_result(content):
             text = _text(content).strip()
-            if not text:
+            if not text or text.startswith(_NOT_PROMPTS):
                 continue
             if prompt is not None:
                 pairs.append((prompt, "\n".join(reply).strip()))

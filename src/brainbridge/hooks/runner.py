@@ -1,54 +1,81 @@
-"""Running one hook: try the running server, else open the brain here. Always exit 0."""
+"""Running one hook: try the running server, else open the brain here. Always exit 0.
+
+Claude Code waits for this process before every prompt, so the module imports only
+light standard-library modules; the brain, asyncio and NumPy load on the local path.
+"""
 
 from __future__ import annotations
 
-import asyncio
+import http.client
 import json
 import logging
 import os
 import sys
-import urllib.error
-import urllib.request
+import threading
+import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from brainbridge.hooks.payload import context_output, read_payload, transcript_exchanges
 
 log = logging.getLogger(__name__)
 
 SERVER_FILE = "server.json"
+FAILURE_LOG = "hooks.log"
 FAST_TIMEOUT = {"prompt": 3.0, "session-start": 3.0, "stop": 30.0}
+# Claude Code kills a hook at its `timeout` (10 s for ours, 120 s for the async Stop);
+# a hook stuck on a locked database gives up first, leaving the conversation untouched.
+DEADLINE = {"prompt": 7.0, "session-start": 7.0, "stop": 100.0}
 EVENTS = {"prompt": "UserPromptSubmit", "session-start": "SessionStart", "stop": "Stop"}
 
 
-def _brain_home() -> Path:
+def brain_home() -> Path:
+    """`$BRAIN_HOME`, else `~/.brain` (read here so the hook need not import settings)."""
     return Path(os.environ.get("BRAIN_HOME") or Path.home() / ".brain").expanduser()
 
 
-def _server(home: Path) -> dict[str, Any] | None:
+def read_server_file(home: Path) -> dict[str, Any] | None:
+    """The running server's {url, token, pid} from `<home>/server.json`, or None."""
     try:
         info = json.loads((home / SERVER_FILE).read_text("utf-8"))
     except (OSError, ValueError):
         return None
-    return info if isinstance(info, dict) and info.get("url") else None
+    return info if isinstance(info, dict) and isinstance(info.get("url"), str) else None
 
 
-def _via_server(info: dict[str, Any], kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
-    req = urllib.request.Request(
-        f"{info['url'].rstrip('/')}/hooks/{kind}",
-        data=json.dumps(payload).encode(),
-        headers={
-            "Content-Type": "application/json",
-            "Authorization": f"Bearer {info.get('token', '')}",
-        },
-        method="POST",
-    )
+def via_server(info: dict[str, Any], kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+    """POST the payload to the server's /hooks/KIND; None when it cannot answer."""
+    url = urlsplit(info["url"])
+    timeout = FAST_TIMEOUT[kind]
+    conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port or 80, timeout=timeout)
     try:
-        with urllib.request.urlopen(req, timeout=FAST_TIMEOUT[kind]) as resp:
-            return json.loads(resp.read().decode())
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        log.info("brain server unreachable (%s); handling the hook locally", exc)
+        conn.request(
+            "POST",
+            f"{url.path.rstrip('/')}/hooks/{kind}",
+            body=json.dumps(payload).encode("utf-8"),
+            headers={
+                "Content-Type": "application/json",
+                "Authorization": f"Bearer {info.get('token') or ''}",
+            },
+        )
+        resp = conn.getresponse()
+        body = resp.read()
+        if resp.status != 200:
+            log.info(
+                "brain server at %s answered %s; handling the hook here", info["url"], resp.status
+            )
+            return None
+        result = json.loads(body)
+    except (OSError, ValueError, http.client.HTTPException) as exc:
+        log.info("brain server at %s unreachable (%s); handling the hook here", info["url"], exc)
         return None
+    finally:
+        conn.close()
+    if not isinstance(result, dict):
+        return None
+    log.info("hook %s answered by the brain server at %s", kind, info["url"])
+    return result
 
 
 def last_exchange(payload: dict[str, Any]) -> tuple[str, str]:
@@ -64,45 +91,97 @@ def last_exchange(payload: dict[str, Any]) -> tuple[str, str]:
 
 
 async def handle_locally(kind: str, payload: dict[str, Any], home: Path) -> dict[str, Any]:
-    """Do the hook's work in this process: {"context": str | None}."""
+    """Do the hook's work in this process: {"context": str | None}; prints the context first.
+
+    The context goes out before background writes (the turn log) finish, so a busy
+    database can delay only those, never what Claude Code sees.
+    """
     from brainbridge.brain import Brain
+    from brainbridge.bridge import Bridge
     from brainbridge.hooks.work import run_hook
 
-    # No embedding model on this cold path: BM25 and the graph answer in milliseconds.
+    # No embedding model on this cold path: BM25 and the graph answer in milliseconds,
+    # and vectors for what we store are filled in by the next indexing run.
     brain = await Brain.open(home, embedder=None, background_indexing=False)
     try:
-        return await run_hook(brain, kind, payload)
+        bridge = Bridge(brain)
+        if kind == "stop":
+            await _attach_curator(brain, bridge)
+        try:
+            result = await run_hook(brain, kind, payload, bridge)
+            emit(kind, result)
+            return result
+        finally:
+            await bridge.drain()
     finally:
         await brain.close()
 
 
-def main(kind: str) -> int:
+async def _attach_curator(brain: Any, bridge: Any) -> None:
+    try:
+        from brainbridge.curator.wiring import attach_curator
+    except ModuleNotFoundError:
+        return
+    await attach_curator(brain, bridge)
+
+
+def main(kind: str, home: Path | None = None) -> int:
     """Entry point of `brain hook KIND`: reads stdin, prints hook JSON or nothing, exits 0."""
+    home = home or brain_home()
+    watchdog = threading.Timer(DEADLINE[kind], _give_up, (kind, home))
+    watchdog.daemon = True
+    watchdog.start()
     try:
         payload = read_payload()
         if kind == "stop" and payload.get("stop_hook_active"):
             return 0
-        home = _brain_home()
-        info = _server(home)
-        result = _via_server(info, kind, payload) if info else None
-        if result is None:
-            result = asyncio.run(handle_locally(kind, payload, home))
-        context = result.get("context")
-        if context and kind in ("prompt", "session-start"):
-            sys.stdout.write(context_output(EVENTS[kind], context) + "\n")
+        info = read_server_file(home)
+        result = via_server(info, kind, payload) if info else None
+        if result is not None:
+            emit(kind, result)
+        else:
+            import asyncio
+
+            started = time.perf_counter()
+            asyncio.run(handle_locally(kind, payload, home))
+            log.info("hook %s handled here on %s in %.0f ms", kind, home, _ms(started))
     except Exception:
         # Fail open: a broken brain must never block or alter the conversation.
         log.exception("brain hook %s failed", kind)
-        _log_failure(kind)
+        _log_failure(home, kind, _traceback())
+    finally:
+        watchdog.cancel()
     return 0
 
 
-def _log_failure(kind: str) -> None:
+def emit(kind: str, result: dict[str, Any]) -> None:
+    """Print the hook's context as Claude Code expects it; nothing for Stop or no context."""
+    context = result.get("context")
+    if context and kind in ("prompt", "session-start"):
+        sys.stdout.write(context_output(EVENTS[kind], str(context)) + "\n")
+        sys.stdout.flush()
+
+
+def _give_up(kind: str, home: Path) -> None:
+    """Past the deadline: record why and leave without output (threads may be stuck in SQLite)."""
+    _log_failure(home, kind, f"gave up after {DEADLINE[kind]:.0f} s (database locked or slow)\n")
+    log.warning("brain hook %s gave up after %.0f s", kind, DEADLINE[kind])
+    os._exit(0)
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
+
+
+def _traceback() -> str:
     import traceback
 
+    return traceback.format_exc()
+
+
+def _log_failure(home: Path, kind: str, detail: str) -> None:
     try:
-        path = _brain_home() / "hooks.log"
-        with path.open("a", encoding="utf-8") as fh:
-            fh.write(f"--- hook {kind} failed\n{traceback.format_exc()}\n")
+        with (home / FAILURE_LOG).open("a", encoding="utf-8") as fh:
+            fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} hook {kind} failed\n{detail}\n")
     except OSError:
         pass

@@ -12,11 +12,21 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+SESSION_START_ENTRIES = 8
+
 
 async def run_hook(
-    brain: Brain, kind: str, payload: dict[str, Any], bridge: Bridge | None = None
+    brain: Brain,
+    kind: str,
+    payload: dict[str, Any],
+    bridge: Bridge | None = None,
+    exchange_number: int | None = None,
 ) -> dict[str, Any]:
-    """Handle one hook event: {"context": text or None, ...}. Raises whatever the brain raises."""
+    """Handle one hook event: {"context": text or None, ...}.
+
+    `exchange_number` numbers a Stop's exchange (default: the session's next turn).
+    Raises: whatever the brain raises; ValueError for an unknown kind.
+    """
     from brainbridge.hooks.runner import last_exchange
 
     own = bridge is None
@@ -26,16 +36,16 @@ async def run_hook(
         cwd = str(payload.get("cwd") or "")
         if not cwd:
             return {"context": None}
-        entries = await brain.brain_context(cwd, limit=8)
+        entries = await brain.brain_context(cwd, limit=SESSION_START_ENTRIES)
         if not entries:
             return {"context": None}
         from brainbridge.mcp.text import context_text
 
         return {"context": context_text(entries, cwd)}
     if kind == "prompt":
-        prompt = str(payload.get("prompt") or "")
-        await brain._run(brain.sessions.ensure, session_id)
-        result = await bridge.enrich(prompt, session_id)
+        # No session write before enrich: the turn is logged after, so a locked
+        # database delays only the log, never the context.
+        result = await bridge.enrich(str(payload.get("prompt") or ""), session_id)
         if own:  # a shared (server) bridge finishes its background work on its own
             await bridge.drain()
         return {"context": result.block, "judgment": result.judgment.value}
@@ -43,13 +53,11 @@ async def run_hook(
         prompt, reply = last_exchange(payload)
         if not prompt and not reply:
             return {"context": None}
-        if own:  # the server attaches its curator once, at start-up
-            from brainbridge.curator.wiring import attach_curator
-
-            await attach_curator(brain, bridge)
-        session = await brain._run(brain.sessions.ensure, session_id)
-        obs = await bridge.observe_now(session_id, session.message_count + 1, prompt, reply)
+        if exchange_number is None:
+            session = await brain._run(brain.sessions.ensure, session_id)
+            exchange_number = session.message_count + 1
+        obs = await bridge.observe_now(session_id, exchange_number, prompt, reply)
         if own:
             await bridge.drain()
-        return {"context": None, "stored": list(obs.stored)}
+        return {"context": None, "stored": list(obs.stored), "error": obs.error}
     raise ValueError(f"unknown hook {kind!r}")

@@ -1,0 +1,80 @@
+"""The server's front door: Host-header check against DNS rebinding, and the bearer token."""
+
+from __future__ import annotations
+
+import ipaddress
+import secrets
+from urllib.parse import parse_qs
+
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+
+def is_loopback(host: str) -> bool:
+    """True for loopback addresses and names (and an empty host)."""
+    if host in ("localhost", ""):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+PUBLIC_PATHS = frozenset({"/", "/health", "/openapi.json", "/docs", "/docs/oauth2-redirect"})
+
+
+class Guard:
+    """Checks the Host header (against DNS rebinding) and the bearer token on every request.
+
+    Pure ASGI rather than `@app.middleware`, so MCP's streamed responses pass untouched.
+    The page, the health check and the API schema hold no data and need no token; the
+    page reads the token from its URL fragment, which browsers never send to the server.
+    """
+
+    def __init__(self, app: ASGIApp, bind_host: str, token: str | None) -> None:
+        self.app = app
+        self.bind_host = bind_host
+        self.loopback = is_loopback(bind_host)
+        self.token = token.encode() if token else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        if self.loopback:
+            host = host_name(headers.get(b"host", b"").decode("latin-1")).lower()
+            if host and not is_loopback(host) and host != self.bind_host:
+                await _refuse(scope, receive, send, 403, f"host {host!r} not allowed")
+                return
+        public = scope["path"] in PUBLIC_PATHS and scope["method"] in ("GET", "HEAD")
+        if self.token and not public and not self._authorized(scope, headers):
+            await _refuse(scope, receive, send, 401, "missing or wrong token")
+            return
+        if scope["path"] == "/mcp":  # both /mcp and /mcp/ reach the MCP app, no redirect
+            scope = {**scope, "path": "/mcp/", "raw_path": b"/mcp/"}
+        await self.app(scope, receive, send)
+
+    def _authorized(self, scope: Scope, headers: dict[bytes, bytes]) -> bool:
+        assert self.token is not None
+        auth = headers.get(b"authorization", b"")
+        sent = auth[7:].strip() if auth[:7].lower() == b"bearer " else b""
+        if not sent:
+            query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+            sent = (query.get("token") or [""])[0].encode("latin-1", "replace")
+        return secrets.compare_digest(sent, self.token)
+
+
+def host_name(header: str) -> str:
+    """The host part of a Host header: `[::1]:8765` → `::1`, `localhost:80` → `localhost`."""
+    header = header.strip()
+    if header.startswith("["):
+        return header[1:].split("]", 1)[0]
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, message: str) -> None:
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    await JSONResponse({"error": message}, status_code=status, headers=headers)(
+        scope, receive, send
+    )

@@ -1,0 +1,34 @@
+"""`python -m brainbridge.hooks [-v] KIND`: what the installed hooks run.
+
+It starts faster than `brain hook KIND` (no command-line framework, no settings), which
+matters on the path every prompt waits on. It always exits 0.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from brainbridge.hooks.runner import EVENTS, main
+
+USAGE = f"usage: python -m brainbridge.hooks [-v] {{{','.join(EVENTS)}}}"
+
+
+def run(argv: list[str]) -> int:
+    """Handle one hook event; a wrong call is reported on stderr, never as a failing exit."""
+    verbose = sum(a.count("v") for a in argv if a.startswith("-") and set(a[1:]) == {"v"})
+    kinds = [a for a in argv if not a.startswith("-")]
+    if len(kinds) != 1 or kinds[0] not in EVENTS:
+        print(USAGE, file=sys.stderr)
+        return 0
+    if verbose:
+        logging.basicConfig(
+            level=logging.DEBUG if verbose > 1 else logging.INFO,
+            format="%(levelname)s %(name)s: %(message)s",
+            stream=sys.stderr,
+        )
+    return main(kinds[0])
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv[1:]))
