@@ -89,7 +89,8 @@ def test_a_damaged_database_file_is_one_line_not_a_traceback(cli: BrainCli) -> N
     cli.home.mkdir()
     (cli.home / "brain.db").write_bytes(b"this is not a database " * 100)
     result = cli("stats")
-    assert result.code == 1 and "brain database error: file is not a database" in result.err
+    assert result.code == 1 and "not a usable brain database (file is not a database)" in result.err
+    assert "Traceback" not in result.err and len(result.err.strip().splitlines()) == 1
 
 
 def test_a_brain_path_that_is_a_file_is_refused(cli: BrainCli) -> None:
