@@ -18,15 +18,6 @@ from brainbridge.model import CHAT_EXCHANGE
 from bridge.judge_set import fill, load
 from fakes.llm_server import FakeLLMServer, FakeRequest, reply_json, reply_text
 
-# Runs `brain`; registers the two commands itself until cli/main.py lists them.
-_BRAIN = """
-import sys
-from brainbridge.cli import chat, main
-for name in ("enrich", "chat"):
-    if main.cli.get_command(None, name) is None:
-        main.cli.add_command(getattr(chat, name), name)
-main.main(sys.argv[1:])
-"""
 REPLY = "Loop is in good shape; Seedling still needs a sharper market slide before demo day."
 
 
@@ -67,7 +58,7 @@ def _env(home: Path, **extra: str) -> dict[str, str]:
 
 def brain(home: Path, *args: str, stdin: str = "", **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", _BRAIN, *args],
+        [sys.executable, "-m", "brainbridge.cli.main", *args],
         input=stdin,
         capture_output=True,
         text=True,
