@@ -1,4 +1,19 @@
-"""Hybrid search: BM25 + dense vectors, fused by RRF, widened through the graph, floored."""
+"""Hybrid search: BM25 + dense vectors + conversation context, fused, floored, widened by graph.
+
+One query runs as:
+
+1. BM25 over name, description and text attributes (`candidates` deep);
+2. conversation context: exchanges next to a matching exchange inherit a share of its
+   BM25 score (see `context.py`);
+3. dense vectors: the `candidates` nearest, plus the exact cosine of every other candidate;
+4. fusion: each signal scaled to 0..1 over the candidates, then a weighted mean
+   (`fusion="convex"`; `"rrf"` keeps reciprocal rank fusion for comparison);
+5. the relevance floor drops candidates that neither cover enough of the query's terms nor
+   come close enough in meaning (a context-only exchange passes through its neighbour);
+6. the graph adds the relations of the strongest survivors.
+
+docs/benchmarks.md measures each choice (LoCoMo recall and latency at 100k entities).
+"""
 
 from __future__ import annotations
 
@@ -10,28 +25,47 @@ import numpy as np
 
 from brainbridge.model import Entity, Hit
 from brainbridge.ports import Embedder
-from brainbridge.search.fusion import rrf
-from brainbridge.search.relevance import term_coverage
+from brainbridge.search.context import conversation_context
+from brainbridge.search.fusion import convex, rrf, scale
+from brainbridge.search.relevance import entity_text, term_coverage
 from brainbridge.search.vectors import VectorIndex
 from brainbridge.store.sqlite.fts import query_terms
 from brainbridge.store.sqlite.store import SqliteStore
 
 log = logging.getLogger(__name__)
 
+Scored = dict[int, tuple[float, tuple[str, ...]]]
+
 
 @dataclass(frozen=True)
 class SearchOptions:
     """Knobs of one retrieval recipe; the defaults are what `Brain.search` uses."""
 
-    candidates: int = 40
+    candidates: int = 60
     graph_seeds: int = 3
     graph_hops: int = 1
-    weights: tuple[tuple[str, float], ...] = (("bm25", 1.0), ("vector", 1.0), ("graph", 0.5))
+    graph_per_seed: int = 50
+    weights: tuple[tuple[str, float], ...] = (("bm25", 0.5), ("vector", 0.5), ("graph", 0.5))
+    fusion: str = "convex"  # or "rrf"
+    vectors: bool = True  # False: BM25, context and graph only, even with an embedder
+    # Share of a matching exchange's BM25 score that the exchanges beside it inherit.
+    context_weight: float = 0.5
     # A candidate must cover this IDF share of the query's terms, or be this close in
     # meaning, or hang off a candidate that does: weak matches are dropped, not returned.
     min_coverage: float = 0.3
-    min_cosine: float = 0.35
+    min_cosine: float | None = None  # None: the embedder's calibration (CALIBRATION)
+    # ...and, to pass on meaning alone, sit this far above the query's mean cosine over
+    # the brain: made-up words score ~0.3-0.4 against short texts, but evenly so.
+    min_margin: float = 0.2
+    # When no word of the query occurs anywhere in the brain, only a close paraphrase counts.
+    min_cosine_unknown_words: float | None = None
     graph_types_excluded: tuple[str, ...] = ("Chat_Exchange",)
+
+
+# Cosine thresholds depend on the model: (min_cosine, min_cosine_unknown_words). MiniLM puts
+# made-up words at up to ~0.45 from short texts in a 100k brain (docs/benchmarks.md).
+CALIBRATION: dict[str, tuple[float, float]] = {"minilm-l6-int8": (0.35, 0.5)}
+DEFAULT_CALIBRATION = (0.35, 0.35)
 
 
 class HybridSearch:
@@ -56,66 +90,133 @@ class HybridSearch:
         if num_results <= 0 or not query.strip():
             return []
         k = max(opt.candidates, num_results * 3)
-        bm25 = self.store.bm25(query, k, entity_types, exclude_types)
-        cosine: dict[int, float] = {}
-        rankings: dict[str, list[int]] = {"bm25": [eid for eid, _ in bm25]}
-        if self.index is not None and self.embedder is not None:
-            self.index.refresh()
-            if len(self.index):
-                qv = query_vector if query_vector is not None else self.embedder.embed([query])[0]
-                vec = self.index.search(qv, k, entity_types, exclude_types)
-                cosine = dict(vec)
-                rankings["vector"] = [eid for eid, _ in vec]
-        fused = rrf(rankings, dict(opt.weights))
-        entities = self.store.get_entities(list(fused))
-        kept = self._floor(query, fused, entities, cosine, opt)
+        bm25 = dict(self.store.bm25(query, k, entity_types, exclude_types))
+        entities = self.store.get_entities(list(bm25))
+        context = conversation_context(self.store, bm25, entities, opt.context_weight)
+        text = dict(bm25)
+        for eid, (inherited, _) in context.items():
+            text[eid] = text.get(eid, 0.0) + inherited
+        cosine, nearest, background = self._vectors(
+            query, query_vector, k, text, entity_types, exclude_types, opt
+        )
+        missing = [eid for eid in nearest if eid not in entities]
+        entities.update(self.store.get_entities(missing))
+
+        found: dict[int, list[str]] = {}
+        for name, ids in (("bm25", bm25), ("vector", nearest), ("context", context)):
+            for eid in ids:
+                found.setdefault(eid, []).append(name)
+        weights = dict(opt.weights)
+        if opt.fusion == "rrf":
+            ranked_text = sorted(text, key=lambda e: -text[e])
+            fused_rrf = rrf({"bm25": ranked_text, "vector": nearest}, weights)
+            score = {eid: s for eid, (s, _) in fused_rrf.items()}
+        else:
+            signals = {"bm25": scale(text, low=0.0)}
+            if cosine:
+                signals["vector"] = scale(cosine)
+            score = convex(signals, weights)
+        fused: Scored = {eid: (score.get(eid, 0.0), tuple(found[eid])) for eid in found}
+
+        kept = self._floor(query, fused, entities, cosine, background, context, opt)
         if opt.graph_hops > 0 and kept:
             self._expand(kept, fused, entities, entity_types, exclude_types, opt)
-        ranked = sorted(kept, key=lambda eid: -fused[eid][0])[:num_results]
-        hits = [Hit(entities[eid], fused[eid][0], fused[eid][1]) for eid in ranked]
-        log.debug("search %r: %d bm25, %d vector, %d kept", query[:80], len(bm25), len(cosine), len(kept))
-        return hits
+        ranked = sorted(kept, key=lambda eid: (-fused[eid][0], eid))[:num_results]
+        log.debug(
+            "search %r: %d bm25, %d context, %d vector, %d kept",
+            query[:80],
+            len(bm25),
+            len(context),
+            len(nearest),
+            len(kept),
+        )
+        return [Hit(entities[eid], fused[eid][0], fused[eid][1]) for eid in ranked]
+
+    def _vectors(
+        self,
+        query: str,
+        query_vector: np.ndarray | None,
+        k: int,
+        text: dict[int, float],
+        entity_types: Sequence[str] | None,
+        exclude_types: Sequence[str] | None,
+        opt: SearchOptions,
+    ) -> tuple[dict[int, float], list[int], float]:
+        """(cosine of every candidate that has a vector, ids of the k nearest, background)."""
+        if self.index is None or self.embedder is None or not opt.vectors:
+            return {}, [], 0.0
+        self.index.refresh()
+        if not len(self.index):
+            return {}, [], 0.0
+        qv = query_vector if query_vector is not None else self.embedder.embed([query])[0]
+        nearest, background = self.index.nearest(qv, k, entity_types, exclude_types)
+        cosine = dict(nearest)
+        cosine.update(self.index.cosines([e for e in text if e not in cosine], qv))
+        return cosine, [eid for eid, _ in nearest], background
 
     def _floor(
         self,
         query: str,
-        fused: dict[int, tuple[float, tuple[str, ...]]],
+        fused: Scored,
         entities: dict[int, Entity],
         cosine: dict[int, float],
+        background: float,
+        context: dict[int, tuple[float, list[int]]],
         opt: SearchOptions,
     ) -> list[int]:
         terms = query_terms(query) or query_terms(query, keep_stopwords=True)
         df = self.store.doc_freq(terms)
         total = max(self.store.count_entities(), 1)
-        kept = []
-        for eid in fused:
+        name = self.embedder.name if self.embedder else ""
+        base, unknown = CALIBRATION.get(name, DEFAULT_CALIBRATION)
+        if any(df.values()):
+            min_cos = base if opt.min_cosine is None else opt.min_cosine
+        else:
+            min_cos = (
+                unknown if opt.min_cosine_unknown_words is None else opt.min_cosine_unknown_words
+            )
+        close = {
+            eid for eid, c in cosine.items() if c >= min_cos and c - background >= opt.min_margin
+        }
+
+        def passes(eid: int) -> bool:
             ent = entities.get(eid)
             if ent is None:
-                continue
-            text = " ".join([ent.name, ent.description, *_text_attrs(ent)])
-            if cosine.get(eid, -1.0) >= opt.min_cosine or (
-                term_coverage(query, text, df, total) >= opt.min_coverage
-            ):
-                kept.append(eid)
-        return kept
+                return False
+            if eid in close:
+                return True
+            return term_coverage(query, entity_text(ent), df, total) >= opt.min_coverage
+
+        kept = {eid for eid in fused if passes(eid)}
+        # An exchange found only beside a match stands on that match.
+        for eid, (_, sources) in context.items():
+            if eid not in kept and eid in entities and any(s in kept for s in sources):
+                kept.add(eid)
+        return list(kept)
 
     def _expand(
         self,
         kept: list[int],
-        fused: dict[int, tuple[float, tuple[str, ...]]],
+        fused: Scored,
         entities: dict[int, Entity],
         entity_types: Sequence[str] | None,
         exclude_types: Sequence[str] | None,
         opt: SearchOptions,
     ) -> None:
-        seeds = sorted(kept, key=lambda eid: -fused[eid][0])[: opt.graph_seeds]
-        near = self.store.neighbors(seeds, opt.graph_hops, limit=200)
-        new = [eid for eid in near if eid not in fused]
-        if not new:
-            return
-        entities.update(self.store.get_entities(new))
         graph_w = dict(opt.weights).get("graph", 0.5)
-        for rank, eid in enumerate(sorted(new, key=lambda e: near[e])):
+        seeds = sorted(kept, key=lambda eid: (-fused[eid][0], eid))[: opt.graph_seeds]
+        reached: dict[int, float] = {}
+        for seed in seeds:
+            near = self.store.neighbors([seed], opt.graph_hops, limit=opt.graph_per_seed + 1)
+            for eid, hops in near.items():
+                if hops > 0:
+                    s = graph_w * fused[seed][0] / (1 + hops)
+                    reached[eid] = max(reached.get(eid, 0.0), s)
+        kept_set = set(kept)
+        # A neighbour the floor dropped may come back through the graph, but only as graph.
+        new = [eid for eid in reached if eid not in kept_set]
+        entities.update(self.store.get_entities([e for e in new if e not in entities]))
+        for eid in new:
             ent = entities.get(eid)
             if ent is None or ent.type in opt.graph_types_excluded:
                 continue
@@ -123,9 +224,5 @@ class HybridSearch:
                 continue
             if exclude_types and ent.type in exclude_types:
                 continue
-            fused[eid] = (graph_w / (60 + rank + 1) / near[eid], ("graph",))
+            fused[eid] = (reached[eid], ("graph",))
             kept.append(eid)
-
-
-def _text_attrs(ent: Entity) -> list[str]:
-    return [v for v in ent.attributes.values() if isinstance(v, str)][:8]

@@ -25,13 +25,15 @@ def embed_pending(
 ) -> int:
     """Embed entities that have no current vector; return how many were embedded."""
     done = 0
-    total = store.count_pending_vectors()
+    total = store.count_pending_vectors(embedder.name)
     while limit is None or done < limit:
-        batch = store.pending_vectors(BATCH)
+        batch = store.pending_vectors(BATCH, embedder.name)
         if not batch:
             break
         vectors = embedder.embed([text for _, text in batch]).astype(np.float32)
-        store.put_vectors(embedder.name, [(eid, v.tobytes()) for (eid, _), v in zip(batch, vectors, strict=True)])
+        store.put_vectors(
+            embedder.name, [(eid, v.tobytes()) for (eid, _), v in zip(batch, vectors, strict=True)]
+        )
         done += len(batch)
         if progress:
             progress(done, total)

@@ -68,8 +68,22 @@ class VectorIndex:
         exclude_types: Sequence[str] | None = None,
     ) -> list[tuple[int, float]]:
         """Top-k (entity id, cosine) for a normalised query vector."""
+        return self.nearest(query, k, entity_types, exclude_types)[0]
+
+    def nearest(
+        self,
+        query: np.ndarray,
+        k: int,
+        entity_types: Sequence[str] | None = None,
+        exclude_types: Sequence[str] | None = None,
+    ) -> tuple[list[tuple[int, float]], float]:
+        """(top-k (entity id, cosine), the query's mean cosine over the searched vectors).
+
+        The mean is the query's background: a query of made-up words sits fairly close to
+        every short text, so its best match is only a little above its average.
+        """
         if not self._row_of or k <= 0:
-            return []
+            return [], 0.0
         sims = self._matrix @ query.astype(np.float32)
         if entity_types or exclude_types:
             allowed = set(entity_types) if entity_types else None
@@ -79,8 +93,24 @@ class VectorIndex:
                 dtype=bool,
                 count=len(self._types),
             )
+            if not mask.any():
+                return [], 0.0
+            background = float(sims[mask].mean())
             sims = np.where(mask, sims, -np.inf)
+        else:
+            background = float(sims.mean())
         k = min(k, len(sims))
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top])]
-        return [(int(self._ids[i]), float(sims[i])) for i in top if np.isfinite(sims[i])]
+        return [
+            (int(self._ids[i]), float(sims[i])) for i in top if np.isfinite(sims[i])
+        ], background
+
+    def cosines(self, ids: Sequence[int], query: np.ndarray) -> dict[int, float]:
+        """Cosine of the query with each listed entity that has a vector."""
+        pairs = [(eid, self._row_of[eid]) for eid in ids if eid in self._row_of]
+        if not pairs:
+            return {}
+        rows = np.fromiter((r for _, r in pairs), dtype=np.int64, count=len(pairs))
+        sims = self._matrix[rows] @ query.astype(np.float32)
+        return {eid: float(s) for (eid, _), s in zip(pairs, sims, strict=True)}

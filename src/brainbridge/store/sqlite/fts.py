@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-_WORD = re.compile(r"\w+", re.UNICODE)
+# Letters and digits, split where FTS5's unicode61 tokenizer splits (so "_" too).
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 # Words that carry no topic; dropping them keeps OR-queries fast and rankings sharp.
 STOPWORDS = frozenset(

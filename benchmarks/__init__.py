@@ -1,0 +1,1 @@
+"""Benchmarks for brainbridge: `python -m benchmarks` runs every suite and writes docs/benchmarks.md."""

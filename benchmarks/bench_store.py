@@ -1,0 +1,276 @@
+"""The store at 100k entities: ingest, search latency, graph walks, embedding, concurrency.
+
+A deterministic synthetic brain (`synth.py`) goes in through the public API
+(`Brain.upsert_many` in batches of 1,000; relations through `Brain.import_jsonl`).
+Search latency is measured for ~200 varied queries three ways: plain FTS5 BM25
+(the store's `bm25()` alone, the baseline), hybrid search without vectors, and
+hybrid search with MiniLM vectors for every entity. Vectors for 100k entities
+take ~10 minutes to embed on 2 cores, so they are embedded once and cached under
+`benchmarks/.cache/`; embedding throughput is measured separately, live, on the
+background indexer.
+
+Run: python -m benchmarks --only store [--quick]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.synth import SyntheticBrain, generate, iter_batches, queries
+from benchmarks.timing import ms_since, p50_p95
+from benchmarks.vector_cache import cached_vectors
+from brainbridge.brain import Brain
+from brainbridge.embed import load_embedder
+from brainbridge.model import Entity
+from brainbridge.store.sqlite.store import embed_text
+
+BATCH = 1000
+FULL = {"size": 100_000, "embed_seconds": 30.0, "writers": 4, "upserts": 500}
+QUICK = {"size": 3_000, "embed_seconds": 5.0, "writers": 2, "upserts": 100}
+NOISE = "noise (must find nothing)"
+
+
+async def _ingest(brain: Brain, synthetic: SyntheticBrain, out: dict[str, Any]) -> list[Entity]:
+    stored: list[Entity] = []
+    started = time.perf_counter()
+    for batch in iter_batches(synthetic.entities, BATCH):
+        stored += await brain.upsert_many(batch)
+        if len(stored) == len(batch):  # the very first batch: searchable at once?
+            probe = batch[-1][1]
+            hits = await brain.search(probe, 3)
+            out["searchable_at_once"] = any(h.entity.name == probe for h in hits)
+    out["insert_s"] = time.perf_counter() - started
+    lines = (
+        json.dumps(
+            {
+                "kind": "relation",
+                "src": {"type": s[0], "name": s[1]},
+                "type": rel,
+                "dst": {"type": d[0], "name": d[1]},
+            }
+        )
+        for s, rel, d in synthetic.relations
+    )
+    started = time.perf_counter()
+    counts = await brain.import_jsonl(lines)
+    out["relations"] = counts["relations"]
+    out["relations_s"] = time.perf_counter() - started
+    return stored
+
+
+async def _time_queries(brain: Brain, qs: list[tuple[str, str]], mode: str) -> dict[str, Any]:
+    """Latency per query kind, and how many noise queries returned anything."""
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    noise_hits = 0
+    for kind, q in qs:
+        started = time.perf_counter()
+        if mode == "bm25":
+            found = brain.store.bm25(q, 10)
+        else:
+            found = await brain.search(q, 10)
+        by_kind[kind].append(ms_since(started))
+        noise_hits += kind == NOISE and bool(found)
+    by_kind["all"] = [v for vs in by_kind.values() for v in vs]
+    return {"latency": dict(by_kind), "noise_hits": noise_hits}
+
+
+async def _subgraph(brain: Brain, people: list[Entity]) -> tuple[list[float], float]:
+    times, sizes = [], []
+    for ent in people:
+        started = time.perf_counter()
+        sub = await brain.subgraph(ent, hops=2)
+        times.append(ms_since(started))
+        sizes.append(len(sub.nodes))
+    return times, float(np.mean(sizes))
+
+
+async def _embedding_rate(folder: Path, seconds: float) -> float | None:
+    """Vectors/s of the background indexer right after a bulk import."""
+    embedder = load_embedder("auto")
+    if embedder is None:
+        return None
+    brain = await Brain.open(folder, embedder=embedder, background_indexing=True)
+    try:
+        await asyncio.to_thread(embedder.embed, ["warm up"])  # model load is not throughput
+        before = (await brain.stats())["vectors"]
+        brain._written()  # poke the indexer, as a write would
+        await asyncio.sleep(seconds)
+        after = (await brain.stats())["vectors"]
+    finally:
+        await brain.close()
+    return (after - before) / seconds
+
+
+async def _with_vectors(folder: Path, stored: list[Entity], out: dict[str, Any]) -> Brain | None:
+    embedder = load_embedder("auto")
+    if embedder is None:
+        return None
+    texts = [embed_text(e.type, e.name, e.description) for e in stored]
+    started = time.perf_counter()
+    vectors, out["vectors_cached"] = await asyncio.to_thread(cached_vectors, embedder, texts)
+    out["vectors_s"] = time.perf_counter() - started
+    brain = await Brain.open(folder, embedder=embedder, background_indexing=False)
+    for chunk in iter_batches(list(range(len(stored))), 5000):
+        items = [(stored[i].id, vectors[i].astype(np.float32).tobytes()) for i in chunk]
+        await brain._run(brain.store.put_vectors, embedder.name, items)
+    started = time.perf_counter()
+    await brain.search("warm up the vector index", 1)
+    out["index_load_ms"] = ms_since(started)
+    return brain
+
+
+def _concurrency(writers: int, upserts: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="bench-writers-") as tmp:
+        folder, gate = Path(tmp) / "brain", Path(tmp) / "go"
+        asyncio.run(_open_close(folder))
+        procs = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "benchmarks.writer",
+                    str(folder),
+                    str(gate),
+                    str(w),
+                    str(upserts),
+                ],
+                stderr=subprocess.PIPE,
+                text=True,
+                cwd=Path(__file__).resolve().parents[1],
+            )
+            for w in range(writers)
+        ]
+        time.sleep(1.0)  # let every process import and open the brain
+        started = time.perf_counter()
+        gate.touch()
+        errors = [p.communicate(timeout=600)[1].strip() for p in procs]
+        elapsed = time.perf_counter() - started
+        total = asyncio.run(_count(folder))
+    return {
+        "writers": writers,
+        "upserts": upserts,
+        "stored": total,
+        "expected": writers * upserts,
+        "errors": [e for e in errors if e],
+        "writes_per_s": writers * upserts / elapsed,
+    }
+
+
+async def _open_close(folder: Path) -> None:
+    await (await Brain.open(folder, embedder=None)).close()
+
+
+async def _count(folder: Path) -> int:
+    async with await Brain.open(folder, embedder=None) as brain:
+        return (await brain.stats())["entities"]
+
+
+async def _run(quick: bool) -> str:
+    cfg = QUICK if quick else FULL
+    out: dict[str, Any] = {"cfg": cfg}
+    synthetic = generate(cfg["size"])
+    qs = queries(synthetic, 200)
+    with tempfile.TemporaryDirectory(prefix="bench-store-") as tmp:
+        folder = Path(tmp) / "brain"
+        async with await Brain.open(folder, embedder=None) as brain:
+            stored = await _ingest(brain, synthetic, out)
+            out["stats"] = await brain.stats()
+            out["bm25"] = await _time_queries(brain, qs, "bm25")
+            out["hybrid_novec"] = await _time_queries(brain, qs, "search")
+            people = [e for e in stored if e.type == "Person"][:200]
+            out["subgraph"], out["subgraph_nodes"] = await _subgraph(brain, people)
+        out["embed_rate"] = await _embedding_rate(folder, cfg["embed_seconds"])
+        brain_v = await _with_vectors(folder, stored, out)
+        if brain_v is not None:
+            async with brain_v:
+                out["hybrid"] = await _time_queries(brain_v, qs, "search")
+    out["concurrency"] = await asyncio.to_thread(_concurrency, cfg["writers"], cfg["upserts"])
+    return report(out, qs)
+
+
+def report(out: dict[str, Any], qs: list[tuple[str, str]]) -> str:
+    """The results as Markdown."""
+    st, cfg = out["stats"], out["cfg"]
+    size = st["entities"]
+    lines = [
+        f"Synthetic brain: {size:,} entities "
+        + ", ".join(f"{n:,} {t}" for t, n in st["entities_by_type"].items())
+        + f"; {st['relations']:,} relations; database {st['bytes'] / 1e6:,.0f} MB.",
+        "",
+        "| ingest | result |",
+        "|---|---|",
+        f"| entities via `upsert_many` (batches of {BATCH:,}) | "
+        f"{size / out['insert_s']:,.0f} entities/s ({out['insert_s']:.1f} s) |",
+        f"| BM25-searchable right after the first batch | "
+        f"{'yes' if out.get('searchable_at_once') else 'NO'} |",
+        f"| relations via `import_jsonl` | {out['relations'] / out['relations_s']:,.0f} "
+        f"relations/s ({out['relations_s']:.1f} s) |",
+    ]
+    if out.get("embed_rate") is not None:
+        lines.append(
+            f"| background embedding (MiniLM int8, live, {cfg['embed_seconds']:.0f} s sample) | "
+            f"{out['embed_rate']:,.0f} vectors/s |"
+        )
+    if "hybrid" in out:
+        how = "loaded from cache" if out["vectors_cached"] else "embedded now and cached"
+        lines.append(
+            f"| vectors for all {size:,} entities | {how} ({out['vectors_s']:.0f} s); "
+            f"index load into memory on first search {out['index_load_ms']:,.0f} ms |"
+        )
+    kinds = list(dict.fromkeys(k for k, _ in qs)) + ["all"]
+    counts = defaultdict(int)
+    for k, _ in qs:
+        counts[k] += 1
+    counts["all"] = len(qs)
+    modes = [("bm25", "plain FTS5 BM25 (baseline)"), ("hybrid_novec", "hybrid, no vectors")]
+    if "hybrid" in out:
+        modes.append(("hybrid", "hybrid with vectors"))
+    lines += [
+        "",
+        "Search, top 10, p50 / p95 ms (each query run once, in order):",
+        "",
+        "| queries | n | " + " | ".join(label for _, label in modes) + " |",
+        "|---|---|" + "---|" * len(modes),
+    ]
+    for kind in kinds:
+        cells = [p50_p95(out[m]["latency"][kind]) for m, _ in modes]
+        lines.append(f"| {kind} | {counts[kind]} | " + " | ".join(cells) + " |")
+    noise = counts[NOISE]
+    lines += [
+        "",
+        "Noise queries (made-up words) returning any result: "
+        + ", ".join(f"{label} {out[m]['noise_hits']} of {noise}" for m, label in modes)
+        + ".",
+        "",
+        f"`subgraph(hops=2)` from 200 people: p50 / p95 {p50_p95(out['subgraph'])} ms, "
+        f"{out['subgraph_nodes']:.0f} nodes on average.",
+    ]
+    c = out["concurrency"]
+    lost = c["expected"] - c["stored"]
+    lines += [
+        "",
+        f"Concurrency: {c['writers']} writer processes x {c['upserts']} upserts (one transaction "
+        f"each) into one brain: {c['writes_per_s']:,.0f} writes/s in total, {c['stored']:,} of "
+        f"{c['expected']:,} stored ({'nothing lost' if lost == 0 else f'{lost} LOST'}), "
+        f"{len(c['errors'])} errors.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def run(quick: bool = False) -> str:
+    """Run the suite and return its report as Markdown."""
+    return asyncio.run(_run(quick))
+
+
+if __name__ == "__main__":
+    print(run(quick="--quick" in sys.argv[1:]))
