@@ -29,7 +29,7 @@ def import_notes_cmd(app: App, folder: Path, watch: bool, as_json: bool) -> None
             click.echo(f"warning: {w}", err=True)
         click.echo(
             f"{len(report.added)} added, {len(report.updated)} updated, {report.unchanged} unchanged,"
-            f" {len(report.deleted)} deleted, {report.links} links"
+            f" {len(report.deleted)} deleted, {len(report.renamed)} renamed, {report.links} links"
             + (f" ({report.unresolved_links} unresolved)" if report.unresolved_links else "")
         )
 

@@ -6,14 +6,17 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from brainbridge.errors import BrainError, InvalidInput, NotFound
+from brainbridge.errors import BrainError, InvalidInput, NotFound, SchemaError
+from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.redact import redact
-from brainbridge.vault.parse import Note, excerpt, parse_note, slugify
+from brainbridge.types import validate
+from brainbridge.vault.parse import Note, clean_path, excerpt, parse_note, slugify
 
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
@@ -31,6 +34,7 @@ class ImportReport:
     updated: list[str] = field(default_factory=list)
     unchanged: int = 0
     deleted: list[str] = field(default_factory=list)
+    renamed: list[dict[str, str]] = field(default_factory=list)
     links: int = 0
     unresolved_links: int = 0
     warnings: list[str] = field(default_factory=list)
@@ -41,10 +45,25 @@ class ImportReport:
             "updated": self.updated,
             "unchanged": self.unchanged,
             "deleted": self.deleted,
+            "renamed": self.renamed,
             "links": self.links,
             "unresolved_links": self.unresolved_links,
             "warnings": self.warnings,
         }
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """A note with the entity it becomes."""
+
+    note: Note
+    type: str
+    name: str
+    attrs: dict[str, Any]
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.type, self.name)
 
 
 def note_files(root: Path) -> list[Path]:
@@ -67,53 +86,105 @@ async def import_notes(
     if not root.is_dir():
         raise NotFound(f"notes folder {root} does not exist")
     report = ImportReport()
-    vault_key = str(root)
-    existing = {
-        e.attributes.get("doc_path"): e
+    vault_key = clean_path(root)
+    existing: dict[str, Entity] = {
+        str(e.attributes.get("doc_path")): e
         for e in await brain._run(brain.store.entities_with_attribute, "vault", vault_key)
     }
     notes: list[Note] = []
-    changed: list[Note] = []
     for path in note_files(root):
         try:
             note = parse_note(path, root)
         except OSError as exc:
-            report.warnings.append(f"{path}: cannot read ({exc.strerror})")
+            report.warnings.append(f"{clean_path(path)}: cannot read ({exc.strerror})")
+            existing.pop(clean_path(path), None)  # unreadable for now, not deleted
             continue
         if note.warning:
             report.warnings.append(f"{note.rel_path}: {note.warning}")
         notes.append(note)
-        old = existing.pop(str(path), None)
-        if old is not None and old.attributes.get("content_hash") == note.content_hash:
+    planned = _plan(brain, notes, vault_key, report)
+
+    changed: list[_Planned] = []
+    stale: list[Entity] = []  # entities whose note now has another type or name
+    for p in planned:
+        old = existing.pop(p.attrs["doc_path"], None)
+        same_entity = old is not None and (old.type, old.name) == p.key
+        if (
+            old is not None
+            and same_entity
+            and old.attributes.get("content_hash") == p.note.content_hash
+        ):
             report.unchanged += 1
             continue
-        changed.append(note)
-        (report.updated if old is not None else report.added).append(note.rel_path)
-        if old is not None and (old.type, old.name) != (_type(brain, note), note.title):
-            await brain.delete_entity(old.type, old.name)  # renamed or retyped
+        changed.append(p)
+        (report.updated if old is not None else report.added).append(p.note.rel_path)
+        if old is not None and not same_entity:
+            stale.append(old)
+    keys = {p.key for p in planned}
+    by_hash = {p.note.content_hash: p for p in changed if p.note.rel_path in report.added}
     for gone in existing.values():
-        await brain.delete_entity(gone.type, gone.name)
-        report.deleted.append(str(gone.attributes.get("doc_path")))
-    rows = [
-        (_type(brain, n), n.title, redact(excerpt(n.body, 400)), _attrs(n, vault_key))
-        for n in changed
-    ]
+        old_rel = str(gone.attributes.get("rel_path") or gone.attributes.get("doc_path"))
+        moved = by_hash.pop(str(gone.attributes.get("content_hash")), None)
+        if moved is None and (gone.type, gone.name) in keys:
+            moved = next((p for p in changed if p.key == (gone.type, gone.name)), None)
+        if moved is not None and moved.note.rel_path in report.added:
+            report.added.remove(moved.note.rel_path)
+            report.renamed.append({"from": old_rel, "to": moved.note.rel_path})
+        else:
+            report.deleted.append(old_rel)
+        stale.append(gone)
+    for ent in stale:
+        # A note that keeps its entity under a new path updates it in place.
+        if (ent.type, ent.name) not in keys:
+            await brain.delete_entity(ent.type, ent.name)
+
+    rows = [(p.type, p.name, redact(excerpt(p.note.body, 400)), p.attrs) for p in changed]
     for i in range(0, len(rows), 500):
         await brain.upsert_many(rows[i : i + 500])
         if progress:
             progress(len(rows[i : i + 500]))
-    await _link(brain, notes, {n.rel_path for n in changed}, report)
+    await _link(brain, planned, {p.note.rel_path for p in changed}, report)
     return report
 
 
-def _type(brain: Brain, note: Note) -> str:
-    return note.type if note.type in brain.types else DEFAULT_TYPE
+def _plan(brain: Brain, notes: list[Note], vault_key: str, report: ImportReport) -> list[_Planned]:
+    """Type, name and attributes per note; notes sharing a title are told apart by path."""
+    typed = [(n, _type(brain.types, n)) for n in notes]
+    counts = Counter((t, n.title) for n, t in typed)
+    planned = []
+    for note, etype in typed:
+        name = note.title
+        if counts[(etype, name)] > 1:
+            name = f"{note.title} ({note.rel_path.removesuffix('.md')})"
+        attrs = _attrs(note, vault_key, extra=True)
+        try:
+            validate(brain.types, etype, attrs)
+        except SchemaError as exc:
+            report.warnings.append(f"{note.rel_path}: {exc}; frontmatter attributes ignored")
+            attrs = _attrs(note, vault_key, extra=False)
+            try:
+                validate(brain.types, etype, attrs)
+            except SchemaError as exc2:
+                report.warnings.append(f"{note.rel_path}: not imported: {exc2}")
+                continue
+        planned.append(_Planned(note, etype, name, attrs))
+    return planned
 
 
-def _attrs(note: Note, vault_key: str) -> dict[str, Any]:
+def _type(types: dict[str, Any], note: Note) -> str:
+    """The frontmatter type when the brain knows it (any case), else Document."""
+    if note.type:
+        wanted = note.type.lower()
+        for known in types:
+            if known.lower() == wanted and known != CHAT_EXCHANGE:
+                return known
+    return DEFAULT_TYPE
+
+
+def _attrs(note: Note, vault_key: str, extra: bool) -> dict[str, Any]:
     attrs: dict[str, Any] = {
         "slug": note.slug,
-        "doc_path": str(note.path),
+        "doc_path": clean_path(note.path),
         "vault": vault_key,
         "rel_path": note.rel_path,
         "content_hash": note.content_hash,
@@ -121,34 +192,64 @@ def _attrs(note: Note, vault_key: str) -> dict[str, Any]:
         "tags": list(note.tags),
         "aliases": list(note.aliases),
     }
-    for key, value in note.extra.items():
-        attrs.setdefault(key, value)
+    for key, value in note.extra.items() if extra else ():
+        attrs.setdefault(key, redact(value) if isinstance(value, str) else value)
     return attrs
 
 
-async def _link(brain: Brain, notes: list[Note], changed: set[str], report: ImportReport) -> None:
-    """Relations for links of changed notes, resolved by path, file name, title or alias."""
-    index: dict[str, Note] = {}
-    for n in notes:
-        stem = PurePosixPath(n.rel_path).stem
-        for key in (n.rel_path, n.rel_path[:-3], stem, n.title, *n.aliases, n.slug, slugify(stem)):
-            index.setdefault(key.lower(), n)
-    for note in notes:
-        if note.rel_path not in changed:
+def _index(planned: list[_Planned]) -> list[dict[str, _Planned]]:
+    """Link lookup tables, most specific first: vault path, path suffix or file name, title."""
+    by_path: dict[str, _Planned] = {}
+    by_suffix: dict[str, _Planned] = {}
+    by_name: dict[str, _Planned] = {}
+    # Shorter paths first: Obsidian resolves a bare file name to the shallowest match.
+    for p in sorted(planned, key=lambda p: (p.note.rel_path.count("/"), p.note.rel_path)):
+        rel = p.note.rel_path.lower()
+        by_path.setdefault(rel.removesuffix(".md"), p)
+        parts = PurePosixPath(rel.removesuffix(".md")).parts
+        for i in range(1, len(parts)):
+            by_suffix.setdefault("/".join(parts[i:]), p)
+        names: Iterable[str] = (p.note.title, p.name, *p.note.aliases, p.note.slug)
+        for key in names:
+            by_name.setdefault(key.lower(), p)
+            by_name.setdefault(slugify(key), p)
+    return [by_path, by_suffix, by_name]
+
+
+def _resolve(tables: list[dict[str, _Planned]], target: str) -> _Planned | None:
+    key = target.strip().lower().removesuffix(".md")
+    for table in tables:
+        if key in table:
+            return table[key]
+    return tables[-1].get(slugify(key))
+
+
+async def _link(
+    brain: Brain, planned: list[_Planned], changed: set[str], report: ImportReport
+) -> None:
+    """Relations for the links of changed notes and of every note linking to a changed one.
+
+    A changed note may be new (resolving links that were dangling) or re-created under a
+    new name (its incoming relations went with the old entity), so both ends count.
+    """
+    tables = _index(planned)
+    for p in planned:
+        targets = [(t, _resolve(tables, t)) for t in p.note.links]
+        if p.note.rel_path not in changed and not any(
+            dst is not None and dst.note.rel_path in changed for _, dst in targets
+        ):
             continue
-        for target in note.links:
-            key = target.lower().removesuffix(".md")
-            dst = index.get(key) or index.get(key + ".md") or index.get(slugify(key))
-            if dst is None or dst is note:
-                report.unresolved_links += dst is None
+        for target, dst in targets:
+            if dst is None:
+                report.unresolved_links += 1
+                continue
+            if dst is p:
                 continue
             try:
-                await brain.relate(
-                    (_type(brain, note), note.title), LINK, (_type(brain, dst), dst.title)
-                )
+                await brain.relate(p.key, LINK, dst.key)
                 report.links += 1
             except (NotFound, InvalidInput) as exc:
-                log.debug("link %s -> %s skipped: %s", note.rel_path, target, exc)
+                log.debug("link %s -> %s skipped: %s", p.note.rel_path, target, exc)
 
 
 async def watch_notes(
@@ -160,10 +261,10 @@ async def watch_notes(
 ) -> None:
     """Re-import whenever a note is added, changed or removed (polling; no extra dependency)."""
     root = Path(folder).expanduser().resolve()
-    last: dict[str, float] = {}
+    last: dict[str, tuple[int, int]] | None = None
     while stop is None or not stop.is_set():
         try:
-            now = {str(p): p.stat().st_mtime for p in note_files(root)}
+            now = {str(p): _stamp(p) for p in note_files(root)}
         except OSError:
             now = {}
         if now != last:
@@ -176,3 +277,8 @@ async def watch_notes(
             last = now
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait() if stop else asyncio.sleep(interval), interval)
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    st = path.stat()
+    return (st.st_mtime_ns, st.st_size)

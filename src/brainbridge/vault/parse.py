@@ -3,18 +3,33 @@
 from __future__ import annotations
 
 import hashlib
+import posixpath
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import unquote
 
 import yaml
 
 _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
 _WIKILINK = re.compile(r"!?\[\[([^\]\|#\n]+)(?:#[^\]\|\n]*)?(?:\|[^\]\n]*)?\]\]")
 _WIKILINK_TEXT = re.compile(r"!?\[\[([^\]\|#\n]+)(?:#[^\]\|\n]*)?(?:\|([^\]\n]*))?\]\]")
-_MDLINK = re.compile(r"\[[^\]\n]*\]\(([^)\s]+?\.md)(?:#[^)\s]*)?\)", re.I)
-_MD_NOISE = re.compile(r"[#>*_`~]|\[\[|\]\]|!\[[^\]]*\]\([^)]*\)")
+_MDLINK = re.compile(r"\[[^\]\n]*\]\((?:<([^>\n]+?\.md)>|([^)\s]+?\.md))(?:#[^)\s]*)?\)", re.I)
+# Code is quoted text, not structure: links inside it are not links.
+_CODE = re.compile(r"^(```|~~~).*?(?:^\1[^\n]*$|\Z)|`[^`\n]+`", re.S | re.M)
+_EMBED = re.compile(r"!\[\[[^\]\n]*\]\]|!\[[^\]\n]*\]\([^)\n]*\)")
+_COMMENT = re.compile(r"<!--.*?-->|%%.*?%%", re.S)
+_LINE_MARK = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]+|>[ \t>]*|[-*+][ \t]+\[[ xX]\][ \t]+|[-*+][ \t]+"
+    r"|(?:```|~~~)\S*[ \t]*$|(?:[-*_][ \t]*){3,}$)",
+    re.M,
+)
+_EMPHASIS = re.compile(r"(?<![\w*_~=])(\*\*|__|\*|_|~~|==)(?=\S)(.+?)(?<=\S)\1(?![\w*_~=])")
+_ATTACHMENT = frozenset(
+    "png jpg jpeg gif svg webp bmp pdf mp3 mp4 m4a wav ogg webm mov mkv canvas excalidraw".split()
+)
 MAX_NOTE_BYTES = 5_000_000
 
 
@@ -28,7 +43,7 @@ class Note:
     tags: tuple[str, ...]
     aliases: tuple[str, ...]
     body: str
-    links: tuple[str, ...]  # wikilink targets and relative .md paths, as written
+    links: tuple[str, ...]  # wikilink targets as written; Markdown links as vault paths
     content_hash: str
     warning: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -37,6 +52,17 @@ class Note:
 def slugify(text: str) -> str:
     """Lower-case words joined by hyphens: "LiteLLM Config Drift" -> "litellm-config-drift"."""
     return re.sub(r"[^\w]+", "-", text.lower(), flags=re.UNICODE).strip("-") or "note"
+
+
+def clean_path(path: Path | str) -> str:
+    """A path as text a database and JSON accept; names that are not UTF-8 read as Windows-1252."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        parts = text.encode("utf-8", "surrogateescape").split(b"/")
+        return "/".join(_decode(p)[0] for p in parts)
 
 
 def _as_list(value: Any) -> tuple[str, ...]:
@@ -50,10 +76,38 @@ def _as_list(value: Any) -> tuple[str, ...]:
 
 
 def excerpt(body: str, n: int = 200) -> str:
-    """The first `n` characters of a note's body, Markdown marks removed."""
-    body = _WIKILINK_TEXT.sub(lambda m: m.group(2) or m.group(1), body)
-    body = re.sub(r"\[([^\]\n]*)\]\([^)\s]*\)", r"\1", body)
-    return " ".join(_MD_NOISE.sub(" ", body).split())[:n]
+    """The first `n` characters of a note's text: Markdown marks removed, words kept as written."""
+    text = _COMMENT.sub(" ", _EMBED.sub(" ", body))
+    text = _WIKILINK_TEXT.sub(lambda m: m.group(2) or m.group(1), text)
+    text = re.sub(r"\[([^\]\n]*)\]\([^)\n]*\)", r"\1", text)
+    text = _LINE_MARK.sub("", text)
+    for _ in range(2):  # nested emphasis: ***both***
+        text = _EMPHASIS.sub(r"\2", text)
+    text = text.replace("`", "")
+    return " ".join(text.split())[:n]
+
+
+def _decode(raw: bytes) -> tuple[str, str | None]:
+    try:
+        return raw.decode("utf-8-sig"), None
+    except UnicodeDecodeError:
+        # Old editors saved Windows-1252; that reads right far more often than U+FFFD does.
+        return raw.decode("cp1252", errors="replace"), "not UTF-8; read as Windows-1252"
+
+
+def _links(body: str, rel: PurePosixPath) -> list[str]:
+    body = _CODE.sub(" ", body)
+    links = [t.strip() for t in _WIKILINK.findall(body)]
+    for bracketed, bare in _MDLINK.findall(body):
+        href = unquote(bracketed or bare)
+        if "://" in href or href.startswith("mailto:"):
+            continue
+        # "/x.md" is relative to the vault root, anything else to the note's folder.
+        joined = href.lstrip("/") if href.startswith("/") else f"{rel.parent.as_posix()}/{href}"
+        norm = posixpath.normpath(joined)
+        if not norm.startswith("../"):
+            links.append(norm.removeprefix("./"))
+    return [t for t in links if t and PurePosixPath(t).suffix.lower()[1:] not in _ATTACHMENT]
 
 
 def parse_note(path: Path, root: Path) -> Note:
@@ -61,10 +115,10 @@ def parse_note(path: Path, root: Path) -> Note:
 
     Raises: OSError if the file cannot be read.
     """
-    raw = path.read_bytes()[:MAX_NOTE_BYTES]
-    text = raw.decode("utf-8", errors="replace")
+    raw = path.read_bytes()
+    text, warning = _decode(raw[:MAX_NOTE_BYTES])
+    warnings = [warning] if warning else []
     meta: dict[str, Any] = {}
-    warning = None
     body = text
     m = _FRONTMATTER.match(text)
     if m:
@@ -74,31 +128,27 @@ def parse_note(path: Path, root: Path) -> Note:
             if isinstance(loaded, dict):
                 meta = loaded
             elif loaded is not None:
-                warning = "frontmatter is not a mapping; ignored"
+                warnings.append("frontmatter is not a mapping; ignored")
         except yaml.YAMLError as exc:
-            warning = f"broken frontmatter ignored: {str(exc).splitlines()[0]}"
-    rel = PurePosixPath(path.relative_to(root).as_posix())
-    title = str(meta.get("title") or rel.stem).strip() or rel.stem
-    links = [t.strip() for t in _WIKILINK.findall(body)]
-    links += [
-        str((rel.parent / href).as_posix()) for href in _MDLINK.findall(body) if "://" not in href
-    ]
-    known = {"title", "type", "tags", "tag", "aliases", "alias"}
+            warnings.append(f"broken frontmatter ignored: {str(exc).splitlines()[0]}")
+    rel = PurePosixPath(clean_path(path.relative_to(root).as_posix()))
+    title = str(meta.get("title") or "").strip() or rel.stem
+    known = {"title", "type", "tags", "tag", "aliases", "alias", "slug"}
     return Note(
         path=path,
         rel_path=str(rel),
-        slug=slugify(str(rel.with_suffix(""))),
+        slug=slugify(str(meta.get("slug") or rel.with_suffix(""))),
         title=title,
         type=str(meta["type"]).strip() if meta.get("type") else None,
         tags=_as_list(meta.get("tags", meta.get("tag"))),
         aliases=_as_list(meta.get("aliases", meta.get("alias"))),
         body=body.strip(),
-        links=tuple(dict.fromkeys(links)),
+        links=tuple(dict.fromkeys(_links(body, rel))),
         content_hash=hashlib.sha256(raw).hexdigest()[:16],
-        warning=warning,
+        warning="; ".join(warnings) or None,
         extra={
-            k: v
+            str(k): v.isoformat() if isinstance(v, date) else v
             for k, v in meta.items()
-            if k not in known and isinstance(v, str | int | float | bool)
+            if k not in known and isinstance(v, str | int | float | bool | date)
         },
     )
