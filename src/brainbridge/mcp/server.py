@@ -6,14 +6,16 @@ import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import Field
 
-from brainbridge.brain import Brain
+from brainbridge.brain import Brain, EntityRef
 from brainbridge.bridge import Bridge
-from brainbridge.errors import BrainError
+from brainbridge.errors import BrainError, InvalidInput
 from brainbridge.mcp.text import context_text, entity_text, hits_text
 
 log = logging.getLogger(__name__)
@@ -24,6 +26,45 @@ INSTRUCTIONS = (
     "questions about the user's own work; `remember` and `relate` to store durable facts; "
     "`brain_context` at the start of work in a code project."
 )
+MAX_RESULTS = 50
+MAX_HOPS = 3
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+DELETES = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+
+Query = Annotated[str, Field(description="What to look for, in plain words.")]
+NumResults = Annotated[int, Field(description=f"How many results (1-{MAX_RESULTS}).")]
+EntityType = Annotated[str, Field(description="An entity type such as Person, Project, Document.")]
+OptionalType = Annotated[
+    str | None, Field(description="The entity type, when the name alone is ambiguous.")
+]
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(high, value))
+
+
+def _check_types(brain: Brain, names: list[str] | None) -> None:
+    unknown = [n for n in names or [] if n not in brain.types]
+    if unknown:
+        raise ToolError(
+            f"unknown entity type {', '.join(map(repr, unknown))};"
+            f" known types: {', '.join(sorted(brain.types))}"
+        )
+
+
+async def _resolve(brain: Brain, name: str, etype: str | None, param: str) -> EntityRef:
+    """A (type, name) reference; a bare name only when it names one entity."""
+    if etype:
+        return (etype, name)
+    try:
+        return await brain.resolve(name)
+    except InvalidInput as exc:
+        matches = await brain._run(brain.store.find_by_name, name)
+        if len(matches) < 2:
+            raise
+        kinds = ", ".join(sorted(m.type for m in matches))
+        raise ToolError(f"{name!r} names several entities ({kinds}); pass {param}") from exc
 
 
 def build_server(
@@ -75,40 +116,58 @@ def build_server(
 
         return wrapper
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=READ_ONLY)
     @guarded
     async def brain_context(
-        project_root: str, recent_files: list[str] | None = None, limit: int = 10
+        project_root: Annotated[str, Field(description="Absolute path of the code project.")],
+        recent_files: Annotated[
+            list[str] | None, Field(description="Files being worked on; they sharpen the ranking.")
+        ] = None,
+        limit: NumResults = 10,
     ) -> str:
         """Brain entries that matter for the code project at `project_root` (notes, decisions, people)."""
-        entries = await (await brain()).brain_context(project_root, recent_files, limit)
+        b = await brain()
+        entries = await b.brain_context(project_root, recent_files, _clamp(limit, 1, MAX_RESULTS))
         return context_text(entries, project_root)
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=READ_ONLY)
     @guarded
     async def search(
-        query: str,
-        num_results: int = 5,
-        entity_types: list[str] | None = None,
-        exclude_types: list[str] | None = None,
+        query: Query,
+        num_results: NumResults = 5,
+        entity_types: Annotated[
+            list[str] | None, Field(description="Only these entity types.")
+        ] = None,
+        exclude_types: Annotated[
+            list[str] | None, Field(description="Leave out these entity types.")
+        ] = None,
     ) -> str:
         """Hybrid search (keywords + meaning + graph) over the user's brain."""
-        hits = await (await brain()).search(query, num_results, entity_types, exclude_types)
-        return hits_text(hits, query)
+        b = await brain()
+        _check_types(b, entity_types)
+        _check_types(b, exclude_types)
+        n = _clamp(num_results, 1, MAX_RESULTS)
+        return hits_text(await b.search(query, n, entity_types, exclude_types), query)
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=READ_ONLY)
     @guarded
-    async def recall(query: str, num_results: int = 5) -> str:
+    async def recall(query: Query, num_results: NumResults = 5) -> str:
         """What the brain knows about a topic: stored facts first, then past conversations."""
         b = await brain()
-        facts = await b.search(query, num_results, exclude_types=["Chat_Exchange"])
-        history = await b.search(query, max(2, num_results // 2), entity_types=["Chat_Exchange"])
+        n = _clamp(num_results, 1, MAX_RESULTS)
+        facts = await b.search(query, n, exclude_types=["Chat_Exchange"])
+        history = await b.search(query, max(2, n // 2), entity_types=["Chat_Exchange"])
         return hits_text(facts + history, query)
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=WRITES)
     @guarded
     async def remember(
-        entity_type: str, name: str, description: str = "", attributes: dict[str, Any] | None = None
+        entity_type: EntityType,
+        name: Annotated[str, Field(description="The entity's name, unique within its type.")],
+        description: Annotated[str, Field(description="What to remember about it.")] = "",
+        attributes: Annotated[
+            dict[str, Any] | None, Field(description="Typed facts; they merge into stored ones.")
+        ] = None,
     ) -> str:
         """Store or update an entity (attributes merge into what is stored)."""
         ent = await (await brain()).upsert_entity(
@@ -116,43 +175,58 @@ def build_server(
         )
         return f"Remembered {ent.type} '{ent.name}'."
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=WRITES)
     @guarded
     async def relate(
-        source: str,
-        relation: str,
-        target: str,
-        source_type: str | None = None,
-        target_type: str | None = None,
+        source: Annotated[str, Field(description="Name of the entity the relation starts at.")],
+        relation: Annotated[str, Field(description="The relation, e.g. works_on, decided, owns.")],
+        target: Annotated[str, Field(description="Name of the entity the relation points to.")],
+        source_type: OptionalType = None,
+        target_type: OptionalType = None,
     ) -> str:
         """Link two entities with a typed relation (give types when names are ambiguous)."""
         b = await brain()
-        src = (source_type, source) if source_type else source
-        dst = (target_type, target) if target_type else target
+        src = await _resolve(b, source, source_type, "source_type")
+        dst = await _resolve(b, target, target_type, "target_type")
         rel = await b.relate(src, relation, dst)
         return (
             f"Linked {rel.src_type} '{rel.src_name}' -{rel.type}-> {rel.dst_type} '{rel.dst_name}'."
         )
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=READ_ONLY)
     @guarded
-    async def get_entity(name: str, entity_type: str | None = None, hops: int = 1) -> str:
+    async def get_entity(
+        name: Annotated[str, Field(description="The entity's name.")],
+        entity_type: OptionalType = None,
+        hops: Annotated[
+            int, Field(description=f"How far to show its neighbourhood (0-{MAX_HOPS}).")
+        ] = 1,
+    ) -> str:
         """One entity with its neighbourhood in the graph."""
         b = await brain()
-        ref = (entity_type, name) if entity_type else name
-        sub = await b.subgraph(ref, hops=hops)
-        return entity_text(sub)
+        ref = await _resolve(b, name, entity_type, "entity_type")
+        return entity_text(await b.subgraph(ref, hops=_clamp(hops, 0, MAX_HOPS)))
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=DELETES)
     @guarded
-    async def forget(entity_type: str, name: str) -> str:
+    async def forget(
+        entity_type: EntityType,
+        name: Annotated[str, Field(description="The name of the entity to delete.")],
+    ) -> str:
         """Delete an entity and its relations."""
-        gone = await (await brain()).delete_entity(entity_type, name)
+        b = await brain()
+        _check_types(b, [entity_type])
+        gone = await b.delete_entity(entity_type, name)
         return f"Forgot {entity_type} '{name}'." if gone else f"No {entity_type} named '{name}'."
 
-    @server.tool(structured_output=False)
+    @server.tool(structured_output=False, annotations=WRITES)  # logs the turn in the session
     @guarded
-    async def enrich(message: str, session_id: str | None = None) -> str:
+    async def enrich(
+        message: Annotated[str, Field(description="The user's message, as they wrote it.")],
+        session_id: Annotated[
+            str | None, Field(description="The chat session, so turns are logged together.")
+        ] = None,
+    ) -> str:
         """The Brain Context block the bridge would inject for this message (or why none)."""
         result = await (await bridge()).enrich(message, session_id)
         if result.block:

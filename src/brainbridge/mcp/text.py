@@ -6,6 +6,9 @@ from typing import Any
 
 from brainbridge.model import Hit, Subgraph
 
+# Long or bookkeeping attributes an agent has no use for in a summary.
+_HIDDEN = frozenset({"body", "content_hash", "vault"})
+
 
 def hits_text(hits: list[Hit], query: str) -> str:
     if not hits:
@@ -20,7 +23,7 @@ def hits_text(hits: list[Hit], query: str) -> str:
 def entity_text(sub: Subgraph) -> str:
     root, *rest = sub.nodes
     lines = [f"{root.name} ({root.type})", root.description]
-    attrs = {k: v for k, v in root.attributes.items() if k not in {"body"}}
+    attrs = {k: v for k, v in root.attributes.items() if k not in _HIDDEN}
     if attrs:
         lines.append("Attributes: " + "; ".join(f"{k}={str(v)[:120]}" for k, v in attrs.items()))
     if sub.edges:
