@@ -32,6 +32,30 @@ def test_endpoints_over_a_socket(served: Served) -> None:
         assert "Acme Robotics" in http.get("/export").text
         assert http.get("/entities/Person/Nobody").status_code == 404
 
+        made = http.post("/entities", json={"type": "Topic", "name": "Socket Topic"})
+        assert made.status_code == 200
+        related = http.post(
+            "/relations",
+            json={"src": "Topic:Socket Topic", "relation": "ABOUT", "dst": "Project:litellm"},
+        )
+        assert related.status_code == 200, related.text
+        sub = http.get("/entities/Topic/Socket Topic").json()
+        assert "litellm" in {n["name"] for n in sub["nodes"]}
+        assert http.delete("/entities/Topic/Socket Topic").json() == {"deleted": True}
+        recall = http.post("/recall", json={"query": "Acme Robotics sponsor"}).json()
+        assert "Acme Robotics" in [h["name"] for h in recall["results"]]
+        ctx = http.post("/brain-context", json={"project_root": "/src/litellm"}).json()
+        assert ctx["entries"]
+        patched = http.patch(f"/sessions/{SESSION}", json={"summary": "Planning the cohort."})
+        assert patched.json()["summary"] == "Planning the cohort."
+        hook = http.post(
+            "/hooks/prompt",
+            json={"session_id": "sock-hook", "prompt": "How is Kevin Ortiz doing with the cohort?"},
+        ).json()
+        assert "Kevin Ortiz" in hook["context"]
+        bad = http.post("/enrich", content=b"{", headers={"Content-Type": "application/json"})
+        assert bad.status_code == 422 and "not valid JSON" in bad.json()["error"]
+
 
 def test_token_and_host_over_a_socket(served: Served) -> None:
     assert httpx.get(f"{served.url}/stats").status_code == 401

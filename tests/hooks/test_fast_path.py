@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +14,7 @@ import pytest
 
 from api.seed import seed_folder
 from api.served import Served, free_port, serve_brain
+from brainbridge.hooks.runner import via_server
 from hooks.conftest import fresh_session, prompt_payload, run_hook, stop_payload
 from hooks.transcript import realistic_transcript
 
@@ -118,3 +121,32 @@ def test_unreadable_server_file_means_local(content: str, tmp_path: Path) -> Non
         home,
     )
     assert "Acme Robotics" in (run.context("UserPromptSubmit") or "")
+
+
+def test_fast_path_reads_chunked_replies_and_ignores_other_services() -> None:
+    """A port reused by some other program must not break the hook."""
+    parts = [b'{"context', b'": "from chunks"}']
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in parts) + b"0\r\n\r\n"
+    replies = [
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked,
+        b"SSH-2.0-OpenSSH_9.2\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n[]",
+    ]
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def answer() -> None:
+        for reply in replies:
+            conn, _ = listener.accept()
+            with conn:
+                conn.recv(65536)
+                conn.sendall(reply)
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    info = {"url": f"http://127.0.0.1:{port}", "token": "t"}
+    assert via_server(info, "prompt", {"prompt": "hi"}) == {"context": "from chunks"}
+    assert via_server(info, "prompt", {"prompt": "hi"}) is None
+    assert via_server(info, "prompt", {"prompt": "hi"}) is None
+    thread.join(timeout=30)
+    listener.close()

@@ -6,10 +6,10 @@ light standard-library modules; the brain, asyncio and NumPy load on the local p
 
 from __future__ import annotations
 
-import http.client
 import json
 import logging
 import os
+import socket
 import sys
 import threading
 import time
@@ -47,35 +47,74 @@ def read_server_file(home: Path) -> dict[str, Any] | None:
 def via_server(info: dict[str, Any], kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
     """POST the payload to the server's /hooks/KIND; None when it cannot answer."""
     url = urlsplit(info["url"])
-    timeout = FAST_TIMEOUT[kind]
-    conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port or 80, timeout=timeout)
+    body = json.dumps(payload).encode("utf-8")
     try:
-        conn.request(
-            "POST",
+        status, data = _post(
+            url.hostname or "127.0.0.1",
+            url.port or 80,
             f"{url.path.rstrip('/')}/hooks/{kind}",
-            body=json.dumps(payload).encode("utf-8"),
-            headers={
-                "Content-Type": "application/json",
-                "Authorization": f"Bearer {info.get('token') or ''}",
-            },
+            body,
+            str(info.get("token") or ""),
+            FAST_TIMEOUT[kind],
         )
-        resp = conn.getresponse()
-        body = resp.read()
-        if resp.status != 200:
-            log.info(
-                "brain server at %s answered %s; handling the hook here", info["url"], resp.status
-            )
+        if status != 200:
+            log.info("brain server at %s answered %s; handling the hook here", info["url"], status)
             return None
-        result = json.loads(body)
-    except (OSError, ValueError, http.client.HTTPException) as exc:
+        result = json.loads(data)
+    except (OSError, ValueError) as exc:
         log.info("brain server at %s unreachable (%s); handling the hook here", info["url"], exc)
         return None
-    finally:
-        conn.close()
     if not isinstance(result, dict):
         return None
     log.info("hook %s answered by the brain server at %s", kind, info["url"])
     return result
+
+
+def _post(
+    host: str, port: int, path: str, body: bytes, token: str, timeout: float
+) -> tuple[int, bytes]:
+    """One HTTP/1.1 POST to our own server over a plain socket.
+
+    http.client would do, but it imports the email package: ~30 ms more on the path
+    every prompt waits on. Raises: OSError on connection trouble, ValueError on a reply
+    that is not HTTP.
+    """
+    deadline = time.monotonic() + timeout
+    netloc = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: {netloc}\r\n"
+        f"Content-Type: application/json\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
+    with socket.create_connection((host, port), timeout=timeout) as sock:
+        sock.sendall(head.encode("latin-1") + body)
+        chunks = []
+        while True:
+            sock.settimeout(max(0.001, deadline - time.monotonic()))
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    raw = b"".join(chunks)
+    header, sep, data = raw.partition(b"\r\n\r\n")
+    status_line = header.split(b"\r\n", 1)[0].split()
+    if not sep or len(status_line) < 2 or not status_line[0].startswith(b"HTTP/"):
+        raise ValueError("not an HTTP response")
+    if b"transfer-encoding: chunked" in header.lower():
+        data = _dechunk(data)
+    return int(status_line[1]), data
+
+
+def _dechunk(data: bytes) -> bytes:
+    out, rest = [], data
+    while rest:
+        size_line, _, rest = rest.partition(b"\r\n")
+        size = int(size_line.split(b";")[0] or b"0", 16)
+        if size == 0:
+            break
+        out.append(rest[:size])
+        rest = rest[size + 2 :]
+    return b"".join(out)
 
 
 def last_exchange(payload: dict[str, Any]) -> tuple[str, str]:
