@@ -226,11 +226,6 @@ async def test_graph_expansion_without_vectors(make_brain: BrainFactory) -> None
     assert priya and priya[0].retrievers == ("graph",)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hybrid._expand skips neighbours already in `fused`; the vector retriever puts every "
-    "entity of a small brain there, so a neighbour dropped by the floor never comes back",
-)
 async def test_graph_expansion_with_vectors(filled: Brain) -> None:
     hits = await filled.search("config drift", 10)
     assert _names(hits)[0] == "litellm-config-drift"
@@ -246,11 +241,6 @@ async def test_graph_expansion_respects_type_filters(make_brain: BrainFactory) -
     assert _names(await brain.search("config drift", 10, entity_types=["Person"])) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hybrid._floor measures coverage on the raw name; FTS indexes 'GraphStore' as "
-    "'graph store' (store._fts_name), so the floor drops what BM25 found",
-)
 async def test_camel_case_and_snake_case_names_found_by_their_parts(brain: Brain) -> None:
     await brain.upsert_entity("Project", "GraphStore", description="keeps nodes")
     await brain.upsert_entity("Project", "event_bus_v2", description="moves messages")
@@ -258,11 +248,6 @@ async def test_camel_case_and_snake_case_names_found_by_their_parts(brain: Brain
     assert _names(await brain.search("event bus")) == ["event_bus_v2"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="list attributes (aliases, tags) are in the FTS body (store._body) but "
-    "hybrid._text_attrs keeps only str values, so the floor drops alias matches",
-)
 async def test_search_finds_by_alias_and_tag(brain: Brain) -> None:
     await brain.upsert_entity("Person", "Robert Tables", {"aliases": ["Bobby"]})
     await brain.upsert_entity("Document", "Planning notes", {"tags": ["okr"]})

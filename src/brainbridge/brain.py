@@ -219,6 +219,22 @@ class Brain:
             self.store.relate, (a.type, a.name), relation_type, (b.type, b.name), attributes
         )
 
+    async def unrelate(
+        self, src: EntityRef, relation_type: str, dst: EntityRef | None = None
+    ) -> int:
+        """Delete `relation_type` relations from `src` (only those to `dst`, when given).
+
+        Raises: NotFound if an end does not exist; InvalidInput for an ambiguous name.
+        """
+        a = await self.resolve(src)
+        b = await self.resolve(dst) if dst is not None else None
+        return await self._run(
+            self.searcher.store.unrelate,
+            (a.type, a.name),
+            relation_type,
+            (b.type, b.name) if b else None,
+        )
+
     async def subgraph(self, entity: EntityRef, hops: int = 2, limit: int = 200) -> Subgraph:
         """The entity, everything within `hops` relations of it and the relations among them.
 

@@ -7,9 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mcp.types import CallToolResult, TextContent
-
 from mcp import StdioServerParameters
+from mcp.types import CallToolResult, TextContent
 
 TOOLS = {
     "brain_context",

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from mcp import Client
 from mcp_support import TOOLS, ProtocolGuard, error_of, stdio_server, text_of
 
 from brainbridge.brain import Brain
-from mcp import Client
 from projects.graph_brain import DRIFT, fill
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from mcp import Client
 from mcp_support import TOOLS, error_of, text_of
 
 from brainbridge.brain import Brain
 from brainbridge.mcp import build_server
-from mcp import Client
 from projects.graph_brain import DRIFT, fill
 
 

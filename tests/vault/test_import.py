@@ -295,10 +295,6 @@ async def test_notes_with_the_same_title_stay_apart_and_stable(
     assert links == {("index", "README")}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Store has no way to delete one relation (needs Store.unrelate); reported",
-)
 async def test_a_link_removed_from_a_note_is_removed_from_the_graph(
     brain: Brain, vault: Path
 ) -> None:

@@ -239,6 +239,12 @@ async def _link(
             dst is not None and dst.note.rel_path in changed for _, dst in targets
         ):
             continue
+        if p.note.rel_path in changed:
+            # Links taken out of the note must leave the graph too.
+            try:
+                await brain.unrelate(p.key, LINK)
+            except (NotFound, InvalidInput) as exc:
+                log.debug("old links of %s kept: %s", p.note.rel_path, exc)
         for target, dst in targets:
             if dst is None:
                 report.unresolved_links += 1

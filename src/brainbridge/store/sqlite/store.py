@@ -25,13 +25,16 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def clean_text(text: str) -> str:
     """`text` without lone surrogates (invalid UTF-8 decoded leniently), which SQLite rejects."""
     try:
         text.encode("utf-8")
         return text
     except UnicodeEncodeError:
-        return text.encode("utf-8", "replace").decode("utf-8")
+        return _SURROGATE.sub("\ufffd", text)
 
 
 _clean = clean_text
@@ -47,9 +50,16 @@ def _clean_value(value: Any) -> Any:
     return value
 
 
+# Bookkeeping attributes: paths and ids would make every note of a vault under
+# ~/src/litellm match "litellm", and hashes only add noise to the index.
+_NOT_INDEXED = frozenset({"vault", "doc_path", "rel_path", "content_hash", "session_id", "slug"})
+
+
 def _body(attributes: dict[str, Any]) -> str:
     parts = []
-    for value in attributes.values():
+    for key, value in attributes.items():
+        if key in _NOT_INDEXED:
+            continue
         if isinstance(value, str):
             parts.append(value)
         elif isinstance(value, list):
@@ -306,6 +316,31 @@ class SqliteStore:
                     (ids[0], relation_type, ids[1], _dumps(attrs), ts),
                 )
         return Relation(src[0], src[1], relation_type, dst[0], dst[1], attrs, ts)
+
+    def unrelate(
+        self, src: tuple[str, str], relation_type: str, dst: tuple[str, str] | None = None
+    ) -> int:
+        """Delete the `relation_type` relations from `src` (to `dst` only, when given).
+
+        Returns how many were deleted; a missing entity simply has none.
+        """
+        ends = [src] if dst is None else [src, dst]
+        with write_tx(self.conn):
+            ids = []
+            for etype, ename in ends:
+                row = self.conn.execute(
+                    "SELECT id FROM entities WHERE type = ? AND name = ?",
+                    (clean_text(etype), clean_text(ename.strip())),
+                ).fetchone()
+                if row is None:
+                    return 0
+                ids.append(row["id"])
+            sql = "DELETE FROM relations WHERE src_id = ? AND type = ?"
+            params: tuple[Any, ...] = (ids[0], relation_type)
+            if dst is not None:
+                sql += " AND dst_id = ?"
+                params += (ids[1],)
+            return self.conn.execute(sql, params).rowcount
 
     def iter_relations(self) -> Iterator[Relation]:
         """Every relation, oldest first."""
