@@ -36,7 +36,7 @@ from brainbridge.store.sqlite.store import embed_text
 
 BATCH = 1000
 FULL = {"size": 100_000, "embed_seconds": 30.0, "writers": 4, "upserts": 500}
-QUICK = {"size": 3_000, "embed_seconds": 5.0, "writers": 2, "upserts": 100}
+QUICK = {"size": 2_000, "embed_seconds": 5.0, "writers": 2, "upserts": 100}
 NOISE = "noise (must find nothing)"
 
 

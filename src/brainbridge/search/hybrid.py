@@ -9,7 +9,8 @@ One query runs as:
 4. fusion: each signal scaled to 0..1 over the candidates, then a weighted mean
    (`fusion="convex"`; `"rrf"` keeps reciprocal rank fusion for comparison);
 5. the relevance floor drops candidates that neither cover enough of the query's terms nor
-   come close enough in meaning (a context-only exchange passes through its neighbour);
+   come close enough in meaning (and stand out from the query's mean cosine over the brain,
+   which junk queries never do); a context-only exchange passes through its neighbour;
 6. the graph adds the relations of the strongest survivors.
 
 docs/benchmarks.md measures each choice (LoCoMo recall and latency at 100k entities).
@@ -18,6 +19,7 @@ docs/benchmarks.md measures each choice (LoCoMo recall and latency at 100k entit
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -52,7 +54,7 @@ class SearchOptions:
     context_weight: float = 0.5
     # A candidate must cover this IDF share of the query's terms, or be this close in
     # meaning, or hang off a candidate that does: weak matches are dropped, not returned.
-    min_coverage: float = 0.3
+    min_coverage: float = 0.25
     min_cosine: float | None = None  # None: the embedder's calibration (CALIBRATION)
     # ...and, to pass on meaning alone, sit this far above the query's mean cosine over
     # the brain: made-up words score ~0.3-0.4 against short texts, but evenly so.
@@ -75,6 +77,16 @@ class HybridSearch:
         self.store = store
         self.embedder = embedder
         self.index = VectorIndex(store, embedder.name, embedder.dim) if embedder else None
+        self._total = (0, -1, 0.0)  # (entity count, total_changes, when) for IDF
+
+    def _entity_count(self) -> int:
+        # IDF needs the brain's size only roughly; counting 100k rows costs ~10 ms.
+        count, changes, when = self._total
+        now = time.monotonic()
+        if changes != self.store.conn.total_changes or now - when > 5.0:
+            count = self.store.count_entities()
+            self._total = (count, self.store.conn.total_changes, now)
+        return max(count, 1)
 
     def search(
         self,
@@ -166,7 +178,7 @@ class HybridSearch:
     ) -> list[int]:
         terms = query_terms(query) or query_terms(query, keep_stopwords=True)
         df = self.store.doc_freq(terms)
-        total = max(self.store.count_entities(), 1)
+        total = self._entity_count()
         name = self.embedder.name if self.embedder else ""
         base, unknown = CALIBRATION.get(name, DEFAULT_CALIBRATION)
         if any(df.values()):

@@ -6,11 +6,16 @@ enough for a personal brain (see docs/benchmarks.md).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import numpy as np
 
 from brainbridge.store.sqlite.store import SqliteStore
+
+# Counting the vectors table is a full scan (~50 ms at 100k rows), so deletions by other
+# processes are looked for at most this often; this connection's own writes at once.
+RECOUNT_SECONDS = 1.0
 
 
 class VectorIndex:
@@ -25,14 +30,19 @@ class VectorIndex:
         self._types: list[str] = []
         self._matrix = np.zeros((0, dim), dtype=np.float32)
         self._row_of: dict[int, int] = {}
+        self._changes = -1
+        self._counted = 0.0
 
     def __len__(self) -> int:
         return len(self._row_of)
 
     def refresh(self) -> None:
         """Load vectors written since the last refresh; reload fully after deletions."""
-        if self.store.vector_count(self.model) < len(self._row_of):
-            self.__init__(self.store, self.model, self.dim)  # type: ignore[misc]
+        changes, now = self.store.conn.total_changes, time.monotonic()
+        if changes != self._changes or now - self._counted >= RECOUNT_SECONDS:
+            if self.store.vector_count(self.model) < len(self._row_of):
+                self.__init__(self.store, self.model, self.dim)  # type: ignore[misc]
+            self._changes, self._counted = changes, now
         while True:
             rows = self.store.vectors_since(self.model, self._seq)
             if not rows:
