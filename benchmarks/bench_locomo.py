@@ -36,6 +36,7 @@ from benchmarks.timing import percentile
 from benchmarks.vector_cache import CachingEmbedder
 from brainbridge.brain import Brain
 from brainbridge.embed import load_embedder
+from brainbridge.model import Hit
 from brainbridge.ports import Embedder
 from brainbridge.search import SearchOptions
 
@@ -43,6 +44,8 @@ KS = (1, 5, 10, 20)
 CATEGORIES = (1, 2, 3, 4)
 BUDGET_CHARS = 6000  # ~1500 tokens, the bridge's default block budget
 NOISE_QUERIES = 20
+# Enough items to fill the budget with single turns (~150 characters each).
+FETCH = 60
 CHARS_PER_TOKEN = 4.0
 
 # Named recipes, compared side by side; "default" is what Brain.search uses.
@@ -77,17 +80,24 @@ class Score:
     budgeted: list[float] = field(default_factory=list)
     latency_ms: list[float] = field(default_factory=list)
 
-    def add(self, q: Question, ranked: list[tuple[set[str], str]]) -> None:
+    def add(
+        self, q: Question, ranked: list[tuple[set[str], str]], wide: list[tuple[set[str], str]]
+    ) -> None:
+        """Score the top-20 list, and the budget filled from a longer list of the same search."""
         for k in KS:
             self.at[k].append(_covered(q, [ids for ids, _ in ranked[:k]]))
         self.by_cat[q.category].append(self.at[10][-1])
         used, fitting = 0, []
-        for ids, text in ranked:
+        for ids, text in wide:
             used += len(text) + 1
             if used > BUDGET_CHARS:
                 break
             fitting.append(ids)
         self.budgeted.append(_covered(q, fitting))
+
+
+def _listed(hits: list[Hit]) -> list[tuple[set[str], str]]:
+    return [(set(h.entity.attributes["dia_ids"]), h.entity.description) for h in hits]
 
 
 def _covered(q: Question, groups: list[set[str]]) -> float:
@@ -127,10 +137,8 @@ async def evaluate(
                     started = time.perf_counter()
                     hits = await brain.search(q.text, max(KS), options=options)
                     scores[name].latency_ms.append((time.perf_counter() - started) * 1000)
-                    scores[name].add(
-                        q,
-                        [(set(h.entity.attributes["dia_ids"]), h.entity.description) for h in hits],
-                    )
+                    wide = await brain.search(q.text, FETCH, options=options)
+                    scores[name].add(q, _listed(hits), _listed(wide))
             rng = random.Random(conv["sample_id"])
             for _ in range(NOISE_QUERIES):
                 st["noise"] += 1
@@ -148,7 +156,8 @@ async def _run(quick: bool) -> str:
     for conv in convs:
         bm25 = TurnBM25(turns(conv))
         for q in questions(conv):
-            baseline.add(q, bm25.search(q.text, max(KS)))
+            ranked = bm25.search(q.text, FETCH)
+            baseline.add(q, ranked, ranked)
     inner = load_embedder("auto")
     embedder = CachingEmbedder(inner, "locomo") if inner else None
     results: dict[str, dict[str, Score]] = {}

@@ -29,7 +29,7 @@ from brainbridge.model import Entity, Hit
 from brainbridge.ports import Embedder
 from brainbridge.search.context import conversation_context
 from brainbridge.search.fusion import convex, rrf, scale
-from brainbridge.search.relevance import entity_text, term_coverage
+from brainbridge.search.relevance import Coverage, entity_text
 from brainbridge.search.vectors import VectorIndex
 from brainbridge.store.sqlite.fts import query_terms
 from brainbridge.store.sqlite.store import SqliteStore
@@ -130,7 +130,8 @@ class HybridSearch:
             score = convex(signals, weights)
         fused: Scored = {eid: (score.get(eid, 0.0), tuple(found[eid])) for eid in found}
 
-        kept = self._floor(query, fused, entities, cosine, background, context, opt)
+        want = max(num_results, opt.graph_seeds)
+        kept = self._floor(query, fused, entities, cosine, background, context, opt, want)
         if opt.graph_hops > 0 and kept:
             self._expand(kept, fused, entities, entity_types, exclude_types, opt)
         ranked = sorted(kept, key=lambda eid: (-fused[eid][0], eid))[:num_results]
@@ -175,7 +176,9 @@ class HybridSearch:
         background: float,
         context: dict[int, tuple[float, list[int]]],
         opt: SearchOptions,
+        want: int,
     ) -> list[int]:
+        """The candidates that clear the floor, best first, at most `want` of them."""
         terms = query_terms(query) or query_terms(query, keep_stopwords=True)
         df = self.store.doc_freq(terms)
         total = self._entity_count()
@@ -191,20 +194,27 @@ class HybridSearch:
             eid for eid, c in cosine.items() if c >= min_cos and c - background >= opt.min_margin
         }
 
-        def passes(eid: int) -> bool:
-            ent = entities.get(eid)
-            if ent is None:
-                return False
-            if eid in close:
-                return True
-            return term_coverage(query, entity_text(ent), df, total) >= opt.min_coverage
+        coverage = Coverage(query, df, total)
+        direct: dict[int, bool] = {}
 
-        kept = {eid for eid in fused if passes(eid)}
-        # An exchange found only beside a match stands on that match.
-        for eid, (_, sources) in context.items():
-            if eid not in kept and eid in entities and any(s in kept for s in sources):
-                kept.add(eid)
-        return list(kept)
+        def passes(eid: int) -> bool:
+            if eid not in direct:
+                ent = entities.get(eid)
+                direct[eid] = ent is not None and (
+                    eid in close or coverage.of(entity_text(ent)) >= opt.min_coverage
+                )
+            return direct[eid]
+
+        # Walk down the ranking and stop once there are enough: measuring coverage is the
+        # floor's cost, and what ranks below the first `want` survivors is never returned.
+        kept = []
+        for eid in sorted(fused, key=lambda e: (-fused[e][0], e)):
+            # An exchange found only beside a match stands on that match.
+            if passes(eid) or (eid in context and any(passes(s) for s in context[eid][1])):
+                kept.append(eid)
+                if len(kept) >= want:
+                    break
+        return kept
 
     def _expand(
         self,

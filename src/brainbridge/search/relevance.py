@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping
@@ -17,6 +18,7 @@ _CAMEL = re.compile(r"([a-z])([A-Z])")
 MAX_TEXT_ATTRS = 12
 
 
+@functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude suffix stripper, applied alike to queries and documents."""
     for suffix in _SUFFIXES:
@@ -30,27 +32,39 @@ def entity_text(ent: Entity) -> str:
     parts = [ent.name, _CAMEL.sub(r"\1 \2", ent.name), ent.description]
     for value in list(ent.attributes.values())[:MAX_TEXT_ATTRS]:
         if isinstance(value, str):
-            parts.append(value)
+            if value not in ent.description:  # a chat message is in both: read it once
+                parts.append(value)
         elif isinstance(value, list | tuple):
             parts.extend(v for v in value if isinstance(v, str))
     return " ".join(parts)
 
 
+class Coverage:
+    """IDF-weighted share of a query's terms that occur in a text (0..1), query prepared once."""
+
+    def __init__(self, query: str, doc_freq: Mapping[str, int], total_docs: int) -> None:
+        self.weights: dict[str, float] = {}
+        for term in query_terms(query):
+            df = doc_freq.get(term, 0)
+            idf = math.log(1 + (total_docs - df + 0.5) / (df + 0.5))
+            key = stem(term)
+            self.weights[key] = self.weights.get(key, 0.0) + idf
+        self.want = sum(self.weights.values())
+        # Only words that start like a query term can stem to one: find just those, in C.
+        heads = sorted({k[:3] for k in self.weights}, key=len, reverse=True)
+        self._candidates = (
+            re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, heads)) + r")[^\W_]*", re.I)
+            if heads
+            else None
+        )
+
+    def of(self, text: str) -> float:
+        if not self.want or self._candidates is None:
+            return 0.0
+        found = {stem(w.lower()) for w in self._candidates.findall(text)}
+        return sum(w for key, w in self.weights.items() if key in found) / self.want
+
+
 def term_coverage(query: str, text: str, doc_freq: Mapping[str, int], total_docs: int) -> float:
     """IDF-weighted share of the query's terms that occur in `text` (0..1)."""
-    terms = query_terms(query)
-    if not terms:
-        return 0.0
-    wanted = {stem(t) for t in terms}
-    # Stemming every word of a long text is the floor's main cost; only words that
-    # start like a query term can stem to one.
-    heads = {w[:3] for w in wanted}
-    words = {stem(w) for w in set(_WORD.findall(text.lower())) if w[:3] in heads}
-    have = want = 0.0
-    for term in terms:
-        df = doc_freq.get(term, 0)
-        idf = math.log(1 + (total_docs - df + 0.5) / (df + 0.5))
-        want += idf
-        if stem(term) in words:
-            have += idf
-    return have / want if want else 0.0
+    return Coverage(query, doc_freq, total_docs).of(text)
