@@ -8,12 +8,12 @@ from pathlib import Path
 import httpx
 import httpx2
 import pytest
+from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from api.seed import SESSION
 from api.served import Served, serve_brain, server_file_mode
 from cli.runner import BrainCli, clean_env
-from mcp import Client
 
 
 def test_endpoints_over_a_socket(served: Served) -> None:

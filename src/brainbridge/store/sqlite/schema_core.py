@@ -13,7 +13,8 @@ def run_script(conn: sqlite3.Connection, script: str) -> None:
 
 
 def m001_core(conn: sqlite3.Connection) -> None:
-    run_script(conn, 
+    run_script(
+        conn,
         """
         CREATE TABLE entities (
             id INTEGER PRIMARY KEY,
@@ -59,12 +60,13 @@ def m001_core(conn: sqlite3.Connection) -> None:
             description TEXT NOT NULL DEFAULT '',
             spec TEXT NOT NULL DEFAULT '{}'
         );
-        """
+        """,
     )
 
 
 def m002_sessions(conn: sqlite3.Connection) -> None:
-    run_script(conn, 
+    run_script(
+        conn,
         """
         CREATE TABLE sessions (
             id TEXT PRIMARY KEY,
@@ -97,5 +99,5 @@ def m002_sessions(conn: sqlite3.Connection) -> None:
             error TEXT
         );
         CREATE INDEX curator_runs_session ON curator_runs(session_id, id);
-        """
+        """,
     )
