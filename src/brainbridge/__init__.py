@@ -1,17 +1,29 @@
 """brainbridge: ambient, local-first memory for AI agents."""
 
-from brainbridge.errors import BrainError, InvalidInput, NotFound, SchemaError
-from brainbridge.model import Entity, Hit, Judgment, Relation, Session, Subgraph
+from __future__ import annotations
 
-__all__ = [
-    "BrainError",
-    "Entity",
-    "Hit",
-    "InvalidInput",
-    "Judgment",
-    "NotFound",
-    "Relation",
-    "SchemaError",
-    "Session",
-    "Subgraph",
-]
+import importlib
+from typing import Any
+
+# Loaded on first use: hook processes start cold on every prompt and need none of it.
+_EXPORTS = {
+    "BrainError": "brainbridge.errors",
+    "InvalidInput": "brainbridge.errors",
+    "NotFound": "brainbridge.errors",
+    "SchemaError": "brainbridge.errors",
+    "Entity": "brainbridge.model",
+    "Hit": "brainbridge.model",
+    "Judgment": "brainbridge.model",
+    "Relation": "brainbridge.model",
+    "Session": "brainbridge.model",
+    "Subgraph": "brainbridge.model",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'brainbridge' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

@@ -342,7 +342,9 @@ class Brain:
 def _sync_types(store: SqliteStore, path: Path) -> None:
     """Apply `entity_types.yaml` on open; a broken file keeps the schema already in force."""
     try:
-        store.put_types(load_types(path))
+        types = load_types(path)
+        if types != store.get_types():  # a write lock only when something changed
+            store.put_types(types)
     except SchemaError as exc:
         if not store.get_types():
             raise
