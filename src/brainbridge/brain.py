@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import inspect
 import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -41,7 +42,8 @@ class _OnStoreThread:
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._target, name)
-        if not callable(value) or name.startswith("__"):
+        # Only methods hop threads: a connection object is callable too, but is data here.
+        if not inspect.ismethod(value) or name.startswith("__"):
             return value
 
         @functools.wraps(value)

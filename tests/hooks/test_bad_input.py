@@ -86,7 +86,8 @@ def test_locked_database(kind: str, home: Path) -> None:
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert (home / "hooks.log").exists()  # the reason is written down for the user
+    if kind != "session-start":  # session-start only reads, and WAL readers never wait
+        assert (home / "hooks.log").exists()  # the reason is written down for the user
 
 
 def test_broken_entity_types_on_a_new_brain(tmp_path: Path) -> None:

@@ -201,7 +201,8 @@ class Bridge:
         terms = query_terms(" ".join(keywords(message)))
         df = store.doc_freq(terms)
         query = " ".join(t for t in terms if df.get(t))
-        hits = self.brain.searcher.search(query, 3, exclude_types=(CHAT_EXCHANGE,)) if query else []
+        # History counts: people and plans often live only in past conversations.
+        hits = self.brain.searcher.search(query, 3) if query else []
         if not hits:
             return 0.0
         total = max(store.count_entities(), 1)

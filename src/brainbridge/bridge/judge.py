@@ -52,6 +52,9 @@ REFERENCE_CUES = [
         r"\b(?:my|our)\s+(?!own\b|life\b|code\b|opinion\b|question\b|mind\b|guess\b)[a-z][\w-]+",
         re.I,
     ),
+    # A name mid-sentence ("when did Caroline go…"): someone the speaker assumes is known.
+    # It only tips the verdict together with a strong match in the brain (history included).
+    re.compile(r"(?<=[a-z,;:] )(?!I\b)[A-Z][a-z]{2,}\b"),
     # A capitalised name's possessive: "Kevin's cohort" (case matters; contractions are not names).
     re.compile(rf"\b(?!{_CONTRACTIONS}['’]s\b)(?-i:[A-Z][a-z]+)['’]s\s+\w+", re.I),
     re.compile(
