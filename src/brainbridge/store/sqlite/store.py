@@ -13,7 +13,7 @@ from typing import Any
 from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.model import Entity, Relation
 from brainbridge.store.sqlite.db import connect, write_tx
-from brainbridge.store.sqlite.fts import fts_match_expression
+from brainbridge.store.sqlite.fts import MAX_TERMS, match_terms, prune_common, query_terms
 
 MAX_NAME_CHARS = 500
 MAX_DESCRIPTION_CHARS = 20_000
@@ -414,9 +414,10 @@ class SqliteStore:
         exclude_types: Sequence[str] | None = None,
     ) -> list[tuple[int, float]]:
         """BM25 matches for free text as (entity id, score), best first; higher is better."""
-        match = fts_match_expression(query)
-        if match is None:
+        terms = (query_terms(query) or query_terms(query, keep_stopwords=True))[:MAX_TERMS]
+        if not terms:
             return []
+        match = match_terms(prune_common(terms, self.doc_freq(terms)))
         where, params = _type_filter("e.type", entity_types, exclude_types)
         # Name hits count triple: a query naming an entity should find that entity first.
         sql = (
