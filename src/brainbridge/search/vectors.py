@@ -13,9 +13,9 @@ import numpy as np
 
 from brainbridge.store.sqlite.store import SqliteStore
 
-# Counting the vectors table is a full scan (~50 ms at 100k rows), so deletions by other
+# Counting the vectors table is a full scan (50-400 ms at 100k rows), so deletions by other
 # processes are looked for at most this often; this connection's own writes at once.
-RECOUNT_SECONDS = 1.0
+RECOUNT_SECONDS = 10.0
 
 
 class VectorIndex:
