@@ -507,8 +507,8 @@ async def locomo_recall(folder: Path, quick: bool, budget: int = 1500) -> str:
             ),
             "",
             f"Local judgments of the questions: {share}. LoCoMo questions ask about two"
-            " third parties, by first name, who are not entities in the brain; the local judge"
-            " passes most of them through.",
+            " third parties, by first name, who are known only from past conversations (no"
+            " entities); what the judge passes through injects nothing.",
         ]
     )
 
