@@ -126,7 +126,7 @@ async def test_entries_without_a_file_take_the_excerpt_from_the_description(
 
     [entry] = await brain.brain_context(ROOT)
 
-    assert entry["excerpt"] == " ".join(long.split())[:200]
+    assert entry["excerpt"] == " ".join(long.split())[:200].rstrip()
     assert (entry["doc_path"], entry["slug"]) == ("", "litellm")
 
 
@@ -141,7 +141,7 @@ async def test_notes_give_their_path_slug_and_body_excerpt(brain: Brain, tmp_pat
     by_title = {e["title"]: e for e in entries}
 
     hub = by_title["LiteLLM"]
-    assert hub["excerpt"] == body[:200]  # the body after the frontmatter
+    assert hub["excerpt"] == body[:200].rstrip()  # the body after the frontmatter
     assert hub["slug"] == "litellm"
     assert hub["doc_path"] == str(vault.resolve() / "LiteLLM.md")
     # Linked from the hub's note, never naming the project itself.

@@ -84,7 +84,8 @@ def excerpt(body: str, n: int = 200) -> str:
     for _ in range(2):  # nested emphasis: ***both***
         text = _EMPHASIS.sub(r"\2", text)
     text = text.replace("`", "")
-    return " ".join(text.split())[:n]
+    # The cut may land on a joining space; never end an excerpt with one.
+    return " ".join(text.split())[:n].rstrip()
 
 
 def _decode(raw: bytes) -> tuple[str, str | None]:
