@@ -23,6 +23,7 @@ async def _close_connection(brain: Brain) -> None:
 async def _drop_search_index(brain: Brain) -> None:
     other = sqlite3.connect(brain.path / "brain.db")
     other.execute("DROP TABLE entities_fts")
+    other.execute("DROP TABLE exchanges_fts")
     other.commit()
     other.close()
 

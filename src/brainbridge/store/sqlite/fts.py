@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
 # Letters and digits, split where FTS5's unicode61 tokenizer splits (so "_" too).
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -22,9 +21,6 @@ STOPWORDS = frozenset(
 )
 
 MAX_TERMS = 24
-# A word in more entities than this is too common to rank by while rarer query words remain:
-# FTS5 scores every entity that holds any term, so it costs the most and decides the least.
-COMMON_DF = 5000
 
 
 def query_terms(text: str, keep_stopwords: bool = False) -> list[str]:
@@ -54,19 +50,3 @@ def fts_match_expression(text: str) -> str | None:
 def match_terms(terms: list[str]) -> str:
     """The FTS5 expression OR-ing these (already tokenised) terms, each quoted."""
     return " OR ".join(f'"{t}"' for t in terms[:MAX_TERMS])
-
-
-def prune_common(
-    terms: list[str], doc_freq: Mapping[str, int], common: int = COMMON_DF
-) -> list[str]:
-    """The terms worth matching: common ones dropped while rarer ones that occur remain.
-
-    Only large brains have such terms; when every term is common, the two rarest stay.
-    """
-    present = [t for t in terms if doc_freq.get(t, 0) > 0]
-    if not present:
-        return terms
-    rare = [t for t in present if doc_freq[t] <= common]
-    if rare:
-        return rare
-    return sorted(present, key=lambda t: doc_freq[t])[:2]

@@ -13,7 +13,7 @@ from typing import Any
 from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.model import Entity, Relation
 from brainbridge.store.sqlite.db import connect, write_tx
-from brainbridge.store.sqlite.fts import MAX_TERMS, match_terms, prune_common, query_terms
+from brainbridge.store.sqlite.text_index import TextIndex
 
 MAX_NAME_CHARS = 500
 MAX_DESCRIPTION_CHARS = 20_000
@@ -88,7 +88,7 @@ class SqliteStore:
     def __init__(self, conn: sqlite3.Connection, path: Path | None = None) -> None:
         self.conn = conn
         self.path = path
-        self._df_cache: dict[str, int] = {}
+        self.text = TextIndex(conn)
 
     @classmethod
     def open(cls, path: str | Path) -> SqliteStore:
@@ -164,13 +164,10 @@ class SqliteStore:
                 "UPDATE entities SET description = ?, attributes = ?, updated_at = ? WHERE id = ?",
                 (desc, _dumps(attrs), ts, eid),
             )
-            self.conn.execute("DELETE FROM entities_fts WHERE rowid = ?", (eid,))
+            self.text.remove(eid, entity_type)
             # The text changed, so its vector is stale; the embedder will catch up.
             self.conn.execute("DELETE FROM vectors WHERE entity_id = ?", (eid,))
-        self.conn.execute(
-            "INSERT INTO entities_fts(rowid, name, description, body) VALUES (?, ?, ?, ?)",
-            (eid, _fts_name(name), desc, _body(attrs)),
-        )
+        self.text.put(eid, entity_type, _fts_name(name), desc, _body(attrs))
         return Entity(eid, entity_type, name, desc, attrs, created, ts)
 
     def restore_many(self, rows: Sequence[dict[str, Any]]) -> None:
@@ -202,6 +199,24 @@ class SqliteStore:
         ).fetchone()
         return _row_entity(row) if row else None
 
+    def heads(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """{id: (type, name)} without reading descriptions or attributes."""
+        out: dict[int, tuple[str, str]] = {}
+        for chunk in _chunks(list(ids), 500):
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT id, type, name FROM entities WHERE id IN ({marks})"
+            out.update((r[0], (r[1], r[2])) for r in self.conn.execute(sql, chunk))
+        return out
+
+    def ids_named(self, entity_type: str, names: Sequence[str]) -> dict[str, int]:
+        """{name: id} of the entities of one type with these names (absent ones left out)."""
+        out: dict[str, int] = {}
+        for chunk in _chunks(list(dict.fromkeys(names)), 500):
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT name, id FROM entities WHERE type = ? AND name IN ({marks})"
+            out.update((r[0], r[1]) for r in self.conn.execute(sql, (entity_type, *chunk)))
+        return out
+
     def find_by_name(self, name: str) -> list[Entity]:
         """Entities of any type whose name matches case-insensitively."""
         rows = self.conn.execute(
@@ -231,12 +246,12 @@ class SqliteStore:
         """Delete an entity with its relations, index rows and vector; False if absent."""
         with write_tx(self.conn):
             row = self.conn.execute(
-                "SELECT id FROM entities WHERE type = ? AND name = ?",
+                "SELECT id, type FROM entities WHERE type = ? AND name = ?",
                 (clean_text(entity_type), clean_text(name.strip())),
             ).fetchone()
             if row is None:
                 return False
-            self.conn.execute("DELETE FROM entities_fts WHERE rowid = ?", (row["id"],))
+            self.text.remove(row["id"], row["type"])
             self.conn.execute("DELETE FROM entities WHERE id = ?", (row["id"],))
         return True
 
@@ -413,37 +428,15 @@ class SqliteStore:
         entity_types: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
     ) -> list[tuple[int, float]]:
-        """BM25 matches for free text as (entity id, score), best first; higher is better."""
-        terms = (query_terms(query) or query_terms(query, keep_stopwords=True))[:MAX_TERMS]
-        if not terms:
-            return []
-        match = match_terms(prune_common(terms, self.doc_freq(terms)))
-        where, params = _type_filter("e.type", entity_types, exclude_types)
-        # Name hits count triple: a query naming an entity should find that entity first.
-        sql = (
-            "SELECT f.rowid, -bm25(entities_fts, 3.0, 1.0, 0.6) AS score FROM entities_fts f"
-            + (" JOIN entities e ON e.id = f.rowid" if where else "")
-            + " WHERE entities_fts MATCH ?"
-            + (f" AND {where}" if where else "")
-            + " ORDER BY bm25(entities_fts, 3.0, 1.0, 0.6) LIMIT ?"
-        )
-        rows = self.conn.execute(sql, (match, *params, limit)).fetchall()
-        return [(r[0], r[1]) for r in rows]
+        """BM25 matches for free text as (entity id, score), best first; higher is better.
+
+        On a big brain, a query made only of common words is ranked over a bounded set of
+        candidates (see `text_index`)."""
+        return self.text.rank(query, limit, entity_types, exclude_types)
 
     def doc_freq(self, terms: Sequence[str]) -> dict[str, int]:
-        """Number of entities whose text contains each term (cached; counts drift slowly)."""
-        out = {}
-        for term in terms:
-            hit = self._df_cache.get(term)
-            if hit is None:
-                hit = self.conn.execute(
-                    "SELECT COUNT(*) FROM entities_fts WHERE entities_fts MATCH ?", (f'"{term}"',)
-                ).fetchone()[0]
-                if len(self._df_cache) > 50_000:
-                    self._df_cache.clear()
-                self._df_cache[term] = hit
-            out[term] = hit
-        return out
+        """Number of entities whose text contains each term."""
+        return self.text.doc_freq(terms)
 
     def count_entities(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM entities").fetchone()[0]
@@ -542,19 +535,6 @@ def _fts_name(name: str) -> str:
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
     spaced = re.sub(r"[_\-./:]+", " ", spaced)
     return name if spaced == name else f"{name} {spaced}"
-
-
-def _type_filter(
-    col: str, entity_types: Sequence[str] | None, exclude_types: Sequence[str] | None
-) -> tuple[str, tuple[str, ...]]:
-    clauses, params = [], []
-    if entity_types:
-        clauses.append(f"{col} IN ({','.join('?' * len(entity_types))})")
-        params.extend(entity_types)
-    if exclude_types:
-        clauses.append(f"{col} NOT IN ({','.join('?' * len(exclude_types))})")
-        params.extend(exclude_types)
-    return " AND ".join(clauses), tuple(params)
 
 
 def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
