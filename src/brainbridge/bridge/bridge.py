@@ -201,13 +201,15 @@ class Bridge:
         terms = query_terms(" ".join(keywords(message)))
         df = store.doc_freq(terms)
         query = " ".join(t for t in terms if df.get(t))
-        # History counts: people and plans often live only in past conversations.
-        hits = self.brain.searcher.search(query, 3) if query else []
-        if not hits:
+        # History counts: people and plans often live only in past conversations. BM25's
+        # best ten suffice: coverage counts words, which is what BM25 ranks by.
+        ids = [eid for eid, _ in store.bm25(query, 10)] if query else []
+        if not ids:
             return 0.0
-        total = max(store.count_entities(), 1)
+        total = self.brain.searcher.entity_count()
         return max(
-            term_coverage(query, f"{h.entity.name} {h.entity.description}", df, total) for h in hits
+            term_coverage(query, f"{ent.name} {ent.description}", df, total)
+            for ent in store.get_entities(ids).values()
         )
 
     async def _load(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from brainbridge.model import CHAT_EXCHANGE, Entity
+from brainbridge.model import CHAT_EXCHANGE
 from brainbridge.store.sqlite.store import SqliteStore
 
 # Exchanges are named "{session_id[:8]}:ex:{n}" (DESIGN.md), so neighbours are found by name.
@@ -30,28 +30,30 @@ def adjacent_names(name: str) -> list[str]:
 def conversation_context(
     store: SqliteStore,
     text_scores: Mapping[int, float],
-    entities: dict[int, Entity],
+    heads: Mapping[int, tuple[str, str]],
     weight: float,
 ) -> dict[int, tuple[float, list[int]]]:
     """{exchange id: (inherited score, ids of the neighbours it came from)}.
 
-    Neighbours that were not yet loaded are added to `entities`.
+    `heads` holds (type, name) of the scored ids; neighbours are found by name.
     """
     out: dict[int, tuple[float, list[int]]] = {}
     if weight <= 0:
         return out
-    by_name = {(e.type, e.name): e for e in entities.values()}
-    for eid, score in text_scores.items():
-        ent = entities.get(eid)
-        if ent is None or ent.type != CHAT_EXCHANGE or score <= 0:
-            continue
-        for name in adjacent_names(ent.name):
-            near = by_name.get((CHAT_EXCHANGE, name))
+    sources = [
+        (eid, score, adjacent_names(head[1]))
+        for eid, score in text_scores.items()
+        if (head := heads.get(eid)) is not None and head[0] == CHAT_EXCHANGE and score > 0
+    ]
+    ids = {name: eid for eid, (etype, name) in heads.items() if etype == CHAT_EXCHANGE}
+    ids.update(
+        store.ids_named(CHAT_EXCHANGE, [n for *_, ns in sources for n in ns if n not in ids])
+    )
+    for eid, score, names in sources:
+        for name in names:
+            near = ids.get(name)
             if near is None:
-                near = store.get_entity(CHAT_EXCHANGE, name)
-                if near is None:
-                    continue
-                by_name[(CHAT_EXCHANGE, name)] = entities[near.id] = near
-            inherited, sources = out.get(near.id, (0.0, []))
-            out[near.id] = (inherited + weight * score, [*sources, eid])
+                continue
+            inherited, came_from = out.get(near, (0.0, []))
+            out[near] = (inherited + weight * score, [*came_from, eid])
     return out

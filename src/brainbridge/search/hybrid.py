@@ -68,6 +68,8 @@ class SearchOptions:
 # made-up words at up to ~0.45 from short texts in a 100k brain (docs/benchmarks.md).
 CALIBRATION: dict[str, tuple[float, float]] = {"minilm-l6-int8": (0.35, 0.5)}
 DEFAULT_CALIBRATION = (0.35, 0.35)
+# The floor reads candidates' text in batches of this many as it walks down the ranking.
+FLOOR_BATCH = 16
 
 
 class HybridSearch:
@@ -79,11 +81,13 @@ class HybridSearch:
         self.index = VectorIndex(store, embedder.name, embedder.dim) if embedder else None
         self._total = (0, -1, 0.0)  # (entity count, total_changes, when) for IDF
 
-    def _entity_count(self) -> int:
-        # IDF needs the brain's size only roughly; counting 100k rows costs ~10 ms.
+    def entity_count(self) -> int:
+        """The brain's size for IDF: exact on small brains, at most 5 s old on big ones
+        (counting 300k rows costs ~3 ms, and IDF needs the size only roughly)."""
         count, changes, when = self._total
         now = time.monotonic()
-        if changes != self.store.conn.total_changes or now - when > 5.0:
+        changed = changes != self.store.conn.total_changes
+        if (changed and count < 20_000) or now - when > 5.0:
             count = self.store.count_entities()
             self._total = (count, self.store.conn.total_changes, now)
         return max(count, 1)
@@ -103,16 +107,15 @@ class HybridSearch:
             return []
         k = max(opt.candidates, num_results * 3)
         bm25 = dict(self.store.bm25(query, k, entity_types, exclude_types))
-        entities = self.store.get_entities(list(bm25))
-        context = conversation_context(self.store, bm25, entities, opt.context_weight)
+        heads = self.store.heads(list(bm25))
+        context = conversation_context(self.store, bm25, heads, opt.context_weight)
         text = dict(bm25)
         for eid, (inherited, _) in context.items():
             text[eid] = text.get(eid, 0.0) + inherited
         cosine, nearest, background = self._vectors(
             query, query_vector, k, text, entity_types, exclude_types, opt
         )
-        missing = [eid for eid in nearest if eid not in entities]
-        entities.update(self.store.get_entities(missing))
+        entities: dict[int, Entity] = {}  # loaded as the floor walks down the ranking
 
         found: dict[int, list[str]] = {}
         for name, ids in (("bm25", bm25), ("vector", nearest), ("context", context)):
@@ -181,7 +184,7 @@ class HybridSearch:
         """The candidates that clear the floor, best first, at most `want` of them."""
         terms = query_terms(query) or query_terms(query, keep_stopwords=True)
         df = self.store.doc_freq(terms)
-        total = self._entity_count()
+        total = self.entity_count()
         name = self.embedder.name if self.embedder else ""
         base, unknown = CALIBRATION.get(name, DEFAULT_CALIBRATION)
         if any(df.values()):
@@ -197,8 +200,15 @@ class HybridSearch:
         coverage = Coverage(query, df, total)
         direct: dict[int, bool] = {}
 
+        ranked = sorted(fused, key=lambda e: (-fused[e][0], e))
+        position = {eid: i for i, eid in enumerate(ranked)}
+
         def passes(eid: int) -> bool:
             if eid not in direct:
+                if eid not in entities:  # the next few candidates, read in one query
+                    at = position.get(eid, 0)
+                    batch = [e for e in ranked[at : at + FLOOR_BATCH] if e not in entities]
+                    entities.update(self.store.get_entities([eid, *batch]))
                 ent = entities.get(eid)
                 direct[eid] = ent is not None and (
                     eid in close or coverage.of(entity_text(ent)) >= opt.min_coverage
@@ -208,7 +218,7 @@ class HybridSearch:
         # Walk down the ranking and stop once there are enough: measuring coverage is the
         # floor's cost, and what ranks below the first `want` survivors is never returned.
         kept = []
-        for eid in sorted(fused, key=lambda e: (-fused[e][0], e)):
+        for eid in ranked:
             # An exchange found only beside a match stands on that match.
             if passes(eid) or (eid in context and any(passes(s) for s in context[eid][1])):
                 kept.append(eid)
