@@ -223,12 +223,14 @@ class Bridge:
         def _search() -> list[tuple[str, tuple[Hit, ...]]]:
             out = []
             seen: set[int] = set()
+            searcher = self.brain.searcher
             for q in queries:
-                hits = self.brain.searcher.search(
-                    q, cfg.knowledge_per_query, exclude_types=(CHAT_EXCHANGE,)
+                qv = searcher.query_vector(q)  # embedded once for both searches
+                hits = searcher.search(
+                    q, cfg.knowledge_per_query, exclude_types=(CHAT_EXCHANGE,), query_vector=qv
                 )
-                hits += self.brain.searcher.search(
-                    q, cfg.history_per_query, entity_types=(CHAT_EXCHANGE,)
+                hits += searcher.search(
+                    q, cfg.history_per_query, entity_types=(CHAT_EXCHANGE,), query_vector=qv
                 )
                 fresh = tuple(
                     h for h in hits if h.entity.id not in seen and h.entity.name not in recent

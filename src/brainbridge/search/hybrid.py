@@ -92,6 +92,12 @@ class HybridSearch:
             self._total = (count, self.store.conn.total_changes, now)
         return max(count, 1)
 
+    def query_vector(self, query: str) -> np.ndarray | None:
+        """The query's embedding (None without an embedder), to share between searches."""
+        if self.embedder is None or not query.strip():
+            return None
+        return self.embedder.embed([query])[0]
+
     def search(
         self,
         query: str,

@@ -13,9 +13,11 @@ import numpy as np
 
 from brainbridge.store.sqlite.store import SqliteStore
 
-# Counting the vectors table is a full scan (50-400 ms at 100k rows), so deletions by other
-# processes are looked for at most this often; this connection's own writes at once.
+# Counting the vectors table is a full scan (50-400 ms at 100k rows), so on a big index
+# deletions are looked for at most this often (a deleted entity is never returned anyway:
+# its row is gone); a small index recounts after any write of this connection.
 RECOUNT_SECONDS = 10.0
+SMALL_INDEX = 20_000
 
 
 class VectorIndex:
@@ -27,7 +29,8 @@ class VectorIndex:
         self.dim = dim
         self._seq = 0
         self._ids = np.zeros(0, dtype=np.int64)
-        self._types: list[str] = []
+        self._codes = np.zeros(0, dtype=np.int32)  # entity type of each row, as a code
+        self._code_of: dict[str, int] = {}
         self._matrix = np.zeros((0, dim), dtype=np.float32)
         self._row_of: dict[int, int] = {}
         self._changes = -1
@@ -39,7 +42,8 @@ class VectorIndex:
     def refresh(self) -> None:
         """Load vectors written since the last refresh; reload fully after deletions."""
         changes, now = self.store.conn.total_changes, time.monotonic()
-        if changes != self._changes or now - self._counted >= RECOUNT_SECONDS:
+        changed = changes != self._changes and len(self._row_of) < SMALL_INDEX
+        if changed or now - self._counted >= RECOUNT_SECONDS:
             if self.store.vector_count(self.model) < len(self._row_of):
                 self.__init__(self.store, self.model, self.dim)  # type: ignore[misc]
             self._changes, self._counted = changes, now
@@ -56,19 +60,20 @@ class VectorIndex:
             vec = np.frombuffer(blob, dtype=np.float32)
             if vec.shape[0] != self.dim:
                 continue
+            code = self._code_of.setdefault(etype, len(self._code_of))
             row = self._row_of.get(eid)
             if row is not None:  # re-embedded after an edit: overwrite in place
                 self._matrix[row] = vec
-                self._types[row] = etype
+                self._codes[row] = code
                 continue
-            self._row_of[eid] = len(self._types) + len(new_ids)
+            self._row_of[eid] = len(self._ids) + len(new_ids)
             new_ids.append(eid)
             new_vecs.append(vec)
-            new_types.append(etype)
+            new_types.append(code)
         if new_ids:
             self._ids = np.concatenate([self._ids, np.array(new_ids, dtype=np.int64)])
             self._matrix = np.vstack([self._matrix, np.stack(new_vecs)])
-            self._types.extend(new_types)
+            self._codes = np.concatenate([self._codes, np.array(new_types, dtype=np.int32)])
 
     def search(
         self,
@@ -96,13 +101,7 @@ class VectorIndex:
             return [], 0.0
         sims = self._matrix @ query.astype(np.float32)
         if entity_types or exclude_types:
-            allowed = set(entity_types) if entity_types else None
-            banned = set(exclude_types or ())
-            mask = np.fromiter(
-                ((allowed is None or t in allowed) and t not in banned for t in self._types),
-                dtype=bool,
-                count=len(self._types),
-            )
+            mask = self._type_mask(entity_types, exclude_types)
             if not mask.any():
                 return [], 0.0
             background = float(sims[mask].mean())
@@ -115,6 +114,18 @@ class VectorIndex:
         return [
             (int(self._ids[i]), float(sims[i])) for i in top if np.isfinite(sims[i])
         ], background
+
+    def _type_mask(
+        self, entity_types: Sequence[str] | None, exclude_types: Sequence[str] | None
+    ) -> np.ndarray:
+        mask = np.ones(len(self._codes), dtype=bool)
+        if entity_types:
+            keep = [self._code_of[t] for t in entity_types if t in self._code_of]
+            mask &= np.isin(self._codes, keep)
+        if exclude_types:
+            drop = [self._code_of[t] for t in exclude_types if t in self._code_of]
+            mask &= ~np.isin(self._codes, drop)
+        return mask
 
     def cosines(self, ids: Sequence[int], query: np.ndarray) -> dict[int, float]:
         """Cosine of the query with each listed entity that has a vector."""
