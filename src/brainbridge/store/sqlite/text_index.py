@@ -38,8 +38,8 @@ _BM25 = "bm25({table}, 3.0, 1.0, 0.6)"
 EXACT_ROWS = 1000
 RARE_ROWS = 600
 WINDOW_ROWS = 600
-# Document frequencies below this are looked up every time (a rare term's count is cheap
-# and must see new rows at once); larger ones are cached, as they drift slowly.
+# Document frequencies from this up are cached, as they drift slowly; smaller ones only
+# until the next write (a rare term's count is cheap and must see new rows at once).
 CACHED_DF = 500
 
 
@@ -61,6 +61,8 @@ class TextIndex:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self._df_cache: dict[tuple[str, str], int] = {}
+        self._small: dict[tuple[str, str], int] = {}
+        self._stamp: tuple[int, int] = (-1, -1)
 
     # -- writes (inside the caller's transaction) ----------------------------
 
@@ -77,6 +79,11 @@ class TextIndex:
 
     def doc_freq(self, terms: Sequence[str], tables: Sequence[str] = TABLES) -> dict[str, int]:
         """Number of rows (over `tables`) whose text holds each term."""
+        # Small counts are kept only while nothing was written (here or by another process).
+        stamp = (self.conn.total_changes, self.conn.execute("PRAGMA data_version").fetchone()[0])
+        if stamp != self._stamp:
+            self._small.clear()
+            self._stamp = stamp
         out = dict.fromkeys(terms, 0)
         for table in tables:
             for term in terms:
@@ -84,16 +91,17 @@ class TextIndex:
         return out
 
     def _df(self, table: str, term: str) -> int:
-        hit = self._df_cache.get((table, term))
+        key = (table, term)
+        hit = self._df_cache.get(key, self._small.get(key))
         if hit is not None:
             return hit
         count = self.conn.execute(
             f"SELECT COUNT(*) FROM {table} WHERE {table} MATCH ?", (f'"{term}"',)
         ).fetchone()[0]
-        if count >= CACHED_DF:
-            if len(self._df_cache) > 50_000:
-                self._df_cache.clear()
-            self._df_cache[(table, term)] = count
+        cache = self._df_cache if count >= CACHED_DF else self._small
+        if len(cache) > 50_000:
+            cache.clear()
+        cache[key] = count
         return count
 
     def rank(
