@@ -486,7 +486,14 @@ async def locomo_recall(folder: Path, quick: bool, budget: int = 1500) -> str:
     if not path.exists():
         return f"## LoCoMo\n\nSkipped: {path} not found (set LOCOMO_DIR)."
     data = json.loads(path.read_text("utf-8"))[: 1 if quick else None]
-    paths = {"enrich": None, "retrieval": 3, "retrieval-10": 10, "bm25": None}
+    default = BridgeConfig().history_per_query
+    paths = {
+        "enrich": None,
+        "retrieval": default,
+        "retrieval-3": 3,
+        "retrieval-12": 12,
+        "bm25": None,
+    }
     scores: dict[str, list[float]] = {k: [] for k in paths}
     items: dict[str, list[int]] = {k: [] for k in paths}
     judged: Counter[str] = Counter()
@@ -539,11 +546,16 @@ async def locomo_recall(folder: Path, quick: bool, budget: int = 1500) -> str:
                     ("enrich", "enrich, local judge (pass-through injects nothing)"),
                     (
                         "retrieval",
-                        "enrich retrieval, judge forced to enrich (history_per_query 3, the default)",
+                        "enrich retrieval, judge forced to enrich"
+                        f" (history_per_query {default}, the default)",
                     ),
                     (
-                        "retrieval-10",
-                        "enrich retrieval, judge forced to enrich, history_per_query 10",
+                        "retrieval-3",
+                        "enrich retrieval, judge forced to enrich, history_per_query 3",
+                    ),
+                    (
+                        "retrieval-12",
+                        "enrich retrieval, judge forced to enrich, history_per_query 12",
                     ),
                     ("bm25", "plain BM25 on the question, same budget and block"),
                 )

@@ -236,3 +236,30 @@ async def test_each_judgment_is_logged_at_debug(
         if r.name == "brainbridge.bridge.bridge" and r.levelno == logging.DEBUG
     ]
     assert sum(line.startswith(f"judgment={judgment}") for line in lines) == 1, lines
+
+
+async def test_a_name_known_only_from_past_conversations_is_a_reference(tmp_path: Path) -> None:
+    brain = await Brain.open(tmp_path / "history", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        for n, (user, ai) in enumerate(
+            [
+                ("Caroline wants to go camping in the mountains this summer", "Sounds lovely."),
+                ("I lent Caroline my tent for the camping trip", "Nice of you."),
+                ("Rosalind mentioned a conference once", "Interesting."),
+            ],
+            start=1,
+        ):
+            await bridge.observe_now("hist-sess", n, user, ai)
+        known = await bridge.enrich("When is Caroline planning on going camping?", None)
+        once = await bridge.enrich("When is Rosalind planning on going to the conference?", None)
+        await bridge.drain()
+    finally:
+        await brain.close()
+
+    assert known.judgment is Judgment.ENRICH
+    assert "names someone from past conversations: Caroline" in known.reasons
+    assert known.queries[0].startswith("Caroline") and "camping" in known.queries[0]
+    assert any(name.startswith("hist-ses:ex:") for name in known.loaded)
+    # One past mention is not enough to call a word someone the user talks about.
+    assert not any("past conversations" in r for r in once.reasons)

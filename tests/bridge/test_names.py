@@ -99,3 +99,14 @@ def test_deleted_names_go_at_the_next_reload_which_a_slow_load_postpones() -> No
     index.refresh()
     assert index.find("the Trellis beta") == []
     assert store.loads == [0, 0]
+
+
+def test_capitalised_words_are_mid_sentence_names_and_possessives() -> None:
+    from brainbridge.bridge.names import capitalised_words
+
+    assert capitalised_words("When is Caroline planning on going camping with Mel?") == [
+        "Caroline",
+        "Mel",
+    ]
+    assert capitalised_words("Kevin's cohort starts when Kevin says so") == ["Kevin"]
+    assert capitalised_words("What is the plan? I think so. Then we go.") == []

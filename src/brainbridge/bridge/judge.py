@@ -126,10 +126,14 @@ def judge_locally(message: str, mentions: list[Mention], best_coverage: float | 
         score += 2
     elif loose:
         score += min(len(loose), 2)
-    if mentions:
-        names = sorted({m.name for m in mentions})
-        kind = "names known entities" if exact else "loosely names known entities"
-        reasons.append(f"{kind}: " + ", ".join(names[:3]))
+    for kind, strengths in (
+        ("names known entities", {"exact"}),
+        ("loosely names known entities", {"loose"}),
+        ("names someone from past conversations", {"history"}),
+    ):
+        names = sorted({m.name for m in mentions if m.strength in strengths})
+        if names:
+            reasons.append(f"{kind}: " + ", ".join(names[:3]))
     cues = [m.group(0) for p in REFERENCE_CUES if (m := p.search(message))]
     if cues:
         score += min(len(cues), 2)

@@ -34,8 +34,18 @@ class Mention:
     name: str
     matched: str  # the words of the message that matched
     # exact: the whole name (or an unambiguous person name) as written; loose: a lower-case
-    # proper name, or several distinctive words of one longer name ("the board deck").
+    # proper name, or several distinctive words of one longer name ("the board deck");
+    # history: a capitalised word no entity is named, used in past conversations.
     strength: str = "exact"
+
+
+# A capitalised word inside a sentence, or any capitalised possessive ("Kevin's").
+_CAPITALISED = re.compile(r"(?<=[a-z,;:] )(?!I\b)[A-Z][a-z]{2,}\b|\b[A-Z][a-z]{2,}(?=['’]s\b)")
+
+
+def capitalised_words(message: str) -> list[str]:
+    """Words written like names ("when did Caroline go", "Kevin's cohort"), once each."""
+    return list(dict.fromkeys(_CAPITALISED.findall(message)))
 
 
 def _norm(text: str) -> str:

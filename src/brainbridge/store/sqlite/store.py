@@ -13,7 +13,7 @@ from typing import Any
 from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.model import Entity, Relation
 from brainbridge.store.sqlite.db import connect, write_tx
-from brainbridge.store.sqlite.text_index import TextIndex
+from brainbridge.store.sqlite.text_index import HISTORY, TextIndex
 
 MAX_NAME_CHARS = 500
 MAX_DESCRIPTION_CHARS = 20_000
@@ -437,6 +437,10 @@ class SqliteStore:
     def doc_freq(self, terms: Sequence[str]) -> dict[str, int]:
         """Number of entities whose text contains each term."""
         return self.text.doc_freq(terms)
+
+    def history_freq(self, terms: Sequence[str]) -> dict[str, int]:
+        """Number of chat exchanges whose text contains each term."""
+        return self.text.doc_freq(terms, (HISTORY,))
 
     def count_entities(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM entities").fetchone()[0]
