@@ -11,6 +11,7 @@ from contextlib import closing
 from pathlib import Path
 
 from brainbridge.brain import Brain
+from brainbridge.store.sqlite.db import connect
 from brainbridge.store.sqlite.migrations import MIGRATIONS
 
 BrainFactory = Callable[..., Awaitable[Brain]]
@@ -106,3 +107,29 @@ async def test_processes_creating_the_same_new_brain_at_once_all_succeed(tmp_pat
         assert "Chat_Exchange" in brain.types and "Person" in brain.types
     finally:
         await brain.close()
+
+
+TURN_TAKER = """
+import sys, time
+from pathlib import Path
+from brainbridge.store.sqlite.db import connect
+from brainbridge.store.sqlite.sessions import SqliteSessions
+while not Path(sys.argv[2]).exists():
+    time.sleep(0.002)
+sessions = SqliteSessions(connect(sys.argv[1]))
+print(" ".join(str(sessions.next_turn("shared-session")) for _ in range(25)))
+"""
+
+
+def test_processes_taking_turns_of_one_session_never_get_the_same_number(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "brain.db"
+    connect(db).close()  # migrated once, before the race
+    gate = tmp_path / "go"
+    procs = [_spawn(["-c", TURN_TAKER, str(db), str(gate)]) for _ in range(4)]
+    gate.touch()
+    outputs = [p.communicate(timeout=120) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [err for _, err in outputs]
+    taken = [int(n) for out, _ in outputs for n in out.split()]
+    assert sorted(taken) == list(range(1, 101))

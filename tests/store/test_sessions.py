@@ -134,3 +134,9 @@ def test_sessions_survive_reopening(tmp_path: Path) -> None:
     finally:
         conn.close()
     assert got.bridge_context_log == ({"turn": 1, "stored": ["Ada"]},)
+
+
+def test_next_turn_creates_the_session_and_counts_up(sessions: SqliteSessions) -> None:
+    assert [sessions.next_turn("fresh") for _ in range(3)] == [1, 2, 3]
+    session = sessions.get("fresh")
+    assert session is not None and session.message_count == 3

@@ -89,6 +89,28 @@ class SqliteSessions:
             )
         return cur.rowcount > 0
 
+    def next_turn(self, session_id: str) -> int:
+        """Take the session's next exchange number (creating the session if needed).
+
+        Atomic across processes: two Stop hooks of one session finishing together get
+        different numbers, so neither overwrites the other's exchange.
+        """
+        ts = now_iso()
+        with write_tx(self.conn):
+            self.conn.execute(
+                "INSERT OR IGNORE INTO sessions(id, created_at, updated_at) VALUES (?, ?, ?)",
+                (session_id, ts, ts),
+            )
+            self.conn.execute(
+                "UPDATE sessions SET message_count = message_count + 1, updated_at = ?"
+                " WHERE id = ?",
+                (ts, session_id),
+            )
+            row = self.conn.execute(
+                "SELECT message_count FROM sessions WHERE id = ?", (session_id,)
+            ).fetchone()
+        return int(row[0])
+
     def record_turn(
         self, session_id: str, turn: int, entry: dict[str, Any], count: bool = True
     ) -> None:
