@@ -212,12 +212,15 @@ async def test_each_turn_lands_in_the_context_log(bridge: Bridge, life: Brain) -
         "loaded": list(first.loaded),
         "stored": list(obs.stored),
     }
-    # The short-circuit does no I/O, so only observe writes that turn (it stored nothing).
+    # The short-circuit does no I/O, so observe logs that turn, judgment included.
     assert second.source == "short_circuit"
-    assert (session.bridge_context_log[1]["turn"], session.bridge_context_log[1]["stored"]) == (
-        2,
-        [],
-    )
+    assert session.bridge_context_log[1] == {
+        "turn": 2,
+        "judgment": "pass_through",
+        "queries": [],
+        "loaded": [],
+        "stored": [],
+    }
 
 
 def test_due_dates_resolve_from_the_day_they_were_said() -> None:

@@ -343,7 +343,11 @@ class Bridge:
             stored.append(f"{ent.type}:{ent.name}")
         facts, extractor = await extract(self.llm, message, response, today or date.today())
         stored += await store_facts(self.brain, facts, exchange)
-        await self.brain._run(self.brain.sessions.record_turn, session_id, n, {"stored": stored})
+        entry: dict[str, Any] = {"stored": stored}
+        if word_count(message) < SHORT_MESSAGE_WORDS:
+            # enrich short-circuited this message without I/O, so its judgment is logged here.
+            entry.update(judgment=Judgment.PASS_THROUGH.value, queries=[], loaded=[])
+        await self.brain._run(self.brain.sessions.record_turn, session_id, n, entry)
         log.debug("observe %s turn %d: stored=%s skipped=%s", session_id, n, stored, skipped)
         return Observation(exchange[1] if exchange else None, tuple(stored), skipped, extractor)
 
