@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from types import ModuleType, TracebackType
-from typing import Any, Self
+from types import ModuleType
+from typing import Any
 
 from brainbridge.errors import LLMError
 from brainbridge.llm.base import (
+    ClientLifecycle,
     LoopBoundClient,
     ToolCall,
     ToolSpec,
@@ -27,7 +28,7 @@ _JSON_TOOL = "answer"
 _ANY_OBJECT: dict[str, Any] = {"type": "object"}
 
 
-class AnthropicLLM:
+class AnthropicLLM(ClientLifecycle):
     """An `LLM` backed by Anthropic's Messages API."""
 
     def __init__(
@@ -158,21 +159,6 @@ class AnthropicLLM:
                 ToolCall(block.name, parse_arguments(block.input, who=self.name, tool=block.name))
             )
         return calls
-
-    async def aclose(self) -> None:
-        """Close the HTTP connection pool."""
-        await self._clients.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     async def _create(
         self, system: str, messages: list[dict[str, str]], *, timeout: float, **extra: Any

@@ -12,8 +12,8 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any, Generic, TypeVar
+from types import ModuleType, TracebackType
+from typing import Any, Generic, Self, TypeVar
 
 from brainbridge.errors import LLMError
 
@@ -78,6 +78,27 @@ class LoopBoundClient(Generic[T]):
             log.debug("LLM client closed from another event loop; leaving its pool to the GC")
             return
         await self._client.close()  # type: ignore[attr-defined]
+
+
+class ClientLifecycle:
+    """`aclose` and `async with` for a provider whose SDK client is `self._clients`."""
+
+    _clients: LoopBoundClient[Any]
+
+    async def aclose(self) -> None:
+        """Close the HTTP connection pool."""
+        await self._clients.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
 
 
 def quote(text: str) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
-from types import ModuleType, TracebackType
-from typing import Any, Self
+from types import ModuleType
+from typing import Any
 
 from brainbridge.errors import LLMError
 from brainbridge.llm.base import (
+    ClientLifecycle,
     LoopBoundClient,
     ToolCall,
     ToolSpec,
@@ -29,7 +30,7 @@ _LOCAL_KEY = "not-needed"
 _JSON_INSTRUCTION = "Reply with one JSON object and nothing else."
 
 
-class OpenAICompatLLM:
+class OpenAICompatLLM(ClientLifecycle):
     """An `LLM` backed by a Chat Completions endpoint."""
 
     def __init__(
@@ -162,21 +163,6 @@ class OpenAICompatLLM:
             arguments = parse_arguments(function.arguments, who=self.name, tool=function.name)
             calls.append(ToolCall(function.name, arguments))
         return calls
-
-    async def aclose(self) -> None:
-        """Close the HTTP connection pool."""
-        await self._clients.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     async def _create(
         self, system: str, messages: list[dict[str, str]], *, timeout: float, **extra: Any
