@@ -32,49 +32,44 @@ MAX_ENTITY_NAME_CHARS = 200
 MAX_DESCRIPTION_CHARS = 2000
 _RECORDED_ARG_CHARS = 1000
 
-UPDATE_TITLE = ToolSpec(
+
+def _spec(name: str, description: str, fields: dict[str, str]) -> ToolSpec:
+    """A tool whose arguments are all required strings: `fields` maps each to what it is."""
+    properties = {key: {"type": "string", "description": text} for key, text in fields.items()}
+    return ToolSpec(
+        name,
+        description,
+        {"type": "object", "properties": properties, "required": list(fields)},
+    )
+
+
+UPDATE_TITLE = _spec(
     "update_title",
     "Give the session a short, specific title (3–8 words, Title Case). Call it only when "
     "there is no title yet or the current one no longer fits.",
-    {
-        "type": "object",
-        "properties": {"title": {"type": "string", "description": "The new title."}},
-        "required": ["title"],
-    },
+    {"title": "The new title."},
 )
-UPDATE_SUMMARY = ToolSpec(
+UPDATE_SUMMARY = _spec(
     "update_summary",
     "Replace the session's running summary (at most 600 characters, third person): what the "
     "user is working on, decisions, facts and open questions. It must cover the whole session, "
     "earlier parts included.",
-    {
-        "type": "object",
-        "properties": {"summary": {"type": "string", "description": "The complete new summary."}},
-        "required": ["summary"],
-    },
+    {"summary": "The complete new summary."},
 )
-LOG_ACTIVITY = ToolSpec(
+LOG_ACTIVITY = _spec(
     "log_activity",
     "Add one entry to today's activity log: a sentence, past tense, on what happened in this "
     "session since its last entry. Skip it when nothing new happened.",
-    {
-        "type": "object",
-        "properties": {"summary": {"type": "string", "description": "The log entry."}},
-        "required": ["summary"],
-    },
+    {"summary": "The log entry."},
 )
-WRITE_BRAIN_ENTITY = ToolSpec(
+WRITE_BRAIN_ENTITY = _spec(
     "write_brain_entity",
     "Save one durable fact in the brain as an entity (a person, project, decision, "
     "preference …) when the conversation states it plainly. Never for chat small talk.",
     {
-        "type": "object",
-        "properties": {
-            "type": {"type": "string", "description": "One of the entity types listed."},
-            "name": {"type": "string", "description": "The entity's name."},
-            "description": {"type": "string", "description": "One or two sentences."},
-        },
-        "required": ["type", "name", "description"],
+        "type": "One of the entity types listed.",
+        "name": "The entity's name.",
+        "description": "One or two sentences.",
     },
 )
 TOOLS = (UPDATE_TITLE, UPDATE_SUMMARY, LOG_ACTIVITY, WRITE_BRAIN_ENTITY)
