@@ -16,6 +16,9 @@ from brainbridge.errors import InvalidInput
 from brainbridge.home import CONFIG_FILE, brain_home
 
 if TYPE_CHECKING:
+    from brainbridge.brain import Brain
+    from brainbridge.bridge import Bridge
+    from brainbridge.curator.config import CuratorConfig
     from brainbridge.ports import LLM
 
 DEFAULT_EMBEDDER = "auto"
@@ -66,9 +69,31 @@ class Settings:
 
         Raises: LLMError for an unknown provider or a missing SDK.
         """
+        if self.llm_provider is None:  # hooks start cold: not even brainbridge.llm
+            return None
         from brainbridge.llm import make_llm
 
         return make_llm(self.llm_provider, self.llm_model, self.llm_base_url, self.llm_api_key)
+
+    def make_bridge(
+        self, brain: Brain, llm: LLM | None = None, *, budget_tokens: int | None = None
+    ) -> Bridge:
+        """The bridge every adapter puts over `brain`: this budget, and `llm` from `make_llm`.
+
+        `budget_tokens` overrides the configured budget (`brain enrich --budget`).
+        """
+        from brainbridge.bridge import Bridge, BridgeConfig
+
+        return Bridge(brain, llm, BridgeConfig(budget_tokens=budget_tokens or self.budget_tokens))
+
+    def curator_config(self) -> CuratorConfig:
+        """The curator's cadence and limits from the `[curator]` table.
+
+        Raises: InvalidInput naming the key whose value cannot be used.
+        """
+        from brainbridge.curator.config import curator_config
+
+        return curator_config(self.section("curator"))
 
 
 def load_settings(env: Mapping[str, str], brain: str | Path | None = None) -> Settings:

@@ -90,7 +90,7 @@ def enrich(
         llm = None if local else settings.make_llm()
         try:
             async with open_brain(settings, embedder=True) as brain:
-                bridge = _make_bridge(brain, llm, budget or settings.budget_tokens)
+                bridge = settings.make_bridge(brain, llm, budget_tokens=budget)
                 result = await bridge.enrich(message, session_id)
                 await bridge.drain()
                 return result
@@ -123,12 +123,6 @@ def print_enrichment(result: Enrichment) -> None:
         write_utf8(result.block + "\n")
     else:
         console.print(Text("nothing would be injected", style="dim"))
-
-
-def _make_bridge(brain: Brain, llm: LLM | None, budget: int) -> Bridge:
-    from brainbridge.bridge import Bridge, BridgeConfig
-
-    return Bridge(brain, llm, BridgeConfig(budget_tokens=budget))
 
 
 # -- brain chat -----------------------------------------------------------------------
@@ -164,7 +158,7 @@ async def _chat(settings: Settings, llm: LLM, session_id: str) -> None:
     except BaseException:
         await llm.aclose()
         raise
-    bridge = _make_bridge(brain, llm, settings.budget_tokens)
+    bridge = settings.make_bridge(brain, llm)
     try:
         session = await brain._run(brain.sessions.ensure, session_id)
         interactive = sys.stdin.isatty()

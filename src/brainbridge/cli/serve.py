@@ -13,16 +13,6 @@ from brainbridge.cli.common import App, fail, guarded, pass_app
 from brainbridge.hooks.runner import SERVER_FILE
 
 
-def make_bridge_factory(settings, llm=None):  # type: ignore[no-untyped-def]
-    """A bridge builder using the configured LLM and budget."""
-    from brainbridge.bridge import Bridge, BridgeConfig
-
-    def factory(brain):  # type: ignore[no-untyped-def]
-        return Bridge(brain, llm, BridgeConfig(budget_tokens=settings.budget_tokens))
-
-    return factory
-
-
 def _write_server_file(home: Path, url: str, token: str) -> Path:
     path = home / SERVER_FILE
     home.mkdir(parents=True, exist_ok=True)
@@ -54,16 +44,18 @@ def serve(app: App, host: str, port: int, token: str | None) -> None:
     if not is_loopback(host) and not token:
         fail(f"binding to {host} needs a token: pass --token or set BRAIN_TOKEN", 2)
     token = token or secrets.token_urlsafe(24)
-    llm = guarded(settings.make_llm)  # a bad provider setting fails here, not mid-start-up
+    # A bad provider or [curator] setting fails here, not mid-start-up.
+    llm = guarded(settings.make_llm)
+    curator = guarded(settings.curator_config)
     config = ServerConfig(
         settings.brain_path,
         host,
         port,
         token,
         settings.embedder,
-        make_bridge_factory(settings, llm),
+        lambda brain: settings.make_bridge(brain, llm),
     )
-    _add_curator(config, settings, llm)
+    _add_curator(config, llm, curator)
     api = guarded(lambda: create_app(config))
     url = f"http://{host if ':' not in host else f'[{host}]'}:{port}"
     path = settings.brain_path / SERVER_FILE
@@ -104,12 +96,10 @@ def _run_server(api, host: str, port: int, on_started) -> bool:  # type: ignore[
     return server.started
 
 
-def _add_curator(config, settings, llm) -> None:  # type: ignore[no-untyped-def]
-    from brainbridge.curator.config import curator_config
+def _add_curator(config, llm, curator) -> None:  # type: ignore[no-untyped-def]
     from brainbridge.curator.wiring import attach_curator
 
-    cfg = curator_config(settings.section("curator"))
-    config.on_start.append(lambda brain, bridge: attach_curator(brain, bridge, llm, cfg))
+    config.on_start.append(lambda brain, bridge: attach_curator(brain, bridge, llm, curator))
 
 
 @click.command()
@@ -120,8 +110,9 @@ def mcp(app: App) -> None:
     from brainbridge.mcp import build_server
 
     settings = guarded(lambda: app.settings)
+    llm = guarded(settings.make_llm)
     server = build_server(
         lambda: Brain.open(settings.brain_path, embedder=settings.embedder),
-        make_bridge=make_bridge_factory(settings, guarded(settings.make_llm)),
+        make_bridge=lambda brain: settings.make_bridge(brain, llm),
     )
     server.run("stdio")
