@@ -15,6 +15,7 @@ import pytest
 from api.seed import seed_folder
 from api.served import serve_env
 from brainbridge.hooks.install import PROMPT_TIMEOUT, hook_command
+from fakes.llm_server import fake_llm_server  # noqa: F401  (a pytest fixture)
 
 # What `brain hooks install` writes, split for subprocess: `<python> -m brainbridge.hooks`.
 HOOK = shlex.split(hook_command())

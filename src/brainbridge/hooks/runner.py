@@ -14,10 +14,16 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from brainbridge.hooks.payload import context_output, read_payload, transcript_exchanges
+
+if TYPE_CHECKING:
+    from brainbridge.brain import Brain
+    from brainbridge.bridge import Bridge
+    from brainbridge.ports import LLM
+    from brainbridge.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -132,20 +138,34 @@ def last_exchange(payload: dict[str, Any]) -> tuple[str, str]:
 async def handle_locally(kind: str, payload: dict[str, Any], home: Path) -> dict[str, Any]:
     """Do the hook's work in this process: {"context": str | None}; prints the context first.
 
-    The context goes out before background writes (the turn log) finish, so a busy
-    database can delay only those, never what Claude Code sees.
+    The bridge, its LLM and the curator come from the brain's settings, as for `brain
+    serve` and the CLI. The context goes out before background writes (the turn log)
+    finish, so a busy database can delay only those, never what Claude Code sees.
     """
+    settings = hook_settings(home, kind)
+    # SessionStart reads project context only: an LLM SDK would just slow it down.
+    llm = None if kind == "session-start" else _make_llm(settings, home, kind)
+    try:
+        return await _run_here(kind, payload, settings, llm)
+    finally:
+        if llm is not None:
+            await llm.aclose()
+
+
+async def _run_here(
+    kind: str, payload: dict[str, Any], settings: Settings, llm: LLM | None
+) -> dict[str, Any]:
     from brainbridge.brain import Brain
-    from brainbridge.bridge import Bridge
     from brainbridge.hooks.work import run_hook
 
+    home = settings.brain_path
     # No embedding model on this cold path: BM25 and the graph answer in milliseconds,
     # and vectors for what we store are filled in by the next indexing run.
     brain = await Brain.open(home, embedder=None, background_indexing=False)
     try:
-        bridge = Bridge(brain)
+        bridge = settings.make_bridge(brain, llm)
         if kind == "stop":
-            await _attach_curator(brain, bridge)
+            await _attach_curator(brain, bridge, llm, settings, kind)
         try:
             result = await run_hook(brain, kind, payload, bridge)
             emit(kind, result)
@@ -156,12 +176,39 @@ async def handle_locally(kind: str, payload: dict[str, Any], home: Path) -> dict
         await brain.close()
 
 
-async def _attach_curator(brain: Any, bridge: Any) -> None:
+def hook_settings(home: Path, kind: str) -> Settings:
+    """The brain's settings as the CLI and `brain serve` read them (config.toml, BRAIN_*).
+
+    Settings that cannot be read never stop a hook: it notes why and runs on defaults.
+    """
+    from brainbridge.settings import Settings, load_settings
+
     try:
-        from brainbridge.curator.wiring import attach_curator
-    except ModuleNotFoundError:
-        return
-    await attach_curator(brain, bridge)
+        return load_settings(os.environ, home)
+    except Exception as exc:
+        _note(home, kind, f"{_problem(exc)}; this hook used the default settings")
+        return Settings(brain_path=home)
+
+
+def _make_llm(settings: Settings, home: Path, kind: str) -> LLM | None:
+    try:
+        return settings.make_llm()
+    except Exception as exc:
+        _note(home, kind, f"{_problem(exc)}; this hook ran without an LLM")
+        return None
+
+
+async def _attach_curator(
+    brain: Brain, bridge: Bridge, llm: LLM | None, settings: Settings, kind: str
+) -> None:
+    from brainbridge.curator.wiring import attach_curator
+
+    try:
+        config = settings.curator_config()
+    except Exception as exc:
+        _note(settings.brain_path, kind, f"{_problem(exc)}; the curator used its defaults")
+        config = None
+    await attach_curator(brain, bridge, llm, config)
 
 
 def main(kind: str, home: Path | None = None) -> int:
@@ -219,8 +266,45 @@ def _traceback() -> str:
 
 
 def _log_failure(home: Path, kind: str, detail: str) -> None:
+    _append_log(home, f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} hook {kind} failed\n{detail}\n")
+
+
+def _problem(exc: Exception) -> str:
+    """One line saying what is wrong with a setting; the unexpected also get a traceback."""
+    from brainbridge.errors import BrainError
+
+    if isinstance(exc, BrainError):
+        return " ".join(str(exc).split())
+    log.warning("unexpected error while reading the brain's settings", exc_info=exc)
+    return " ".join(f"{type(exc).__name__}: {exc}".split())
+
+
+def _note(home: Path, kind: str, problem: str) -> None:
+    """A setting the hook could not use: a warning on stderr and a line in hooks.log.
+
+    A problem that is already the log's last entry is not written again, so a broken
+    config.toml adds one line, not one per prompt.
+    """
+    log.warning("brain hook %s: %s", kind, problem)
+    if _last_log_line(home).endswith(f": {problem}"):
+        return
+    _append_log(home, f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} hook {kind}: {problem}\n")
+
+
+def _last_log_line(home: Path) -> str:
+    try:
+        with (home / FAILURE_LOG).open("rb") as fh:
+            fh.seek(max(0, fh.seek(0, os.SEEK_END) - 4096))
+            tail = fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    lines = tail.rstrip("\n").rsplit("\n", 1)
+    return lines[-1]
+
+
+def _append_log(home: Path, text: str) -> None:
     try:
         with (home / FAILURE_LOG).open("a", encoding="utf-8") as fh:
-            fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} hook {kind} failed\n{detail}\n")
+            fh.write(text)
     except OSError:
         pass
