@@ -68,3 +68,24 @@ def test_transcript_exchanges_skip_what_is_not_a_prompt(tmp_path: Path) -> None:
     assert transcript_exchanges("") == []
     (tmp_path / "bin.jsonl").write_bytes(b'\xff\xfe\x00garbage\n[1,2]\n"str"\n')
     assert transcript_exchanges(tmp_path / "bin.jsonl") == []
+
+
+def test_stops_of_one_session_running_at_once_keep_every_exchange(
+    home: Path, tmp_path: Path
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    sid = fresh_session()
+    payloads = []
+    for i in range(1, 5):
+        transcript = realistic_transcript(
+            tmp_path / f"c{i}.jsonl", sid, f"Question {i} about the Vega budget review?", "x"
+        )
+        payloads.append(stop_payload(f"Answer {i}: the Vega budget review holds.", transcript, sid))
+    # Claude Code runs Stop hooks asynchronously: quick turns overlap.
+    with ThreadPoolExecutor(len(payloads)) as pool:
+        runs = list(pool.map(lambda p: run_hook("stop", p, home), payloads))
+    assert all(r.out == b"" for r in runs)
+    exchanges = asyncio.run(session_exchanges(home, sid))
+    assert sorted(e["exchange_number"] for e in exchanges) == [1, 2, 3, 4]
+    assert sorted(e["ai_response"][:8] for e in exchanges) == [f"Answer {i}" for i in range(1, 5)]

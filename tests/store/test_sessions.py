@@ -140,3 +140,11 @@ def test_next_turn_creates_the_session_and_counts_up(sessions: SqliteSessions) -
     assert [sessions.next_turn("fresh") for _ in range(3)] == [1, 2, 3]
     session = sessions.get("fresh")
     assert session is not None and session.message_count == 3
+
+
+def test_next_turn_claims_a_wanted_number_and_counts_on_from_it(
+    sessions: SqliteSessions,
+) -> None:
+    assert sessions.next_turn("claimed", 5) == 5
+    assert sessions.next_turn("claimed", 2) == 2  # an older turn, re-observed
+    assert sessions.next_turn("claimed") == 6

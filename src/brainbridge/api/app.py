@@ -63,16 +63,10 @@ def create_app(config: ServerConfig) -> FastAPI:
     def bridge() -> Bridge:
         return state["bridge"]
 
-    # Exchange numbers handed out per session. Observing runs in the background, so
-    # message_count lags behind turns already accepted; without this, turns sent in
-    # quick succession would get the same number and overwrite each other.
-    handed_out: dict[str, int] = {}
-
     async def next_exchange(b: Brain, session_id: str, wanted: int | None = None) -> int:
-        session = await b._run(b.sessions.ensure, session_id)
-        n = wanted or max(session.message_count, handed_out.get(session_id, 0)) + 1
-        handed_out[session_id] = max(n, handed_out.get(session_id, 0))
-        return n
+        # Taken in the database before observing starts in the background: turns sent in
+        # quick succession, here or by hooks running without the server, never share one.
+        return await b._run(b.sessions.next_turn, session_id, wanted)
 
     mcp = build_server(
         lambda: _ready(state), make_bridge=lambda _: state["bridge"], own_brain=False

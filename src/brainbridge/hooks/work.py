@@ -53,9 +53,8 @@ async def run_hook(
         prompt, reply = last_exchange(payload)
         if not prompt and not reply:
             return {"context": None}
-        if exchange_number is None:
-            session = await brain._run(brain.sessions.ensure, session_id)
-            exchange_number = session.message_count + 1
+        if exchange_number is None:  # taken atomically: concurrent Stops get their own
+            exchange_number = await brain._run(brain.sessions.next_turn, session_id)
         obs = await bridge.observe_now(session_id, exchange_number, prompt, reply)
         if own:
             await bridge.drain()

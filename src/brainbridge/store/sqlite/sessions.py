@@ -89,8 +89,9 @@ class SqliteSessions:
             )
         return cur.rowcount > 0
 
-    def next_turn(self, session_id: str) -> int:
-        """Take the session's next exchange number (creating the session if needed).
+    def next_turn(self, session_id: str, wanted: int | None = None) -> int:
+        """Take the session's next exchange number, or claim `wanted` (creating the
+        session if needed); message_count moves up to the number at once.
 
         Atomic across processes: two Stop hooks of one session finishing together get
         different numbers, so neither overwrites the other's exchange.
@@ -102,14 +103,14 @@ class SqliteSessions:
                 (session_id, ts, ts),
             )
             self.conn.execute(
-                "UPDATE sessions SET message_count = message_count + 1, updated_at = ?"
+                "UPDATE sessions SET message_count = MAX(message_count + ?, ?), updated_at = ?"
                 " WHERE id = ?",
-                (ts, session_id),
+                (0 if wanted else 1, wanted or 0, ts, session_id),
             )
             row = self.conn.execute(
                 "SELECT message_count FROM sessions WHERE id = ?", (session_id,)
             ).fetchone()
-        return int(row[0])
+        return wanted or int(row[0])
 
     def record_turn(
         self, session_id: str, turn: int, entry: dict[str, Any], count: bool = True
