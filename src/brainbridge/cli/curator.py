@@ -44,10 +44,10 @@ async def resolve_session(brain: Brain, ref: str) -> str:
 @pass_app
 def curate(app: App, session: str, local_only: bool, as_json: bool) -> None:
     """Run the curator on SESSION now: title, summary and the daily activity log."""
-    from brainbridge.curator import Curator, curator_config
+    from brainbridge.curator import Curator
 
     settings = app.settings
-    config = curator_config(settings.section("curator"))
+    config = settings.curator_config()
 
     async def _curate() -> dict[str, Any]:
         llm = None if local_only else settings.make_llm()

@@ -205,7 +205,7 @@ def _plan(
     """Which tables a type filter needs: (table, types to keep, types to drop) each."""
     keep = tuple(entity_types or ())
     drop = tuple(exclude_types or ())
-    plan = []
+    plan: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
     if (not keep or EXCHANGE_TYPE in keep) and EXCHANGE_TYPE not in drop:
         plan.append((HISTORY, (), ()))  # one type only: no filter needed
     knowledge = tuple(t for t in keep if t != EXCHANGE_TYPE)
@@ -215,7 +215,8 @@ def _plan(
 
 
 def _type_filter(types: Sequence[str], excluded: Sequence[str]) -> tuple[str, tuple[str, ...]]:
-    clauses, params = [], []
+    clauses: list[str] = []
+    params: list[str] = []
     if types:
         clauses.append(f"e.type IN ({','.join('?' * len(types))})")
         params.extend(types)
