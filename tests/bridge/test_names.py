@@ -1,47 +1,34 @@
-"""Which known entities a message names: exact, loose, partial, and how the index stays fresh."""
+"""Which known entities a message names: exact, loose, partial, always current."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
-from brainbridge.bridge.names import RELOAD_COST_FACTOR, NameIndex
+from brainbridge.bridge.names import NameIndex
+from brainbridge.model import CHAT_EXCHANGE
+from brainbridge.store.sqlite.store import SqliteStore
 
 ROWS = [
-    (1, "Person", "Kevin Alvarez"),
-    (2, "Project", "Trellis"),
-    (3, "Document", "SBIR Project Narrative"),
-    (4, "Topic", "Pricing"),
-    (5, "Person", "Kevin Olsen"),
-    (6, "Person", "Nadia Haddad"),
-    (7, "Document", "Q2 Board Deck"),
+    ("Person", "Kevin Alvarez"),
+    ("Project", "Trellis"),
+    ("Document", "SBIR Project Narrative"),
+    ("Topic", "Pricing"),
+    ("Person", "Kevin Olsen"),
+    ("Person", "Nadia Haddad"),
+    ("Document", "Q2 Board Deck"),
+    (CHAT_EXCHANGE, "abcd1234:ex:1"),
 ]
 
 
-class Store:
-    """Rows as the store would return them, counting loads."""
-
-    def __init__(self, rows: list[tuple[int, str, str]]) -> None:
-        self.rows = list(rows)
-        self.loads: list[int] = []
-
-    def load(self, after: int) -> list[tuple[int, str, str]]:
-        self.loads.append(after)
-        return [r for r in self.rows if r[0] > after]
-
-    def max_id(self) -> int:
-        return max((r[0] for r in self.rows), default=0)
-
-
-def _index(rows=ROWS, **kwargs) -> tuple[NameIndex, Store]:
-    store = Store(rows)
-    index = NameIndex(store.load, store.max_id, **kwargs)
-    index.refresh()
-    return index, store
-
-
-def _found(message: str) -> set[tuple[str, str]]:
-    index, _ = _index()
-    return {(m.name, m.strength) for m in index.find(message)}
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SqliteStore]:
+    s = SqliteStore.open(tmp_path_factory.mktemp("names") / "brain.db")
+    s.upsert_many([(t, n, f"about {n}", {}) for t, n in ROWS])
+    yield s
+    s.close()
 
 
 @pytest.mark.parametrize(
@@ -63,42 +50,40 @@ def _found(message: str) -> set[tuple[str, str]]:
         ("the SBIR narrative is due soon", {("SBIR Project Narrative", "loose")}),
         ("rewrite the board deck intro", {("Q2 Board Deck", "loose")}),
         ("what makes a good narrative", set()),
+        # Exchanges have names nobody says.
+        ("see abcd1234:ex:1 for details", set()),
     ],
 )
-def test_find(message: str, expected: set[tuple[str, str]]) -> None:
-    assert _found(message) == expected
+def test_find(store: SqliteStore, message: str, expected: set[tuple[str, str]]) -> None:
+    found = NameIndex(store.name_owners).find(message)
+    assert {(m.name, m.strength) for m in found} == expected
 
 
-def test_new_entities_show_up_without_a_reload() -> None:
-    index, store = _index()
-    store.rows.append((8, "Person", "Lena Hoffmann"))
+def test_new_and_deleted_entities_count_at_once(tmp_path: Path) -> None:
+    store = SqliteStore.open(tmp_path / "brain.db")
+    try:
+        names = NameIndex(store.name_owners)
+        store.upsert_entity("Person", "Lena Hoffmann")
+        assert [m.name for m in names.find("Lena sent new mocks")] == ["Lena Hoffmann"]
+        store.delete_entity("Person", "Lena Hoffmann")
+        assert names.find("Lena sent new mocks") == []
+    finally:
+        store.close()
 
-    index.refresh()
 
-    assert [m.name for m in index.find("Lena sent new mocks")] == ["Lena Hoffmann"]
-    assert store.loads == [0, 7]
-
-
-def test_deleted_names_go_at_the_next_reload_which_a_slow_load_postpones() -> None:
-    now = [0.0]
-    store = Store(ROWS)
-
-    def slow_load(after: int) -> list[tuple[int, str, str]]:
-        now[0] += 2.0  # a big brain: each full load takes two seconds
-        return store.load(after)
-
-    index = NameIndex(slow_load, store.max_id, ttl=60, clock=lambda: now[0])
-    index.refresh()
-    store.rows = [r for r in store.rows if r[2] != "Trellis"]
-
-    now[0] += 61
-    index.refresh()
-    assert [m.name for m in index.find("the Trellis beta")] == ["Trellis"]  # not yet
-
-    now[0] += RELOAD_COST_FACTOR * 2.0
-    index.refresh()
-    assert index.find("the Trellis beta") == []
-    assert store.loads == [0, 0]
+def test_words_shared_by_many_names_name_none_of_them(tmp_path: Path) -> None:
+    store = SqliteStore.open(tmp_path / "brain.db")
+    try:
+        store.upsert_many([("Document", f"Orchard Rollout {i}", None, {}) for i in range(20)])
+        store.upsert_entity("Document", "Orchard Budget Sheet")
+        names = NameIndex(store.name_owners)
+        # Twenty documents hold "orchard rollout": the words say nothing about which one.
+        assert names.find("how is the orchard rollout going") == []
+        # Words of one name still pick it out, whatever else shares "orchard".
+        found = names.find("the budget sheet for the orchard looks off")
+        assert [(m.name, m.strength) for m in found] == [("Orchard Budget Sheet", "loose")]
+    finally:
+        store.close()
 
 
 def test_capitalised_words_are_mid_sentence_names_and_possessives() -> None:

@@ -111,12 +111,12 @@ def test_a_new_rare_word_is_searchable_at_once(store: SqliteStore) -> None:
     assert [eid for eid, _ in store.bm25("quokka team", 5)][0] == quokka.id
 
 
-def test_migration_moves_exchanges_into_their_own_index(tmp_path: Path) -> None:
+def test_migrations_move_exchanges_into_their_own_index_and_index_names(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     for name, fn in MIGRATIONS:
-        if name == "011_exchange_index":
+        if name == "011_exchange_index":  # this and later ones run when the store opens
             break
         fn(conn)
         conn.execute("INSERT INTO _migrations VALUES (?, 'then')", (name,))
@@ -142,5 +142,10 @@ def test_migration_moves_exchanges_into_their_own_index(tmp_path: Path) -> None:
         assert count("SELECT rowid FROM exchanges_fts").fetchall()[0][0] == 2
         assert [r[0] for r in count("SELECT rowid FROM entities_fts")] == [1]
         assert sorted(e for e, _ in store.bm25("sync engine", 5)) == [1, 2]
+        # 012 indexed the existing names (never the exchange's) for the bridge's lookups.
+        assert store.name_owners(["nadia", "abcd1234:ex:1"], 5) == {
+            ("nadia", 0): [("Person", "Nadia", 0)],  # the whole name
+            ("nadia", 1): [("Person", "Nadia", 0)],  # a person's name part
+        }
     finally:
         store.close()

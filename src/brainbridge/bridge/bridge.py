@@ -104,11 +104,7 @@ class Bridge:
         self.brain = brain
         self.llm = llm
         self.config = config or BridgeConfig()
-        store = brain.store
-        self.names = NameIndex(
-            lambda after: store.names_by_type((CHAT_EXCHANGE,), after_id=after),
-            store.max_entity_id,
-        )
+        self.names = NameIndex(brain.store.name_owners)
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- before the turn ------------------------------------------------------
@@ -166,7 +162,6 @@ class Bridge:
         return result
 
     def _mentions(self, message: str) -> list[Mention]:
-        self.names.refresh()
         found = self.names.find(message)
         # People and places often live only in past conversations (no entity names them):
         # a name-like word used in a few past exchanges is someone the user has talked about.

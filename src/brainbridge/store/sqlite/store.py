@@ -12,6 +12,7 @@ from typing import Any
 
 from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.model import Entity, Relation
+from brainbridge.store.sqlite import name_keys
 from brainbridge.store.sqlite.db import connect, write_tx
 from brainbridge.store.sqlite.text_index import HISTORY, TextIndex
 
@@ -146,6 +147,7 @@ class SqliteStore:
             )
             eid = cur.lastrowid
             assert eid is not None
+            name_keys.put(self.conn, eid, entity_type, name)
             created = created_at or ts
             desc = description or ""
         else:
@@ -268,20 +270,11 @@ class SqliteStore:
                 yield _row_entity(row)
             last = rows[-1]["id"]
 
-    def names_by_type(
-        self, exclude_types: Sequence[str] = (), after_id: int = 0, limit: int = 500_000
-    ) -> list[tuple[int, str, str]]:
-        """(id, type, name) of entities with id > after_id, for the bridge's name matching."""
-        marks = ",".join("?" * len(exclude_types))
-        where = f"AND type NOT IN ({marks})" if exclude_types else ""
-        rows = self.conn.execute(
-            f"SELECT id, type, name FROM entities WHERE id > ? {where} ORDER BY id LIMIT ?",
-            (after_id, *exclude_types, limit),
-        ).fetchall()
-        return [(r[0], r[1], r[2]) for r in rows]
-
-    def max_entity_id(self) -> int:
-        return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entities").fetchone()[0]
+    def name_owners(
+        self, keys: Sequence[str], per_key: int
+    ) -> dict[tuple[str, int], list[tuple[str, str, int]]]:
+        """Entities whose name has these lookup keys (see `name_keys`), for the bridge."""
+        return name_keys.owners(self.conn, keys, per_key)
 
     # -- relations ------------------------------------------------------------
 

@@ -1,0 +1,124 @@
+"""Entity names as lookup keys: the bridge finds the names a message mentions with one
+indexed query, instead of every process holding every name in memory.
+
+Keys are lower-cased and stripped of possessives (`norm`). Each knowledge entity gets:
+its whole name (FULL); for a person, each part of the name (PART: "Kevin", "Alvarez");
+for a longer name of any other type, each distinctive word (WORD, with the number of
+distinctive words in the name). Chat exchanges get none: nobody names an exchange.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Sequence
+
+from brainbridge.store.sqlite.fts import STOPWORDS
+
+EXCHANGE_TYPE = "Chat_Exchange"
+FULL, PART, WORD = 0, 1, 2
+TOKEN = re.compile(r"[\w][\w'’\-.&]*", re.UNICODE)
+# Words that open many names and say nothing about which thing is meant.
+NAME_NOISE = frozenset(
+    """draft new old final notes note plan project meeting call doc document file report
+    jan feb mar apr jun jul aug sep sept oct nov dec january february march april may june
+    july august september october november december monday tuesday wednesday thursday
+    friday saturday sunday""".split()
+)
+
+
+def norm(text: str) -> str:
+    return " ".join(t.strip("'’.-").lower() for t in TOKEN.findall(text)).replace("'s", "")
+
+
+def distinctive(word: str) -> bool:
+    return (
+        len(word) >= 3 and word not in STOPWORDS and word not in NAME_NOISE and not word.isdigit()
+    )
+
+
+def keys_of(entity_type: str, name: str) -> list[tuple[str, int, int]]:
+    """(key, kind, size) rows for one entity's name."""
+    if entity_type == EXCHANGE_TYPE:
+        return []
+    key = norm(name)
+    if not key:
+        return []
+    out = [(key, FULL, 0)]
+    words = key.split()
+    if entity_type == "Person":
+        out += [
+            (part, PART, 0)
+            for part in dict.fromkeys(words)
+            if len(part) >= 3 and part not in STOPWORDS
+        ]
+    elif len(words) > 1:
+        own = [w for w in dict.fromkeys(words) if distinctive(w)]
+        out += [(word, WORD, len(own)) for word in own]
+    return out
+
+
+def put(conn: sqlite3.Connection, eid: int, entity_type: str, name: str) -> None:
+    """Index a new entity's name (inside the caller's transaction; names never change)."""
+    conn.executemany(
+        "INSERT INTO name_keys(key, kind, entity_id, size) VALUES (?, ?, ?, ?)",
+        [(key, kind, eid, size) for key, kind, size in keys_of(entity_type, name)],
+    )
+
+
+def owners(
+    conn: sqlite3.Connection, keys: Sequence[str], per_key: int
+) -> dict[tuple[str, int], list[tuple[str, str, int]]]:
+    """{(key, kind): [(type, name, size), ...]} oldest entity first, at most `per_key` each
+    (a caller that sees `per_key` owners knows there may be more).
+
+    Whole names are looked up for every key; name parts and words only for one-word keys,
+    each with its own LIMIT, so a word in thousands of names costs no more than a rare one.
+    """
+    out: dict[tuple[str, int], list[tuple[str, str, int]]] = {}
+    unique = list(dict.fromkeys(k for k in keys if k))
+    words = [(k, kind) for k in unique if " " not in k for kind in (PART, WORD)]
+    for start in range(0, len(unique), 500):
+        chunk = unique[start : start + 500]
+        _collect(
+            out,
+            conn,
+            f"SELECT key, kind, entity_id, size FROM name_keys WHERE kind = {FULL}"
+            f" AND key IN ({','.join('?' * len(chunk))})",
+            chunk,
+        )
+    for start in range(0, len(words), 100):
+        chunk = words[start : start + 100]
+        one = "SELECT * FROM (SELECT key, kind, entity_id, size FROM name_keys"
+        one += " WHERE key = ? AND kind = ? ORDER BY entity_id LIMIT ?)"
+        params = [p for key, kind in chunk for p in (key, kind, per_key)]
+        _collect(out, conn, " UNION ALL ".join([one] * len(chunk)), params)
+    return out
+
+
+def _collect(
+    out: dict[tuple[str, int], list[tuple[str, str, int]]],
+    conn: sqlite3.Connection,
+    keys_sql: str,
+    params: Sequence[object],
+) -> None:
+    rows = conn.execute(
+        f"SELECT k.key, k.kind, e.type, e.name, k.size FROM ({keys_sql}) k"
+        " JOIN entities e ON e.id = k.entity_id ORDER BY k.entity_id",
+        params,
+    )
+    for key, kind, etype, name, size in rows:
+        out.setdefault((key, kind), []).append((etype, name, size))
+
+
+def m012_name_keys(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        "CREATE TABLE name_keys (key TEXT NOT NULL, kind INTEGER NOT NULL,"
+        " entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,"
+        " size INTEGER NOT NULL DEFAULT 0)"
+    )
+    conn.execute("CREATE INDEX name_keys_key ON name_keys(key, kind, entity_id)")
+    conn.execute("CREATE INDEX name_keys_entity ON name_keys(entity_id)")
+    rows = conn.execute("SELECT id, type, name FROM entities WHERE type != ?", (EXCHANGE_TYPE,))
+    for eid, etype, name in rows.fetchall():
+        put(conn, eid, etype, name)
