@@ -142,7 +142,7 @@ class TextIndex:
             if sum(df[t] for t in rare) + df[term] > RARE_ROWS:
                 break
             rare.append(term)
-        found = self._rare_exact(table, rare, full, where, params) if rare else {}
+        found = self._rare_exact(table, rare, full, where, params, limit) if rare else {}
         # Coordination levels: rows holding all terms, then all but the commonest, ...
         for n in range(len(present), max(len(rare), 1), -1):
             level = " AND ".join(f'"{t}"' for t in present[:n])
@@ -156,17 +156,29 @@ class TextIndex:
         return sorted(found.items(), key=lambda h: (-h[1], h[0]))[:limit]
 
     def _rare_exact(
-        self, table: str, rare: list[str], full: str, where: str, params: tuple[str, ...]
+        self,
+        table: str,
+        rare: list[str],
+        full: str,
+        where: str,
+        params: tuple[str, ...],
+        limit: int,
     ) -> dict[int, float]:
-        """Exact whole-query scores of every row holding a rare term.
+        """The best `limit` rows holding a rare term, scored exactly on the whole query.
 
         `(rare) AND (full)` selects just those rows but counts the rare phrases twice, so
-        their share, scored alone on the same rows, is taken off again.
+        their share, scored alone on the same rows, is taken off again (in SQL: only the
+        best rows come back to Python).
         """
-        part = self._scored(table, match_terms(rare), where, params, None)
-        both = self._scored(table, f"({match_terms(rare)}) AND ({full})", where, params, None)
-        share = dict(part)
-        return {eid: score - share.get(eid, 0.0) for eid, score in both}
+        bm25 = _BM25.format(table=table)
+        scored = f"SELECT rowid AS id, -{bm25} AS s FROM {table} WHERE {table} MATCH ?"
+        join = f" JOIN entities e ON e.id = b.id AND {where}" if where else ""
+        rows = self.conn.execute(
+            f"SELECT b.id, b.s - COALESCE(p.s, 0) AS score FROM ({scored}) b"
+            f" LEFT JOIN ({scored}) p ON p.id = b.id{join} ORDER BY score DESC LIMIT ?",
+            (f"({match_terms(rare)}) AND ({full})", match_terms(rare), *params, limit),
+        ).fetchall()
+        return {r[0]: r[1] for r in rows}
 
     def _scored(
         self, table: str, match: str, where: str, params: tuple[str, ...], limit: int | None
