@@ -1,43 +1,113 @@
 """An in-memory NumPy index over the vectors table, refreshed incrementally.
 
-Brute force over float32 rows: exact, no extension to load, and measured fast
-enough for a personal brain (see docs/benchmarks.md).
+Brute force over float32 rows while the index is small: exact, no extension to load.
+Past `IvfParams.min_rows` a long-lived process clusters the rows in a background thread
+(`ivf.py`) and, once that is published, scans only the cells nearest the query plus the
+rows written since (the tail), scored exactly; see docs/benchmarks.md for the trade.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from brainbridge.search import ivf
+from brainbridge.search.ivf import Ivf, IvfParams
 from brainbridge.store.sqlite.store import SqliteStore
+
+log = logging.getLogger(__name__)
 
 # Counting the vectors table is a full scan (50-400 ms at 100k rows), so on a big index
 # deletions are looked for at most this often (a deleted entity is never returned anyway:
 # its row is gone); a small index recounts after any write of this connection.
 RECOUNT_SECONDS = 10.0
 SMALL_INDEX = 20_000
+# A process still searching this long after the index grew big is long-lived (a server):
+# worth clustering for. A CLI call or a hook is done by then and stays on brute force.
+CLUSTER_AFTER_SECONDS = 5.0
+# Recluster once the rows outside the cells (new or re-embedded) reach this share.
+RECLUSTER_SHARE = 0.05
+# Types searched on their own most of the time get cells of their own.
+SEPARATE_TYPES = ("Chat_Exchange",)
+
+
+@dataclass
+class _Build:
+    """A clustering in flight on a builder thread; only `done` and `result` cross threads."""
+
+    covered: int
+    generation: int
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Ivf | None = None
+    stale: set[int] = field(default_factory=set)  # rows < covered overwritten since it began
 
 
 class VectorIndex:
-    """Exact cosine search over every stored vector of one embedding model."""
+    """Cosine search over every stored vector of one embedding model.
 
-    def __init__(self, store: SqliteStore, model: str, dim: int) -> None:
+    Use from one thread (the store's); a clustering runs on its own thread and is only
+    published from the using thread.
+    """
+
+    def __init__(
+        self,
+        store: SqliteStore,
+        model: str,
+        dim: int,
+        params: IvfParams | None = None,
+        cluster_after: float | None = CLUSTER_AFTER_SECONDS,
+    ) -> None:
+        """`cluster_after`: seconds a big index waits before clustering in the background
+        (0: at once; None: never, brute force always unless `cluster_now` is called)."""
         self.store = store
         self.model = model
         self.dim = dim
+        self.params = params or IvfParams()
+        self.cluster_after = cluster_after
+        self._big_since: float | None = None
+        self._build: _Build | None = None
+        self._generation = 0
+        self._broken = False
+        self._reset()
+
+    def _reset(self) -> None:
+        self._generation += 1  # a clustering in flight belongs to the rows dropped here
         self._seq = 0
+        self._n = 0
         self._ids = np.zeros(0, dtype=np.int64)
         self._codes = np.zeros(0, dtype=np.int32)  # entity type of each row, as a code
         self._code_of: dict[str, int] = {}
-        self._matrix = np.zeros((0, dim), dtype=np.float32)
+        self._matrix = np.zeros((0, self.dim), dtype=np.float32)
         self._row_of: dict[int, int] = {}
+        self._sums = np.zeros((0, self.dim), dtype=np.float64)  # per type code: the
+        self._counts = np.zeros(0, dtype=np.int64)  # background is (mean row) . query
+        self._ivf: Ivf | None = None
+        self._stale: set[int] = set()  # rows < ivf.covered overwritten since its build began
         self._changes = -1
         self._counted = 0.0
 
     def __len__(self) -> int:
         return len(self._row_of)
+
+    @property
+    def clustered(self) -> bool:
+        """Whether searches probe cells (False: brute force over every row)."""
+        self._publish()
+        return self._ivf is not None
+
+    @property
+    def unclustered(self) -> int:
+        """Rows outside the cells (written or re-embedded since), scanned exactly; all rows
+        when not clustered."""
+        self._publish()
+        if self._ivf is None:
+            return self._n
+        return self._n - self._ivf.covered + len(self._stale)
 
     def refresh(self) -> None:
         """Load vectors written since the last refresh; reload fully after deletions."""
@@ -45,35 +115,157 @@ class VectorIndex:
         changed = changes != self._changes and len(self._row_of) < SMALL_INDEX
         if changed or now - self._counted >= RECOUNT_SECONDS:
             if self.store.vector_count(self.model) < len(self._row_of):
-                self.__init__(self.store, self.model, self.dim)  # type: ignore[misc]
+                self._reset()
             self._changes, self._counted = changes, now
         while True:
             rows = self.store.vectors_since(self.model, self._seq)
             if not rows:
-                return
+                break
             self._append(rows)
+        self._publish()
+        self._maybe_cluster(now)
 
     def _append(self, rows: list[tuple[int, int, bytes, str]]) -> None:
-        new_ids, new_vecs, new_types = [], [], []
+        new_ids: list[int] = []
+        new_vecs: list[np.ndarray] = []
+        new_types: list[int] = []
         for eid, seq, blob, etype in rows:
             self._seq = max(self._seq, seq)
             vec = np.frombuffer(blob, dtype=np.float32)
             if vec.shape[0] != self.dim:
                 continue
-            code = self._code_of.setdefault(etype, len(self._code_of))
+            code = self._code(etype)
             row = self._row_of.get(eid)
             if row is not None:  # re-embedded after an edit: overwrite in place
+                self._sums[self._codes[row]] -= self._matrix[row]
+                self._counts[self._codes[row]] -= 1
                 self._matrix[row] = vec
                 self._codes[row] = code
+                self._sums[code] += vec
+                self._counts[code] += 1
+                self._mark_stale(row)
                 continue
-            self._row_of[eid] = len(self._ids) + len(new_ids)
+            self._row_of[eid] = self._n + len(new_ids)
             new_ids.append(eid)
             new_vecs.append(vec)
             new_types.append(code)
         if new_ids:
-            self._ids = np.concatenate([self._ids, np.array(new_ids, dtype=np.int64)])
-            self._matrix = np.vstack([self._matrix, np.stack(new_vecs)])
-            self._codes = np.concatenate([self._codes, np.array(new_types, dtype=np.int32)])
+            vecs, codes = np.stack(new_vecs), np.array(new_types, dtype=np.int32)
+            self._grow(self._n + len(new_ids))
+            end = self._n + len(new_ids)
+            self._ids[self._n : end] = new_ids
+            self._matrix[self._n : end] = vecs
+            self._codes[self._n : end] = codes
+            for code in np.unique(codes).tolist():
+                self._sums[code] += vecs[codes == code].sum(axis=0, dtype=np.float64)
+            self._counts += np.bincount(codes, minlength=len(self._counts))
+            self._n = end
+
+    def _code(self, etype: str) -> int:
+        code = self._code_of.get(etype)
+        if code is None:
+            code = self._code_of[etype] = len(self._code_of)
+            self._sums = np.vstack([self._sums, np.zeros((1, self.dim))])
+            self._counts = np.append(self._counts, 0)
+        return code
+
+    def _grow(self, need: int) -> None:
+        """Room for `need` rows; a new array (never a resize) so a builder's view stays valid."""
+        if need <= len(self._matrix):
+            return
+        cap = max(need, len(self._matrix) * 5 // 4, 1024)
+        matrix = np.empty((cap, self.dim), dtype=np.float32)
+        matrix[: self._n] = self._matrix[: self._n]
+        ids, codes = np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int32)
+        ids[: self._n], codes[: self._n] = self._ids[: self._n], self._codes[: self._n]
+        self._matrix, self._ids, self._codes = matrix, ids, codes
+
+    def _mark_stale(self, row: int) -> None:
+        if self._ivf is not None and row < self._ivf.covered:
+            self._stale.add(row)
+        if self._build is not None and row < self._build.covered:
+            self._build.stale.add(row)
+
+    # -- clustering -----------------------------------------------------------------
+
+    def _maybe_cluster(self, now: float) -> None:
+        if self._n < self.params.min_rows:
+            return
+        if self._big_since is None:
+            self._big_since = now
+        if self.cluster_after is None or now - self._big_since < self.cluster_after:
+            return
+        if self._build is None and not self._broken and self._needs_cluster():
+            self._start(background=True)
+
+    def _needs_cluster(self) -> bool:
+        if self._n < self.params.min_rows:
+            return False
+        if self._ivf is None:
+            return True
+        return self.unclustered > RECLUSTER_SHARE * self._ivf.covered
+
+    def cluster_now(self, wait: bool = True) -> None:
+        """Cluster the current rows whatever their number: blocking, or (`wait=False`) in
+        the background while searches go on as before."""
+        if self._build is not None:
+            if not wait:
+                return
+            self._build.done.wait()
+            self._publish()
+        self._start(background=not wait)
+        self._publish()
+
+    def wait_clustered(self, timeout: float | None = None) -> bool:
+        """Wait for the clustering in flight (and any it makes due) and publish it; True if
+        searches now probe cells."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self._build is not None:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not self._build.done.wait(left):
+                break
+            self._publish()
+            self._maybe_cluster(time.monotonic())  # one made for rows since reloaded
+        return self.clustered
+
+    def _start(self, background: bool) -> None:
+        if self._n == 0:
+            return
+        n = self._n
+        job = _Build(n, self._generation)
+        matrix, codes = self._matrix[:n], self._codes[:n].copy()
+        partition_of = np.zeros(len(self._code_of), dtype=np.int64)
+        for i, name in enumerate(SEPARATE_TYPES, start=1):
+            if name in self._code_of:
+                partition_of[self._code_of[name]] = i
+        self._build = job
+
+        def run() -> None:
+            try:
+                job.result = ivf.build(matrix, codes, partition_of, self.params)
+            except Exception:  # a failed clustering leaves brute force, which still works
+                log.exception("clustering the vector index failed; staying on brute force")
+            finally:
+                job.done.set()
+
+        if background:
+            threading.Thread(target=run, name="brain-vector-cells", daemon=True).start()
+        else:
+            run()
+
+    def _publish(self) -> None:
+        job = self._build
+        if job is None or not job.done.is_set():
+            return
+        self._build = None
+        if job.generation != self._generation:
+            return  # the rows were reloaded while it ran
+        if job.result is None:
+            self._broken = True
+            return
+        self._ivf, self._stale = job.result, job.stale
+
+    # -- search -----------------------------------------------------------------------
 
     def search(
         self,
@@ -96,36 +288,61 @@ class VectorIndex:
 
         The mean is the query's background: a query of made-up words sits fairly close to
         every short text, so its best match is only a little above its average.
+        Cosines are exact; on a clustered index the top-k may miss a row in a cell not
+        probed (recall@10 is measured in docs/benchmarks.md).
         """
+        self._publish()
         if not self._row_of or k <= 0:
             return [], 0.0
-        sims = self._matrix @ query.astype(np.float32)
-        if entity_types or exclude_types:
-            mask = self._type_mask(entity_types, exclude_types)
-            if not mask.any():
-                return [], 0.0
-            background = float(sims[mask].mean())
-            sims = np.where(mask, sims, -np.inf)
+        q = query.astype(np.float32)
+        allowed = self._allowed(entity_types, exclude_types)
+        counts = self._counts if allowed is None else np.where(allowed, self._counts, 0)
+        total = int(counts.sum())
+        if total == 0:
+            return [], 0.0
+        sums = self._sums if allowed is None else self._sums[allowed]
+        background = float(sums.sum(axis=0) @ q) / total
+        if self._ivf is None:
+            ids, sims = self._ids[: self._n], self._matrix[: self._n] @ q
+            codes = self._codes[: self._n]
         else:
-            background = float(sims.mean())
+            rows, sims = self._probe(self._ivf, q, k, allowed)
+            ids, codes = self._ids[rows], self._codes[rows]
+        if allowed is not None:
+            sims = np.where(allowed[codes], sims, -np.inf)
         k = min(k, len(sims))
+        if k == 0:
+            return [], background
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top])]
-        return [
-            (int(self._ids[i]), float(sims[i])) for i in top if np.isfinite(sims[i])
-        ], background
+        return [(int(ids[i]), float(sims[i])) for i in top if np.isfinite(sims[i])], background
 
-    def _type_mask(
+    def _probe(
+        self, cells: Ivf, q: np.ndarray, k: int, allowed: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, exact cosines): the best of the probed cells, the tail, stale rows."""
+        found = cells.candidates(q, k, allowed)
+        stale = np.fromiter(self._stale, dtype=np.int64, count=len(self._stale))
+        if len(stale):
+            found = np.concatenate([found[~np.isin(found, stale)], stale])
+        tail = np.arange(cells.covered, self._n)
+        sims = np.concatenate([self._matrix[found] @ q, self._matrix[cells.covered : self._n] @ q])
+        return np.concatenate([found, tail]), sims
+
+    def _allowed(
         self, entity_types: Sequence[str] | None, exclude_types: Sequence[str] | None
-    ) -> np.ndarray:
-        mask = np.ones(len(self._codes), dtype=bool)
+    ) -> np.ndarray | None:
+        """A bool per type code: may a row of that type be returned (None: every type)."""
+        if not entity_types and not exclude_types:
+            return None
+        allowed = np.zeros(len(self._code_of), dtype=bool)
         if entity_types:
-            keep = [self._code_of[t] for t in entity_types if t in self._code_of]
-            mask &= np.isin(self._codes, keep)
+            allowed[[self._code_of[t] for t in entity_types if t in self._code_of]] = True
+        else:
+            allowed[:] = True
         if exclude_types:
-            drop = [self._code_of[t] for t in exclude_types if t in self._code_of]
-            mask &= ~np.isin(self._codes, drop)
-        return mask
+            allowed[[self._code_of[t] for t in exclude_types if t in self._code_of]] = False
+        return allowed
 
     def cosines(self, ids: Sequence[int], query: np.ndarray) -> dict[int, float]:
         """Cosine of the query with each listed entity that has a vector."""
