@@ -5,26 +5,30 @@ from __future__ import annotations
 import functools
 import math
 import re
+import unicodedata
 from collections.abc import Mapping
+
+import snowballstemmer
 
 from brainbridge.model import Entity
 from brainbridge.store.sqlite.fts import query_terms
 
-# Letters and digits only: FTS5's unicode61 tokenizer also splits at "_".
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed", "ly", "s")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 # What the floor reads of an entity; the FTS index holds the same words.
 MAX_TEXT_ATTRS = 12
+# The original Porter algorithm, as FTS5's `porter` tokenizer applies it: the floor must
+# count the words BM25 matched ("countries" found "country"), or it drops what BM25 found.
+_PORTER = snowballstemmer.stemmer("porter")
 
 
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A crude suffix stripper, applied alike to queries and documents."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+    """The word as FTS5 indexes it: diacritics removed, then Porter-stemmed from 3 letters."""
+    if not word.isascii():
+        word = "".join(
+            c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c)
+        )
+    return word if len(word) < 3 else _PORTER.stemWord(word)
 
 
 def entity_text(ent: Entity) -> str:

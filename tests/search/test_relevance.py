@@ -1,0 +1,65 @@
+"""The relevance floor counts the words BM25 matched, stemmed as FTS5 stems them."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from brainbridge.brain import Brain
+from brainbridge.search.relevance import stem, term_coverage
+
+WORDS = """countries country exercises exercise exercising studies studying studied
+    happiness happily relational running runs ran generalization painting paintings
+    vacationed vacation camping camped adopting adoption agreed agreement café naïve
+    as is us go hiking hikes""".split()
+
+
+def fts5_terms(words: list[str]) -> dict[str, str]:
+    """What SQLite's own `porter unicode61 remove_diacritics 2` tokenizer indexes per word."""
+    conn = sqlite3.connect(":memory:")
+    conn.execute(
+        "CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'porter unicode61 remove_diacritics 2')"
+    )
+    conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'row')")
+    out = {}
+    for word in words:
+        conn.execute("DELETE FROM t")
+        conn.execute("INSERT INTO t VALUES (?)", (word,))
+        out[word] = conn.execute("SELECT term FROM v").fetchone()[0]
+    return out
+
+
+def test_stems_agree_with_the_full_text_index() -> None:
+    expected = fts5_terms(WORDS)
+    assert {w: stem(w) for w in WORDS} == expected
+
+
+def test_inflected_forms_cover_each_other() -> None:
+    df = {"countries": 3, "maria": 300}
+    text = "Maria: I've been to a few country music festivals abroad."
+    assert term_coverage("countries Maria", text, df, 340) > 0.9
+
+
+@pytest.mark.parametrize(
+    ("query", "stored"),
+    [
+        ("what exercises has John done", "John: I started a new exercise routine at the gym."),
+        ("which countries has Maria visited", "Maria: Spain was my favourite country so far."),
+    ],
+)
+async def test_search_keeps_what_bm25_found_through_stemming(
+    tmp_path: Path, query: str, stored: str
+) -> None:
+    brain = await Brain.open(tmp_path / "brain", embedder=None)
+    try:
+        rows = [
+            ("Document", f"filler {i}", f"{query.split()[-2]} talked about the weather {i}", {})
+            for i in range(30)
+        ]
+        await brain.upsert_many([*rows, ("Document", "the one", stored, {})])
+        names = [h.entity.name for h in await brain.search(query, num_results=5)]
+        assert "the one" in names
+    finally:
+        await brain.close()
