@@ -263,3 +263,25 @@ async def test_a_name_known_only_from_past_conversations_is_a_reference(tmp_path
     assert any(name.startswith("hist-ses:ex:") for name in known.loaded)
     # One past mention is not enough to call a word someone the user talks about.
     assert not any("past conversations" in r for r in once.reasons)
+
+
+@pytest.mark.parametrize(
+    ("message", "judgment"),
+    [
+        # A general question's phrasing, about someone the user has talked about.
+        ("What is Omar's favourite climbing spot again?", Judgment.ENRICH),
+        # "that isn't" points at nothing; the brain knows only "suggest" (Bea suggested ...).
+        (
+            "I'm bored, suggest a movie for tonight that isn't a superhero thing",
+            Judgment.PASS_THROUGH,
+        ),
+        # The one word the brain knows is what the message points at.
+        ("let's pick up where we left off on the toast", Judgment.ENRICH),
+    ],
+)
+async def test_judgments_that_rest_on_what_the_brain_holds(
+    bridge: Bridge, message: str, judgment: Judgment
+) -> None:
+    result = await bridge.enrich(message, None)
+
+    assert result.judgment is judgment, result.reasons

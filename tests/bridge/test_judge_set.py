@@ -1,7 +1,7 @@
 """The local judge on the labelled set (benchmarks/data/judge_set.yaml), over a real brain.
 
-Thresholds: measured when the set was last tuned (on `dev` only) at 0.99 dev and 0.87
-held-out. The floors sit about two standard errors below (n ~ 67 per split, SE ~ 0.04):
+Thresholds: measured when the set was last tuned at 0.99 dev, 0.88 held-out and 0.94
+fresh (a split written after the other two had been read). The floors sit about two standard errors below (n ~ 67 per split, SE ~ 0.04):
 losing four or five held-out messages to a rule change fails this test, one does not.
 """
 
@@ -16,6 +16,8 @@ from bridge.judge_set import Item, load
 
 DEV_FLOOR = 0.90
 HELDOUT_FLOOR = 0.80
+# 36 messages written after dev and heldout had been read (0.94 when first scored).
+FRESH_FLOOR = 0.80
 
 
 async def _judge_all(brain: Brain) -> list[tuple[Item, Judgment]]:
@@ -41,21 +43,22 @@ def test_the_set_is_big_balanced_and_split() -> None:
     assert len(items) >= 120
     assert labels[Judgment.ENRICH] >= 40 and labels[Judgment.STEP_BACK] >= 25
     assert labels[Judgment.PASS_THROUGH] >= 45
-    assert {i.split for i in items} == {"dev", "heldout"}
+    assert {i.split for i in items} == {"dev", "heldout", "fresh"}
     assert len({i.text for i in items}) == len(items), "duplicate messages"
     for label in Judgment:
         splits = Counter(i.split for i in items if i.label is label)
         assert abs(splits["dev"] - splits["heldout"]) <= 2, (label, splits)
+        assert splits["fresh"] >= 8, (label, splits)
 
 
-async def test_local_judge_accuracy_on_dev_and_heldout(life: Brain) -> None:
+async def test_local_judge_accuracy_on_every_split(life: Brain) -> None:
     rows = await _judge_all(life)
-    dev, heldout = _accuracy(rows, "dev"), _accuracy(rows, "heldout")
     misses = [
         f"{item.split} {item.label}->{got}: {item.text}" for item, got in rows if got != item.label
     ]
-    assert dev >= DEV_FLOOR, "\n".join(misses)
-    assert heldout >= HELDOUT_FLOOR, "\n".join(misses)
+    assert _accuracy(rows, "dev") >= DEV_FLOOR, "\n".join(misses)
+    assert _accuracy(rows, "heldout") >= HELDOUT_FLOOR, "\n".join(misses)
+    assert _accuracy(rows, "fresh") >= FRESH_FLOOR, "\n".join(misses)
 
 
 async def test_explicit_brain_requests_are_never_taken_for_small_talk(life: Brain) -> None:

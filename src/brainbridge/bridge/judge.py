@@ -45,7 +45,7 @@ STEP_BACK = [
 _CONTRACTIONS = r"(?:it|that|what|let|here|there|he|she|who|how|where|when|why|this|everything|nothing|something|today|one|name)"
 REFERENCE_CUES = [
     re.compile(
-        r"\b(?:that|those|the same|this|these)\s+(?!is\b|was\b|are\b|will\b|would\b|could\b|can\b|one\b|way\b|time\b|kind\b|sort\b|much\b|many\b)[a-z][\w-]+",
+        r"\b(?:that|those|the same|this|these)\s+(?!(?:is|was|are|were|will|would|could|can|one|way|time|kind|sort|much|many)\b|[a-z]+n['’]t\b)[a-z][\w-]+",
         re.I,
     ),
     re.compile(
@@ -139,8 +139,13 @@ def judge_locally(message: str, mentions: list[Mention], best_coverage: float | 
         score += min(len(cues), 2)
         reasons.append("reference cues: " + "; ".join(c[:30] for c in cues[:3]))
     if any(p.search(message) for p in GENERIC) and not exact:
-        score -= 1.5
-        reasons.append("reads as a general request")
+        # "What is Gina's favourite dance?" is phrased like a general question, but about
+        # someone from past conversations whom the brain has something on.
+        personal = any(m.strength == "history" for m in mentions) and (
+            best_coverage is not None and best_coverage >= WEAK_COVERAGE
+        )
+        score -= 0.5 if personal else 1.5
+        reasons.append("reads as a general request" + (" about someone known" if personal else ""))
     if best_coverage is not None:
         if best_coverage >= STRONG_COVERAGE:
             score += 1

@@ -9,7 +9,10 @@ from brainbridge.store.sqlite.fts import STOPWORDS
 
 MAX_TERMS = 6
 _WORD = re.compile(r"[\w][\w'’\-]*", re.UNICODE)
-_REF = re.compile(r"\b(?:that|those|this|these|the|my|our)\s+(?:\w+\s+)?([a-z][a-z\-]{2,})\b", re.I)
+# A noun the speaker points at: "the toast", "that letter", "our lease".
+REFERENCED_NOUN = re.compile(
+    r"\b(?:that|those|this|these|the|my|our)\s+(?:\w+\s+)?([a-z][a-z\-]{2,})\b", re.I
+)
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
 # "haven't", "I'm", "we'll": contractions are function words, never what a thing is called.
 _CONTRACTION = re.compile(r"(?:n['’]t|['’](?:ve|m|re|ll|d))$", re.I)
@@ -69,7 +72,7 @@ def build_queries(
     elif topic:
         queries.append(" ".join(topic[:MAX_TERMS]))
     if summary:
-        for match in _REF.finditer(message):
+        for match in REFERENCED_NOUN.finditer(message):
             noun = match.group(1)
             if noun.lower() in STOPWORDS or noun.lower() in FILLER:
                 continue
