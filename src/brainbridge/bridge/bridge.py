@@ -246,8 +246,7 @@ class Bridge:
             out = []
             seen: set[int] = set()
             searcher = self.brain.searcher
-            for q in queries:
-                qv = searcher.query_vector(q)  # embedded once for both searches
+            for q, qv in zip(queries, searcher.query_vectors(queries), strict=True):
                 hits = searcher.search(
                     q, cfg.knowledge_per_query, exclude_types=(CHAT_EXCHANGE,), query_vector=qv
                 )

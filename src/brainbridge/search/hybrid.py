@@ -92,11 +92,17 @@ class HybridSearch:
             self._total = (count, self.store.conn.total_changes, now)
         return max(count, 1)
 
-    def query_vector(self, query: str) -> np.ndarray | None:
-        """The query's embedding (None without an embedder), to share between searches."""
-        if self.embedder is None or not query.strip():
-            return None
-        return self.embedder.embed([query])[0]
+    def query_vectors(self, queries: Sequence[str]) -> list[np.ndarray | None]:
+        """Each query's embedding (None without an embedder), in one model call, to share
+        between searches: a batch of three short queries costs little more than one."""
+        if self.embedder is None or self.index is None:
+            return [None] * len(queries)
+        self.index.refresh()
+        if not len(self.index):  # nothing to compare with: spare the model call
+            return [None] * len(queries)
+        texts = [q for q in queries if q.strip()]
+        vectors = iter(self.embedder.embed(texts) if texts else [])
+        return [next(vectors) if q.strip() else None for q in queries]
 
     def search(
         self,
