@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
-import os
 import re
 import statistics
 import sys
@@ -32,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks import locomo_data
 from brainbridge.brain import Brain
 from brainbridge.bridge.bridge import Bridge
 from brainbridge.curator import Curator, CuratorConfig
@@ -39,14 +38,6 @@ from brainbridge.curator.text import content_terms, sentences
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 BUDGET = 600
-
-
-def locomo_file() -> Path:
-    """Where the LoCoMo development split lives: $BRAIN_LOCOMO (file or folder), else next
-    to the repository in ../shared/data/locomo."""
-    env = os.environ.get("BRAIN_LOCOMO") or os.environ.get("LOCOMO_DIR")
-    path = Path(env) if env else Path(__file__).resolve().parents[2] / "shared/data/locomo"
-    return path / "locomo_dev.json" if path.is_dir() else path
 
 
 # -- metrics ------------------------------------------------------------------
@@ -139,7 +130,7 @@ class Sample:
 
 
 def load(quick: bool) -> list[dict[str, Any]]:
-    data = json.loads(locomo_file().read_text("utf-8"))
+    data = locomo_data.load_conversations()
     return data[:1] if quick else data
 
 
