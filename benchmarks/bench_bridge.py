@@ -1,12 +1,13 @@
 """Bridge benchmarks: judge accuracy on the labelled set, enrich latency, observe per turn.
 
-- Judge: the local judge on benchmarks/data/judge_set.yaml (dev / heldout / all, and the
-  confusion matrix), over a real brain holding the set's fixture.
+- Judge: the local judge on benchmarks/data/judge_set.yaml (dev / heldout / fresh / all,
+  and the confusion matrices), over a real brain holding the set's fixture.
 - Enrich: (a) the short-circuit of messages under five words (and the SQL statements it
   runs: none); (b) full local enrich (judge, 1-3 recalls, block) on a synthetic brain
   (quick: 10k entities + 20k exchanges; full: 100k + 200k), built with `upsert_many`, no
   embedder; (c) in the full run, the same on a small brain with MiniLM vectors, where
-  embedding each query dominates.
+  embedding each query dominates; (d) (b) again with a vector for every row, clustered,
+  each query also run through MiniLM for its cost.
 - Observe: one turn (episode + local facts + session log) on the synthetic brain.
 - LoCoMo: budgeted evidence recall of the block `enrich` injects, the conversation
   ingested through `observe`, beside plain BM25 under the same budget.
