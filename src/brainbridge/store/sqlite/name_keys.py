@@ -88,11 +88,11 @@ def owners(
             chunk,
         )
     for start in range(0, len(words), 100):
-        chunk = words[start : start + 100]
+        pairs = words[start : start + 100]
         one = "SELECT * FROM (SELECT key, kind, entity_id, size FROM name_keys"
         one += " WHERE key = ? AND kind = ? ORDER BY entity_id LIMIT ?)"
-        params = [p for key, kind in chunk for p in (key, kind, per_key)]
-        _collect(out, conn, " UNION ALL ".join([one] * len(chunk)), params)
+        params = [p for key, kind in pairs for p in (key, kind, per_key)]
+        _collect(out, conn, " UNION ALL ".join([one] * len(pairs)), params)
     return out
 
 
