@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from brainbridge.brain import Brain
 from brainbridge.errors import BrainError, InvalidInput, SchemaError
 from brainbridge.model import Hit
+from brainbridge.search import SearchRequest
 
 BrainFactory = Callable[..., Awaitable[Brain]]
 
@@ -246,6 +248,38 @@ async def test_camel_case_and_snake_case_names_found_by_their_parts(brain: Brain
     await brain.upsert_entity("Project", "event_bus_v2", description="moves messages")
     assert _names(await brain.search("graph store")) == ["GraphStore"]
     assert _names(await brain.search("event bus")) == ["event_bus_v2"]
+
+
+async def test_search_many_matches_single_searches_and_embeds_each_query_once(
+    filled: Brain,
+) -> None:
+    requests = [
+        SearchRequest("spring cohort accelerator", 3),
+        SearchRequest("spring cohort accelerator", 3, entity_types=["Person"]),
+        SearchRequest("sourdough", 2, exclude_types=["Project"]),
+        SearchRequest("   ", 3),
+        SearchRequest("sourdough", 0),
+    ]
+    singles = [
+        await filled.search(r.query, r.num_results, r.entity_types, r.exclude_types)
+        for r in requests
+    ]
+    embedded: list[list[str]] = []
+    embed = filled.embedder.embed  # type: ignore[union-attr]
+
+    def counting(texts: Sequence[str]) -> np.ndarray:
+        embedded.append(list(texts))
+        return embed(texts)
+
+    filled.embedder.embed = counting  # type: ignore[union-attr, method-assign]
+    try:
+        batched = await filled.search_many(requests)
+    finally:
+        del filled.embedder.embed  # type: ignore[union-attr]
+    assert [_names(h) for h in batched] == [_names(h) for h in singles]
+    assert _names(batched[0])[0] == "Spring Cohort" and _names(batched[2]) == ["Maria Gonzalez"]
+    assert batched[3] == batched[4] == []
+    assert embedded == [["spring cohort accelerator", "sourdough"]]
 
 
 async def test_search_finds_by_alias_and_tag(brain: Brain) -> None:

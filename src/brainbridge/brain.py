@@ -17,7 +17,7 @@ from brainbridge.errors import InvalidInput, NotFound, SchemaError
 from brainbridge.home import DB_FILE, init_home
 from brainbridge.model import Entity, Hit, Relation, Subgraph
 from brainbridge.ports import Embedder
-from brainbridge.search import HybridSearch, SearchOptions
+from brainbridge.search import HybridSearch, SearchOptions, SearchRequest
 from brainbridge.search.indexer import Indexer, embed_pending
 from brainbridge.store.sqlite.sessions import SqliteSessions
 from brainbridge.store.sqlite.store import SqliteStore, clean_text
@@ -271,6 +271,16 @@ class Brain:
             exclude_types,
             options,
         )
+
+    async def search_many(
+        self, requests: Sequence[SearchRequest], options: SearchOptions | None = None
+    ) -> list[list[Hit]]:
+        """Several searches in one go, one result list each (a query is embedded once)."""
+        cleaned = [
+            SearchRequest(clean_text(r.query), r.num_results, r.entity_types, r.exclude_types)
+            for r in requests
+        ]
+        return await self._run(self.searcher.search_many, cleaned, options)
 
     async def recall(
         self,

@@ -30,6 +30,7 @@ from brainbridge.errors import LLMError
 from brainbridge.model import CHAT_EXCHANGE, Hit, Judgment, Session
 from brainbridge.ports import LLM
 from brainbridge.redact import redact
+from brainbridge.search import SearchRequest
 from brainbridge.search.relevance import term_coverage
 
 if TYPE_CHECKING:
@@ -242,25 +243,25 @@ class Bridge:
             recent = set(session.bridge_context_log[-1].get("loaded") or [])
         cfg = self.config
 
-        def _search() -> list[tuple[str, tuple[Hit, ...]]]:
-            out = []
-            seen: set[int] = set()
-            searcher = self.brain.searcher
-            for q, qv in zip(queries, searcher.query_vectors(queries), strict=True):
-                hits = searcher.search(
-                    q, cfg.knowledge_per_query, exclude_types=(CHAT_EXCHANGE,), query_vector=qv
-                )
-                hits += searcher.search(
-                    q, cfg.history_per_query, entity_types=(CHAT_EXCHANGE,), query_vector=qv
-                )
-                fresh = tuple(
-                    h for h in hits if h.entity.id not in seen and h.entity.name not in recent
-                )
-                seen.update(h.entity.id for h in fresh)
-                out.append((q, fresh))
-            return out
-
-        results = await self.brain._run(_search)
+        requests = [
+            SearchRequest(q, n, types, excluded)
+            for q in queries
+            for n, types, excluded in (
+                (cfg.knowledge_per_query, None, (CHAT_EXCHANGE,)),
+                (cfg.history_per_query, (CHAT_EXCHANGE,), None),
+            )
+        ]
+        found = await self.brain.search_many(requests)
+        results: list[tuple[str, tuple[Hit, ...]]] = []
+        seen: set[int] = set()
+        for i, q in enumerate(queries):
+            fresh = tuple(
+                h
+                for h in found[2 * i] + found[2 * i + 1]
+                if h.entity.id not in seen and h.entity.name not in recent
+            )
+            seen.update(h.entity.id for h in fresh)
+            results.append((q, fresh))
         block = format_block(
             [QueryResults(q, tuple(_item(h) for h in hits)) for q, hits in results],
             cfg.budget_tokens,

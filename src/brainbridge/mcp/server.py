@@ -17,6 +17,8 @@ from brainbridge.brain import Brain, EntityRef
 from brainbridge.bridge import Bridge
 from brainbridge.errors import BrainError, InvalidInput
 from brainbridge.mcp.text import context_text, entity_text, hits_text
+from brainbridge.model import CHAT_EXCHANGE
+from brainbridge.search import SearchRequest
 
 log = logging.getLogger(__name__)
 
@@ -155,8 +157,12 @@ def build_server(
         """What the brain knows about a topic: stored facts first, then past conversations."""
         b = await brain()
         n = _clamp(num_results, 1, MAX_RESULTS)
-        facts = await b.search(query, n, exclude_types=["Chat_Exchange"])
-        history = await b.search(query, max(2, n // 2), entity_types=["Chat_Exchange"])
+        facts, history = await b.search_many(
+            [
+                SearchRequest(query, n, exclude_types=[CHAT_EXCHANGE]),
+                SearchRequest(query, max(2, n // 2), entity_types=[CHAT_EXCHANGE]),
+            ]
+        )
         return hits_text(facts + history, query)
 
     @server.tool(structured_output=False, annotations=WRITES)

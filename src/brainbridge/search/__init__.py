@@ -1,5 +1,5 @@
 """Retrieval: BM25, vectors and graph expansion fused into one ranking."""
 
-from brainbridge.search.hybrid import HybridSearch, SearchOptions
+from brainbridge.search.hybrid import HybridSearch, SearchOptions, SearchRequest
 
-__all__ = ["HybridSearch", "SearchOptions"]
+__all__ = ["HybridSearch", "SearchOptions", "SearchRequest"]

@@ -64,6 +64,16 @@ class SearchOptions:
     graph_types_excluded: tuple[str, ...] = ("Chat_Exchange",)
 
 
+@dataclass(frozen=True)
+class SearchRequest:
+    """One search of a `search_many` batch."""
+
+    query: str
+    num_results: int = 5
+    entity_types: Sequence[str] | None = None
+    exclude_types: Sequence[str] | None = None
+
+
 # Cosine thresholds depend on the model: (min_cosine, min_cosine_unknown_words). MiniLM puts
 # made-up words at up to ~0.45 from short texts in a 100k brain (docs/benchmarks.md).
 CALIBRATION: dict[str, tuple[float, float]] = {"minilm-l6-int8": (0.35, 0.5)}
@@ -92,18 +102,6 @@ class HybridSearch:
             self._total = (count, self.store.conn.total_changes, now)
         return max(count, 1)
 
-    def query_vectors(self, queries: Sequence[str]) -> list[np.ndarray | None]:
-        """Each query's embedding (None without an embedder), in one model call, to share
-        between searches: a batch of three short queries costs little more than one."""
-        if self.embedder is None or self.index is None:
-            return [None] * len(queries)
-        self.index.refresh()
-        if not len(self.index):  # nothing to compare with: spare the model call
-            return [None] * len(queries)
-        texts = [q for q in queries if q.strip()]
-        vectors = iter(self.embedder.embed(texts) if texts else [])
-        return [next(vectors) if q.strip() else None for q in queries]
-
     def search(
         self,
         query: str,
@@ -111,22 +109,47 @@ class HybridSearch:
         entity_types: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         options: SearchOptions | None = None,
-        query_vector: np.ndarray | None = None,
     ) -> list[Hit]:
         """Best entities for free text, strongest first; [] when nothing clears the floor."""
+        request = SearchRequest(query, num_results, entity_types, exclude_types)
+        return self.search_many([request], options)[0]
+
+    def search_many(
+        self, requests: Sequence[SearchRequest], options: SearchOptions | None = None
+    ) -> list[list[Hit]]:
+        """Several searches, one result list each; each distinct query is embedded once,
+        in one model call (a batch of three short queries costs little more than one)."""
         opt = options or SearchOptions()
-        if num_results <= 0 or not query.strip():
-            return []
-        k = max(opt.candidates, num_results * 3)
-        bm25 = dict(self.store.bm25(query, k, entity_types, exclude_types))
+        live = [r.num_results > 0 and bool(r.query.strip()) for r in requests]
+        queries = [r.query for r, ok in zip(requests, live, strict=True) if ok]
+        vectors = self._embed(queries) if opt.vectors else {}
+        return [
+            self._search(r, vectors.get(r.query), opt) if ok else []
+            for r, ok in zip(requests, live, strict=True)
+        ]
+
+    def _embed(self, queries: Sequence[str]) -> dict[str, np.ndarray]:
+        """Query vectors; none without an embedder or with nothing indexed to compare
+        with (then the model call is spared)."""
+        if self.embedder is None or self.index is None:
+            return {}
+        self.index.refresh()
+        if not len(self.index) or not queries:
+            return {}
+        texts = list(dict.fromkeys(queries))
+        return dict(zip(texts, self.embedder.embed(texts), strict=True))
+
+    def _search(
+        self, req: SearchRequest, query_vector: np.ndarray | None, opt: SearchOptions
+    ) -> list[Hit]:
+        k = max(opt.candidates, req.num_results * 3)
+        bm25 = dict(self.store.bm25(req.query, k, req.entity_types, req.exclude_types))
         heads = self.store.heads(list(bm25))
         context = conversation_context(self.store, bm25, heads, opt.context_weight)
         text = dict(bm25)
         for eid, (inherited, _) in context.items():
             text[eid] = text.get(eid, 0.0) + inherited
-        cosine, nearest, background = self._vectors(
-            query, query_vector, k, text, entity_types, exclude_types, opt
-        )
+        cosine, nearest, background = self._vectors(query_vector, k, text, req)
         entities: dict[int, Entity] = {}  # loaded as the floor walks down the ranking
 
         found: dict[int, list[str]] = {}
@@ -145,14 +168,14 @@ class HybridSearch:
             score = convex(signals, weights)
         fused: Scored = {eid: (score.get(eid, 0.0), tuple(found[eid])) for eid in found}
 
-        want = max(num_results, opt.graph_seeds)
-        kept = self._floor(query, fused, entities, cosine, background, context, opt, want)
+        want = max(req.num_results, opt.graph_seeds)
+        kept = self._floor(req.query, fused, entities, cosine, background, context, opt, want)
         if opt.graph_hops > 0 and kept:
-            self._expand(kept, fused, entities, entity_types, exclude_types, opt)
-        ranked = sorted(kept, key=lambda eid: (-fused[eid][0], eid))[:num_results]
+            self._expand(kept, fused, entities, req.entity_types, req.exclude_types, opt)
+        ranked = sorted(kept, key=lambda eid: (-fused[eid][0], eid))[: req.num_results]
         log.debug(
             "search %r: %d bm25, %d context, %d vector, %d kept",
-            query[:80],
+            req.query[:80],
             len(bm25),
             len(context),
             len(nearest),
@@ -161,25 +184,16 @@ class HybridSearch:
         return [Hit(entities[eid], fused[eid][0], fused[eid][1]) for eid in ranked]
 
     def _vectors(
-        self,
-        query: str,
-        query_vector: np.ndarray | None,
-        k: int,
-        text: dict[int, float],
-        entity_types: Sequence[str] | None,
-        exclude_types: Sequence[str] | None,
-        opt: SearchOptions,
+        self, query_vector: np.ndarray | None, k: int, text: dict[int, float], req: SearchRequest
     ) -> tuple[dict[int, float], list[int], float]:
         """(cosine of every candidate that has a vector, ids of the k nearest, background)."""
-        if self.index is None or self.embedder is None or not opt.vectors:
+        if self.index is None or query_vector is None:
             return {}, [], 0.0
-        self.index.refresh()
-        if not len(self.index):
-            return {}, [], 0.0
-        qv = query_vector if query_vector is not None else self.embedder.embed([query])[0]
-        nearest, background = self.index.nearest(qv, k, entity_types, exclude_types)
+        nearest, background = self.index.nearest(
+            query_vector, k, req.entity_types, req.exclude_types
+        )
         cosine = dict(nearest)
-        cosine.update(self.index.cosines([e for e in text if e not in cosine], qv))
+        cosine.update(self.index.cosines([e for e in text if e not in cosine], query_vector))
         return cosine, [eid for eid, _ in nearest], background
 
     def _floor(
