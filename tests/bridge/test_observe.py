@@ -106,7 +106,13 @@ async def test_secrets_are_redacted_before_anything_is_stored(bridge: Bridge, li
             "I promised Priya I would send the board deck by next Monday, so block my afternoon.",
             "Commitment",
             "Send the board deck",
-            {"due": "2026-03-09"},
+            {"due": "2026-03-09", "promised_to": "Priya"},
+        ),
+        (
+            "I promised Dana I'd send her the budget spreadsheet by Thursday.",
+            "Commitment",
+            "Send Dana the budget spreadsheet",
+            {"due": "2026-03-05", "promised_to": "Dana"},
         ),
         (
             "We decided to move the Trellis beta to March 15 because of the sync bug.",
@@ -115,6 +121,12 @@ async def test_secrets_are_redacted_before_anything_is_stored(bridge: Bridge, li
             {"decided_on": "2026-03-04"},
         ),
         ("Dana Ortiz is my new manager at work.", "Person", "Dana Ortiz", {"role": "manager"}),
+        (
+            "My mentor Kofi Mensah wants the pitch deck before the demo day.",
+            "Person",
+            "Kofi Mensah",
+            {"role": "mentor"},
+        ),
         (
             "Lena Hoffmann works at Studio Nord now, she told me yesterday.",
             "Person",

@@ -42,10 +42,12 @@ COMMITMENT = re.compile(
     r"\b(?:i|we)(?:'ll| will| need to| have to| must| promised to| am going to|'m going to|"
     r" are going to|'re going to| should| plan to| committed to|"
     # "I promised Priya (that) I would send ...", "I told Kevin I'd ..."
-    r" (?:promised|told|assured) [A-Z]\w+ (?:that )?(?:i|we)(?:'d| would|'ll| will))"
-    r"\s+(.{6,120}?)\s+" + _DUE,
+    r" (?:promised|told|assured) (?P<to>(?-i:[A-Z])\w+) (?:that )?(?:i|we)(?:'d| would|'ll| will))"
+    r"\s+(?P<action>.{6,120}?)\s+" + _DUE.replace("((?:next", "(?P<due>(?:next", 1),
     re.I,
 )
+# "send her the deck" after "I promised Dana": the pronoun is the person promised.
+_OBJECT_PRONOUN = re.compile(r"\b(?:her|him|them)\b", re.I)
 DECISION = re.compile(
     r"\b(?:we|i)(?:'ve| have)?\s+(?:decided|agreed|chose|chosen|settled on|are going with|"
     r"'re going with|will go with|went with)\s+(?:to\s+|on\s+)?(.{4,140}?)(?:[.!?\n]|$)",
@@ -53,7 +55,8 @@ DECISION = re.compile(
 )
 DECISION_LETS = re.compile(r"\blet'?s go with\s+(.{3,120}?)(?:[.!?\n]|$)", re.I)
 RELATION_ROLE = re.compile(_NAME + r"\s+is\s+my\s+(?:new\s+|old\s+)?" + _ROLE + r"\b")
-RELATION_MY = re.compile(r"\bmy\s+(?:new\s+|old\s+)?" + _ROLE + r",?\s+" + _NAME)
+# "my manager Priya", and "My manager Priya" at the start of a sentence; the name keeps its case.
+RELATION_MY = re.compile(r"\b(?i:my\s+(?:new\s+|old\s+)?" + _ROLE + r"),?\s+" + _NAME)
 WORKS_AT = re.compile(
     _NAME
     + r"\s+(?:works|worked|is working)\s+(?:at|for)\s+"
@@ -150,16 +153,20 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
     text = message[:20_000]
     facts: list[Fact] = []
     for m in COMMITMENT.finditer(text):
-        action, due_text = _clip(m.group(1)), m.group(2)
+        action, due_text, to = _clip(m.group("action")), m.group("due"), m.group("to")
         due = resolve_due(due_text, today)
         attrs: dict[str, object] = {"owner": "user", "status": "open"}
         if due:
             attrs["due"] = due
+        said, name = "committed to", action
+        if to:
+            said, name = f"promised {to} to", _OBJECT_PRONOUN.sub(to, action, count=1)
+            attrs["promised_to"] = to
         facts.append(
             Fact(
                 "Commitment",
-                action[:1].upper() + action[1:],
-                f"User committed to {action} by {due_text}" + (f" ({due})." if due else "."),
+                name[:1].upper() + name[1:],
+                f"User {said} {action} by {due_text}" + (f" ({due})." if due else "."),
                 attrs,
             )
         )
