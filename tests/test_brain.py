@@ -282,6 +282,15 @@ async def test_search_many_matches_single_searches_and_embeds_each_query_once(
     assert embedded == [["spring cohort accelerator", "sourdough"]]
 
 
+async def test_an_entity_the_query_names_clears_the_floor(make_brain: BrainFactory) -> None:
+    brain = await make_brain(embedder=None)
+    await brain.upsert_entity("Person", "Priya", {}, description="The user's manager")
+    await brain.upsert_entity("Document", "Q2 roadmap", {}, description="Quarterly plan, done")
+    query = "help me draft the quarterly roadmap Priya asked for last week"
+
+    assert "Priya" in _names(await brain.search(query, 5))
+
+
 async def test_search_finds_by_alias_and_tag(brain: Brain) -> None:
     await brain.upsert_entity("Person", "Robert Tables", {"aliases": ["Bobby"]})
     await brain.upsert_entity("Document", "Planning notes", {"tags": ["okr"]})

@@ -265,6 +265,34 @@ async def test_a_name_known_only_from_past_conversations_is_a_reference(tmp_path
     assert not any("past conversations" in r for r in once.reasons)
 
 
+async def test_an_exchange_found_only_beside_a_match_never_comes_without_it(
+    tmp_path: Path,
+) -> None:
+    brain = await Brain.open(tmp_path / "beside", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        for n, (user, ai) in enumerate(
+            [
+                ("We booked the Lake Merritt boathouse for Sam's party on June 14", "Noted."),
+                ("I promised Dana I'd send her the budget spreadsheet soon", "Got it."),
+                ("My manager Priya wants the Q3 roadmap before the offsite", "Okay."),
+            ],
+            start=1,
+        ):
+            await bridge.observe_now("old-sess", n, user, ai)
+        first = await bridge.enrich("where are we with the boathouse booking for the party?", "new")
+        await bridge.observe_now("new", first.turn, "where are we with the boathouse?", "Booked.")
+        second = await bridge.enrich("did I ever send Dana that spreadsheet I promised?", "new")
+        await bridge.drain()
+    finally:
+        await brain.close()
+
+    # The spreadsheet exchange came along beside the boathouse booking...
+    assert {"old-sess:ex:1", "old-sess:ex:2"} <= set(first.loaded)
+    # ...so it is not loaded again, and its neighbour, which only stood beside it, stays out.
+    assert "old-sess:ex:2" not in second.loaded and "old-sess:ex:3" not in second.loaded
+
+
 @pytest.mark.parametrize(
     ("message", "judgment"),
     [

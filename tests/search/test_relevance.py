@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from brainbridge.brain import Brain
-from brainbridge.search.relevance import stem, term_coverage
+from brainbridge.search.relevance import Coverage, stem, term_coverage
 
 WORDS = """countries country exercises exercise exercising studies studying studied
     happiness happily relational running runs ran generalization painting paintings
@@ -63,3 +63,17 @@ async def test_search_keeps_what_bm25_found_through_stemming(
         assert "the one" in names
     finally:
         await brain.close()
+
+
+@pytest.mark.parametrize(
+    ("name", "named"),
+    [
+        ("Priya", True),
+        ("Priya Raman", False),  # every word of the name, not some
+        ("Q3 roadmaps", True),  # inflected as the index stems it
+        ("the", False),  # a name of stop words names nothing
+    ],
+)
+def test_a_query_names_an_entity_only_with_all_its_words(name: str, named: bool) -> None:
+    coverage = Coverage("help me draft the Q3 roadmap Priya asked for", {}, 100)
+    assert coverage.names(name) is named

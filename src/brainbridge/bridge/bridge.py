@@ -31,6 +31,7 @@ from brainbridge.model import CHAT_EXCHANGE, Hit, Judgment, Session
 from brainbridge.ports import LLM
 from brainbridge.redact import redact
 from brainbridge.search import SearchRequest
+from brainbridge.search.context import adjacent_names
 from brainbridge.search.relevance import term_coverage
 
 if TYPE_CHECKING:
@@ -254,11 +255,21 @@ class Bridge:
         found = await self.brain.search_many(requests)
         results: list[tuple[str, tuple[Hit, ...]]] = []
         seen: set[int] = set()
+        shown: set[str] = set()
         for i, q in enumerate(queries):
-            fresh = tuple(
+            hits = [
                 h
                 for h in found[2 * i] + found[2 * i + 1]
                 if h.entity.id not in seen and h.entity.name not in recent
+            ]
+            shown.update(h.entity.name for h in hits)
+            # An exchange found only beside a match is read with it; alone it is noise
+            # (its match was loaded last turn, or ranked out of the list).
+            fresh = tuple(
+                h
+                for h in hits
+                if set(h.retrievers) != {"context"}
+                or any(n in shown for n in adjacent_names(h.entity.name))
             )
             seen.update(h.entity.id for h in fresh)
             results.append((q, fresh))

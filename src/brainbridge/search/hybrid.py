@@ -237,7 +237,9 @@ class HybridSearch:
                     entities.update(self.store.get_entities([eid, *batch]))
                 ent = entities.get(eid)
                 direct[eid] = ent is not None and (
-                    eid in close or coverage.of(entity_text(ent)) >= opt.min_coverage
+                    eid in close
+                    or coverage.of(entity_text(ent)) >= opt.min_coverage
+                    or coverage.names(ent.name)
                 )
             return direct[eid]
 

@@ -62,6 +62,12 @@ class Coverage:
             else None
         )
 
+    def names(self, name: str) -> bool:
+        """Whether the query holds every word of `name` ("Priya" in "the roadmap Priya
+        asked for"): a thing the query names is relevant however little else it covers."""
+        words = {stem(t) for t in query_terms(name)}
+        return bool(words) and words <= self.weights.keys()
+
     def of(self, text: str) -> float:
         if not self.want or self._candidates is None:
             return 0.0
