@@ -22,7 +22,7 @@ from brainbridge.store.sqlite.store import SqliteStore
 
 log = logging.getLogger(__name__)
 
-# Counting the vectors table is a full scan (50-400 ms at 100k rows), so on a big index
+# Counting the vectors table reads its `seq` index (~1.4 ms at 300k rows), so on a big index
 # deletions are looked for at most this often (a deleted entity is never returned anyway:
 # its row is gone); a small index recounts after any write of this connection.
 RECOUNT_SECONDS = 10.0
@@ -114,7 +114,10 @@ class VectorIndex:
         changes, now = self.store.conn.total_changes, time.monotonic()
         changed = changes != self._changes and len(self._row_of) < SMALL_INDEX
         if changed or now - self._counted >= RECOUNT_SECONDS:
-            if self.store.vector_count(self.model) < len(self._row_of):
+            # Fewer vectors in all than this model's loaded rows: some were deleted. (While
+            # a brain moves to another model, a deletion may go unseen until it has moved;
+            # a deleted entity is never returned anyway.)
+            if self.store.vector_count() < len(self._row_of):
                 self._reset()
             self._changes, self._counted = changes, now
         while True:
