@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -238,24 +240,31 @@ async def test_each_judgment_is_logged_at_debug(
     assert sum(line.startswith(f"judgment={judgment}") for line in lines) == 1, lines
 
 
-async def test_a_name_known_only_from_past_conversations_is_a_reference(tmp_path: Path) -> None:
-    brain = await Brain.open(tmp_path / "history", embedder=None, background_indexing=False)
+@asynccontextmanager
+async def _talked(
+    folder: Path, session: str, turns: list[tuple[str, str]]
+) -> AsyncIterator[Bridge]:
+    """A bridge over a brain (no vectors) that holds only these past exchanges."""
+    brain = await Brain.open(folder, embedder=None, background_indexing=False)
     try:
         bridge = Bridge(brain)
-        for n, (user, ai) in enumerate(
-            [
-                ("Caroline wants to go camping in the mountains this summer", "Sounds lovely."),
-                ("I lent Caroline my tent for the camping trip", "Nice of you."),
-                ("Rosalind mentioned a conference once", "Interesting."),
-            ],
-            start=1,
-        ):
-            await bridge.observe_now("hist-sess", n, user, ai)
-        known = await bridge.enrich("When is Caroline planning on going camping?", None)
-        once = await bridge.enrich("When is Rosalind planning on going to the conference?", None)
+        for n, (user, ai) in enumerate(turns, start=1):
+            await bridge.observe_now(session, n, user, ai)
+        yield bridge
         await bridge.drain()
     finally:
         await brain.close()
+
+
+async def test_a_name_known_only_from_past_conversations_is_a_reference(tmp_path: Path) -> None:
+    turns = [
+        ("Caroline wants to go camping in the mountains this summer", "Sounds lovely."),
+        ("I lent Caroline my tent for the camping trip", "Nice of you."),
+        ("Rosalind mentioned a conference once", "Interesting."),
+    ]
+    async with _talked(tmp_path / "history", "hist-sess", turns) as bridge:
+        known = await bridge.enrich("When is Caroline planning on going camping?", None)
+        once = await bridge.enrich("When is Rosalind planning on going to the conference?", None)
 
     assert known.judgment is Judgment.ENRICH
     assert "names someone from past conversations: Caroline" in known.reasons
@@ -268,24 +277,15 @@ async def test_a_name_known_only_from_past_conversations_is_a_reference(tmp_path
 async def test_an_exchange_found_only_beside_a_match_never_comes_without_it(
     tmp_path: Path,
 ) -> None:
-    brain = await Brain.open(tmp_path / "beside", embedder=None, background_indexing=False)
-    try:
-        bridge = Bridge(brain)
-        for n, (user, ai) in enumerate(
-            [
-                ("We booked the Lake Merritt boathouse for Sam's party on June 14", "Noted."),
-                ("I promised Dana I'd send her the budget spreadsheet soon", "Got it."),
-                ("My manager Priya wants the Q3 roadmap before the offsite", "Okay."),
-            ],
-            start=1,
-        ):
-            await bridge.observe_now("old-sess", n, user, ai)
+    turns = [
+        ("We booked the Lake Merritt boathouse for Sam's party on June 14", "Noted."),
+        ("I promised Dana I'd send her the budget spreadsheet soon", "Got it."),
+        ("My manager Priya wants the Q3 roadmap before the offsite", "Okay."),
+    ]
+    async with _talked(tmp_path / "beside", "old-sess", turns) as bridge:
         first = await bridge.enrich("where are we with the boathouse booking for the party?", "new")
         await bridge.observe_now("new", first.turn, "where are we with the boathouse?", "Booked.")
         second = await bridge.enrich("did I ever send Dana that spreadsheet I promised?", "new")
-        await bridge.drain()
-    finally:
-        await brain.close()
 
     # The spreadsheet exchange came along beside the boathouse booking...
     assert {"old-sess:ex:1", "old-sess:ex:2"} <= set(first.loaded)
