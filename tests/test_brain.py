@@ -352,6 +352,26 @@ async def test_editing_description_replaces_the_vector(make_brain: BrainFactory)
     assert (await brain.stats())["vectors"] == 2
 
 
+async def test_the_background_indexer_embeds_new_and_edited_entities(brain: Brain) -> None:
+    await brain.upsert_many([("Topic", f"topic {i}", f"subject {i}", None) for i in range(5)])
+    assert await brain.wait_for_vectors(30)
+    # An edit leaves an old id without a vector, behind the indexer's last pass...
+    await brain.upsert_entity("Topic", "topic 0", description="glacier retreat measurements")
+    await brain.upsert_entity("Topic", "topic 9", description="a newer subject")
+    assert await brain.wait_for_vectors(30)  # ...which an explicit wait walks again
+    stats = await brain.stats()
+    assert (stats["pending_vectors"], stats["vectors"]) == (0, 6)
+    assert "vector" in (await brain.search("glacier retreat"))[0].retrievers
+
+
+async def test_pending_vectors_walk_the_table_by_id(make_brain: BrainFactory) -> None:
+    brain = await make_brain(background_indexing=False)
+    ents = [await brain.upsert_entity("Topic", f"t{i}", description=f"d{i}") for i in range(4)]
+    ids = [e.id for e in ents]
+    pending = await brain._run(brain.store.pending_vectors, 2, brain.embedder.name, ids[1])
+    assert [eid for eid, _ in pending] == ids[2:4]
+
+
 async def test_attribute_only_edit_keeps_the_vector_fresh(make_brain: BrainFactory) -> None:
     brain = await make_brain(background_indexing=False)
     await brain.upsert_entity("Project", "Atlas", description="map the campus")

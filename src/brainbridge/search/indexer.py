@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +16,11 @@ from brainbridge.store.sqlite.store import SqliteStore
 log = logging.getLogger(__name__)
 
 BATCH = 64
+# A background indexer looks only at entities newer than its last full pass, and re-reads
+# the whole table at most this often: an edit deletes the entity's stale vector, and on
+# a big brain each full pass reads every row (~0.25 s at 300k), which a write per chat
+# turn must not pay. Until then an edited entity is found by BM25 alone.
+FULL_PASS_SECONDS = 60.0
 
 
 def embed_pending(
@@ -24,20 +30,39 @@ def embed_pending(
     progress: Callable[[int, int], None] | None = None,
 ) -> int:
     """Embed entities that have no current vector; return how many were embedded."""
+    total = store.count_pending_vectors(embedder.name) if progress else 0
+
+    def step(n: int) -> None:
+        if progress:
+            progress(n, total)
+
+    done, _ = embed_after(store, embedder, 0, limit, step)
+    return done
+
+
+def embed_after(
+    store: SqliteStore,
+    embedder: Embedder,
+    after: int,
+    limit: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[int, int]:
+    """Embed entities with an id above `after` that lack a vector, walking the table once
+    by id: (how many were embedded, the last id embedded, or `after` if none)."""
     done = 0
-    total = store.count_pending_vectors(embedder.name)
     while limit is None or done < limit:
-        batch = store.pending_vectors(BATCH, embedder.name)
+        batch = store.pending_vectors(BATCH, embedder.name, after)
         if not batch:
             break
         vectors = embedder.embed([text for _, text in batch]).astype(np.float32)
         store.put_vectors(
             embedder.name, [(eid, v.tobytes()) for (eid, _), v in zip(batch, vectors, strict=True)]
         )
+        after = batch[-1][0]
         done += len(batch)
         if progress:
-            progress(done, total)
-    return done
+            progress(done)
+    return done, after
 
 
 class Indexer:
@@ -50,6 +75,7 @@ class Indexer:
         self._idle = threading.Event()
         self._idle.set()
         self._stop = False
+        self._full = True
         self._thread = threading.Thread(target=self._run, name="brain-indexer", daemon=True)
         self._thread.start()
 
@@ -60,6 +86,7 @@ class Indexer:
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until every pending entity has a vector (or timeout); True if idle."""
+        self._full = True  # edited entities too, not only new ones
         self.poke()
         return self._idle.wait(timeout)
 
@@ -72,16 +99,21 @@ class Indexer:
         store: SqliteStore | None = None
         try:
             store = SqliteStore.open(self.db_path)
+            checked, full_at = 0, time.monotonic()  # ids up to `checked` have vectors
             while not self._stop:
                 self._wake.wait()
                 self._wake.clear()
-                while not self._stop:
-                    try:
-                        if not embed_pending(store, self.embedder, limit=BATCH * 4):
+                try:
+                    if self._full or time.monotonic() - full_at >= FULL_PASS_SECONDS:
+                        self._full, checked, full_at = False, 0, time.monotonic()
+                    newest, cursor = store.max_entity_id(), checked
+                    while not self._stop:
+                        done, cursor = embed_after(store, self.embedder, cursor, BATCH * 4)
+                        if not done:  # the pass reached the end of the table
+                            checked = max(checked, newest)
                             break
-                    except Exception:
-                        log.exception("background embedding failed; will retry on next write")
-                        break
+                except Exception:
+                    log.exception("background embedding failed; will retry on next write")
                 if not self._wake.is_set():
                     self._idle.set()
         finally:

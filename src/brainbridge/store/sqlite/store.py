@@ -440,15 +440,21 @@ class SqliteStore:
 
     # -- vectors --------------------------------------------------------------
 
-    def pending_vectors(self, limit: int = 256, model: str | None = None) -> list[tuple[int, str]]:
-        """Entities without a current vector (from `model`, when given), with the text to embed."""
+    def pending_vectors(
+        self, limit: int = 256, model: str | None = None, after: int = 0
+    ) -> list[tuple[int, str]]:
+        """Entities with an id above `after` and no current vector (from `model`, when
+        given), oldest first, with the text to embed."""
         join = "LEFT JOIN vectors v ON v.entity_id = e.id" + (" AND v.model = ?" if model else "")
         rows = self.conn.execute(
             f"SELECT e.id, e.type, e.name, e.description FROM entities e {join}"
-            " WHERE v.entity_id IS NULL ORDER BY e.id LIMIT ?",
-            (model, limit) if model else (limit,),
+            " WHERE v.entity_id IS NULL AND e.id > ? ORDER BY e.id LIMIT ?",
+            (*((model,) if model else ()), after, limit),
         ).fetchall()
         return [(r[0], embed_text(r[1], r[2], r[3])) for r in rows]
+
+    def max_entity_id(self) -> int:
+        return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM entities").fetchone()[0]
 
     def count_pending_vectors(self, model: str | None = None) -> int:
         """How many entities lack a vector (from `model`, when given)."""
