@@ -364,6 +364,22 @@ async def test_the_background_indexer_embeds_new_and_edited_entities(brain: Brai
     assert "vector" in (await brain.search("glacier retreat"))[0].retrievers
 
 
+async def test_an_edit_gets_its_vector_back_without_anyone_waiting(
+    brain: Brain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from brainbridge.search import indexer
+
+    monkeypatch.setattr(indexer, "FULL_PASS_SECONDS", 0.3)
+    await brain.upsert_entity("Topic", "Volcanoes", description="volcanic eruptions")
+    assert await brain.wait_for_vectors(30)
+    await brain.upsert_entity("Topic", "Volcanoes", description="glacier retreat measurements")
+    for _ in range(100):  # no wait_for_vectors: only the indexer's own timer can do it
+        if (await brain.stats())["pending_vectors"] == 0:
+            break
+        await asyncio.sleep(0.1)
+    assert (await brain.stats())["pending_vectors"] == 0
+
+
 async def test_pending_vectors_walk_the_table_by_id(make_brain: BrainFactory) -> None:
     brain = await make_brain(background_indexing=False)
     ents = [await brain.upsert_entity("Topic", f"t{i}", description=f"d{i}") for i in range(4)]

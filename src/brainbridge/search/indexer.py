@@ -100,12 +100,17 @@ class Indexer:
         try:
             store = SqliteStore.open(self.db_path)
             checked, full_at = 0, time.monotonic()  # ids up to `checked` have vectors
+            partial = False  # a pass since the last full one looked only at new ids
             while not self._stop:
-                self._wake.wait()
+                # Then an edited entity may still lack its vector: wake for a full pass once
+                # FULL_PASS_SECONDS are up, whether or not more writes come.
+                due = full_at + FULL_PASS_SECONDS - time.monotonic() if partial else None
+                self._wake.wait(max(due, 0.0) if due is not None else None)
                 self._wake.clear()
                 try:
                     if self._full or time.monotonic() - full_at >= FULL_PASS_SECONDS:
                         self._full, checked, full_at = False, 0, time.monotonic()
+                    partial = checked > 0
                     newest, cursor = store.max_entity_id(), checked
                     while not self._stop:
                         done, cursor = embed_after(store, self.embedder, cursor, BATCH * 4)
