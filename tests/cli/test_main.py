@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -96,8 +97,7 @@ def test_help_lists_the_commands(cli: BrainCli) -> None:
     assert "0.1.0" in cli.ok("--version").out
 
 
-def _interrupt(proc: subprocess.Popen[bytes], after: float) -> tuple[int, str]:
-    time.sleep(after)
+def _stop(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     return proc.returncode, err.decode()
@@ -114,7 +114,16 @@ def test_ctrl_c_stops_a_long_index_run_cleanly(cli: BrainCli, tmp_path: Path) ->
     file.write_text("\n".join(rows))
     cli.ok("import", str(file), "--no-embed")
     proc = subprocess.Popen([*COMMAND, "index"], env=cli.env, stderr=subprocess.PIPE)
-    code, err = _interrupt(proc, after=1.5)
+    # Interrupt once the first vectors are written: a fixed delay raced a fast machine,
+    # which finished all 30k before the signal came.
+    db = sqlite3.connect(cli.home / "brain.db")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]:
+            break
+        time.sleep(0.005)
+    db.close()
+    code, err = _stop(proc)
     assert code == 130
     assert err.strip().endswith("brain: interrupted") and "Traceback" not in err
     # It stopped part-way instead of finishing first, and the brain still works.
