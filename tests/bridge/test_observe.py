@@ -40,6 +40,7 @@ async def test_the_exchange_is_stored_exactly_as_designed(bridge: Bridge, life: 
         "exchange_number": 4,
         "user_message": message[:1000],
         "ai_response": response[:2000],
+        "date": WEDNESDAY.isoformat(),  # when it happened, not when it was stored
     }
 
 

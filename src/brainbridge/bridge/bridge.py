@@ -27,11 +27,11 @@ from brainbridge.bridge.observe import (
 from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
 from brainbridge.bridge.queries import REFERENCED_NOUN, build_queries, keywords
 from brainbridge.errors import LLMError
-from brainbridge.model import CHAT_EXCHANGE, Hit, Judgment, Session
+from brainbridge.model import CHAT_EXCHANGE, Entity, Hit, Judgment, Session
 from brainbridge.ports import LLM
 from brainbridge.redact import redact
 from brainbridge.search import SearchRequest
-from brainbridge.search.context import adjacent_names
+from brainbridge.search.context import adjacent
 from brainbridge.search.relevance import term_coverage
 
 if TYPE_CHECKING:
@@ -255,21 +255,21 @@ class Bridge:
         found = await self.brain.search_many(requests)
         results: list[tuple[str, tuple[Hit, ...]]] = []
         seen: set[int] = set()
-        shown: set[str] = set()
+        shown: set[tuple[str, int]] = set()
         for i, q in enumerate(queries):
             hits = [
                 h
                 for h in found[2 * i] + found[2 * i + 1]
                 if h.entity.id not in seen and h.entity.name not in recent
             ]
-            shown.update(h.entity.name for h in hits)
+            shown.update(p for h in hits if (p := _position(h.entity)))
             # An exchange found only beside a match is read with it; alone it is noise
             # (its match was loaded last turn, or ranked out of the list).
             fresh = tuple(
                 h
                 for h in hits
                 if set(h.retrievers) != {"context"}
-                or any(n in shown for n in adjacent_names(h.entity.name))
+                or any(n in shown for n in adjacent(_position(h.entity) or ("", -9)))
             )
             seen.update(h.entity.id for h in fresh)
             results.append((q, fresh))
@@ -348,6 +348,7 @@ class Bridge:
         skipped = is_trivial(message, response)
         if not skipped:
             description, attrs = exchange_attributes(session_id, n, message, response)
+            attrs["date"] = (today or date.today()).isoformat()
             name = exchange_name(session_id, n)
             taken = await self.brain.get_entity(CHAT_EXCHANGE, name)
             if taken is not None and taken.attributes.get("session_id") != session_id:
@@ -386,6 +387,12 @@ class Bridge:
         """Wait for every background task this bridge started."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def _position(ent: Entity) -> tuple[str, int] | None:
+    """(session id, exchange number) of an exchange, by its attributes."""
+    sid, n = ent.attributes.get("session_id"), ent.attributes.get("exchange_number")
+    return (str(sid), n) if sid is not None and isinstance(n, int) else None
 
 
 def _item(hit: Hit) -> BlockItem:

@@ -3,28 +3,22 @@
 A question and the reply that answers it often sit in neighbouring exchanges
 ("what did you name her?" / "Tilly, after my childhood dog"): the words of the
 query land on one, the fact on the other. An exchange next to one that matches
-the query therefore inherits a share of that match.
+the query therefore inherits a share of that match. Neighbours are found by what an
+exchange is (its session and position), whatever it is named.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from brainbridge.model import CHAT_EXCHANGE
 from brainbridge.store.sqlite.store import SqliteStore
 
-# Exchanges are named "{session_id[:8]}:ex:{n}" (DESIGN.md), so neighbours are found by name.
-_EXCHANGE_NAME = re.compile(r"^(?P<session>.+):ex:(?P<n>\d+)$")
 
-
-def adjacent_names(name: str) -> list[str]:
-    """Names of the exchanges just before and after `name` in its session."""
-    m = _EXCHANGE_NAME.match(name)
-    if m is None:
-        return []
-    n = int(m["n"])
-    return [f"{m['session']}:ex:{i}" for i in (n - 1, n + 1) if i >= 0]
+def adjacent(position: tuple[str, int]) -> list[tuple[str, int]]:
+    """The positions just before and after `position` in its session."""
+    session, n = position
+    return [(session, i) for i in (n - 1, n + 1) if i >= 0]
 
 
 def conversation_context(
@@ -35,25 +29,25 @@ def conversation_context(
 ) -> dict[int, tuple[float, list[int]]]:
     """{exchange id: (inherited score, ids of the neighbours it came from)}.
 
-    `heads` holds (type, name) of the scored ids; neighbours are found by name.
+    `heads` holds (type, name) of the scored ids.
     """
     out: dict[int, tuple[float, list[int]]] = {}
     if weight <= 0:
         return out
-    sources = [
-        (eid, score, adjacent_names(head[1]))
+    matched = [
+        eid
         for eid, score in text_scores.items()
-        if (head := heads.get(eid)) is not None and head[0] == CHAT_EXCHANGE and score > 0
+        if score > 0 and (head := heads.get(eid)) is not None and head[0] == CHAT_EXCHANGE
     ]
-    ids = {name: eid for eid, (etype, name) in heads.items() if etype == CHAT_EXCHANGE}
-    ids.update(
-        store.ids_named(CHAT_EXCHANGE, [n for *_, ns in sources for n in ns if n not in ids])
-    )
-    for eid, score, names in sources:
-        for name in names:
-            near = ids.get(name)
-            if near is None:
+    if not matched:
+        return out
+    where = store.exchange_positions(matched)
+    ids = store.exchanges_at(p for pos in where.values() for p in adjacent(pos))
+    for eid, pos in where.items():
+        for near_pos in adjacent(pos):
+            near = ids.get(near_pos)
+            if near is None or near == eid:
                 continue
             inherited, came_from = out.get(near, (0.0, []))
-            out[near] = (inherited + weight * score, [*came_from, eid])
+            out[near] = (inherited + weight * text_scores[eid], [*came_from, eid])
     return out

@@ -12,7 +12,7 @@ from typing import Any
 
 from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.model import Entity, Relation
-from brainbridge.store.sqlite import name_keys
+from brainbridge.store.sqlite import exchanges, name_keys
 from brainbridge.store.sqlite.db import connect, write_tx
 from brainbridge.store.sqlite.text_index import HISTORY, TextIndex
 
@@ -218,6 +218,14 @@ class SqliteStore:
             sql = f"SELECT name, id FROM entities WHERE type = ? AND name IN ({marks})"
             out.update((r[0], r[1]) for r in self.conn.execute(sql, (entity_type, *chunk)))
         return out
+
+    def exchange_positions(self, ids: Sequence[int]) -> dict[int, tuple[str, int]]:
+        """{exchange id: (session id, exchange number)} for the exchanges among `ids`."""
+        return exchanges.positions(self.conn, ids)
+
+    def exchanges_at(self, positions: Iterable[tuple[str, int]]) -> dict[tuple[str, int], int]:
+        """{(session id, exchange number): id} of the exchanges at these positions."""
+        return exchanges.at_positions(self.conn, positions)
 
     def find_by_name(self, name: str) -> list[Entity]:
         """Entities of any type whose name matches case-insensitively."""
