@@ -87,11 +87,11 @@ def load(split: str) -> tuple[list[Turn], list[Probe]]:
 
 
 def stale_lines(block: str, probe: Probe) -> list[str]:
-    """Lines of `block` that show one of the probe's superseded values as current."""
+    """Item lines of `block` that show one of the probe's superseded values as current."""
     out = []
     for line in block.splitlines():
         low = line.lower()
-        if SUPERSEDED_MARK in low or any(e.lower() in low for e in probe.expect):
+        if low.startswith("#") or SUPERSEDED_MARK in low or any(e.lower() in low for e in probe.expect):
             continue
         for words in probe.stale:
             if all(_has(low, w) for w in words):

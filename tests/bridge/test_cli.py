@@ -77,7 +77,7 @@ def test_enrich_prints_judgment_reasons_queries_and_block(home: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "judgment: enrich  (local)"
-    assert lines[1].startswith("reasons:  names known entities: Kevin Alvarez")
+    assert lines[1].startswith("reasons:  it names what the brain knows: Kevin Alvarez")
     assert lines[2].startswith('queries:  "Kevin Alvarez cohort')
     block = done.stdout[done.stdout.index("## Brain Context") :]
     assert "- **Kevin Alvarez** (Person): Program lead" in block

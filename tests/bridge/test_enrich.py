@@ -267,7 +267,7 @@ async def test_a_name_known_only_from_past_conversations_is_a_reference(tmp_path
         once = await bridge.enrich("When is Rosalind planning on going to the conference?", None)
 
     assert known.judgment is Judgment.ENRICH
-    assert "names someone from past conversations: Caroline" in known.reasons
+    assert "it names someone from past conversations: Caroline" in known.reasons
     assert known.queries[0].startswith("Caroline") and "camping" in known.queries[0]
     assert any(name.startswith("hist-ses:ex:") for name in known.loaded)
     # One past mention is not enough to call a word someone the user talks about.

@@ -10,10 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from brainbridge.bridge.block import STEP_BACK_NOTE, BlockItem, QueryResults, format_block
 from brainbridge.bridge.judge import (
+    QUESTION,
     SHORT_MESSAGE_WORDS,
     Verdict,
+    about_self,
     judge_locally,
     needs_brain_check,
+    pointed_words,
     word_count,
 )
 from brainbridge.bridge.names import Mention, NameIndex, capitalised_words
@@ -25,7 +28,7 @@ from brainbridge.bridge.observe import (
     store_facts,
 )
 from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
-from brainbridge.bridge.queries import REFERENCED_NOUN, build_queries, keywords
+from brainbridge.bridge.queries import FILLER, REFERENCED_NOUN, build_queries, keywords
 from brainbridge.errors import LLMError
 from brainbridge.model import CHAT_EXCHANGE, Entity, Hit, Judgment, Session
 from brainbridge.ports import LLM
@@ -41,6 +44,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# Capitalised, yet no one's name: "on Friday" is not someone the user talked about.
+CALENDAR_WORDS = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday january february march april
+    may june july august september october november december""".split()
+)
 # Judge and search only the head of a pasted novel; the whole message is still stored.
 MAX_JUDGED_CHARS = 8000
 # Past exchanges a name-like word must occur in to count as someone the user talked about.
@@ -172,7 +180,11 @@ class Bridge:
         # People and places often live only in past conversations (no entity names them):
         # a name-like word used in a few past exchanges is someone the user has talked about.
         matched = {w.lower() for m in found for w in m.matched.split()}
-        words = [w for w in capitalised_words(message) if w.lower() not in matched]
+        words = [
+            w
+            for w in capitalised_words(message)
+            if w.lower() not in matched and w.lower() not in CALENDAR_WORDS
+        ]
         if words:
             used = self.brain.store.history_freq([w.lower() for w in words])
             found += [
@@ -201,13 +213,21 @@ class Bridge:
             except (LLMError, KeyError, ValueError, TypeError) as exc:
                 log.warning("LLM judge failed, using the local judge: %s", exc)
         coverage = None
+        known: list[tuple[str, str]] = []
         if needs_brain_check(message, mentions):
-            coverage = await self.brain._run(self._best_coverage, message)
-        verdict = judge_locally(message, mentions, coverage)
+            coverage, known = await self.brain._run(self._brain_check, message)
+        verdict = judge_locally(message, mentions, coverage, known)
         queries = (
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
         return verdict, queries, "local"
+
+    def _brain_check(self, message: str) -> tuple[float, list[tuple[str, str]]]:
+        """(best coverage, the pointed-at words the brain holds) for the local judge."""
+        pointed = pointed_words(message, FILLER)
+        df = self.brain.store.doc_freq([w for _, w in pointed]) if pointed else {}
+        known = [(det, w) for det, w in pointed if df.get(w)]
+        return self._best_coverage(message), known
 
     def _best_coverage(self, message: str) -> float:
         from brainbridge.store.sqlite.fts import query_terms
@@ -232,7 +252,9 @@ class Bridge:
         # One known word of several ("I love this song ...": "love") is no strong match,
         # unless it is what the message points at ("where we left off on the toast").
         pointed = query_terms(" ".join(m.group(1) for m in REFERENCED_NOUN.finditer(message)))
-        if len(known) == 1 < len(terms) and known[0] not in pointed:
+        # ...or the message asks about the user's own life ("which airline am I flying").
+        asks = bool(QUESTION.search(message)) and about_self(message)
+        if len(known) == 1 < len(terms) and known[0] not in pointed and not asks:
             return min(best, SINGLE_TERM_COVERAGE)
         return best
 

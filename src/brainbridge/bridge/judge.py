@@ -95,6 +95,57 @@ GENERIC = [
 ]
 
 
+# The speaker, in any person of the first: a message about the user's own life.
+FIRST_PERSON = re.compile(
+    r"\b(?:I|I'm|I've|I'd|I'll|[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Ww]e're|[Ww]e've|[Oo]ur|[Oo]urs|us)\b"
+)
+# A question, by its opening word or its mark.
+QUESTION = re.compile(
+    r"^\W*(?:what|what's|whats|which|when|where|who|whom|whose|why|how|did|do|does|am|is|are|was|were|have|has|had|can|could|should|will|would)\b|\?\s*$",
+    re.I,
+)
+# A thing the speaker points at ("my landlord", "our standup", "the offsite"): the next
+# few words after a possessive or a definite article.
+_POINTER = re.compile(r"\b(my|our|the|that|this|these|those)\s+((?:[\w'’\-]+\s+){0,2}[\w'’\-]+)", re.I)
+# Possessions everyone has: "my team" or "our code" point at nothing the brain must know.
+COMMON_POSSESSIONS = frozenset(
+    """team code life opinion question mind guess work job day time way thing things stuff
+    idea ideas head best favorite favourite first last new old current next own side part
+    end point problem answer help people family friends home house place""".split()
+)
+OWN = frozenset({"my", "our"})
+# "How do I reverse a list", "how long should I boil an egg": the first person of a
+# how-to question is anyone's, not a reference to the user's own life.
+HOW_TO = re.compile(r"^\W*how\b(?:\s+\w+)?\s+(?:do|does|should|can|could|would|to|might)\s+(?:i|we|one|you)\b", re.I)
+
+
+def about_self(message: str) -> bool:
+    """Whether the message speaks of the user in the first person (how-to questions aside)."""
+    return bool(FIRST_PERSON.search(message)) and not HOW_TO.search(message)
+
+
+def pointed_words(message: str, ignore: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """(determiner, word) for the content words right after "my/our/the/that/this..."."""
+    out = []
+    for m in _POINTER.finditer(message):
+        det = m.group(1).lower()
+        for word in m.group(2).split():
+            low = word.lower().strip("'’-")
+            low = re.sub(r"['’]s$", "", low)
+            if low in _STOP_POINTER:
+                break  # "the school pickup" yes, "the team about joining" no
+            if len(low) >= 3 and low not in COMMON_POSSESSIONS and low not in ignore:
+                out.append((det, low))
+    return out
+
+
+_STOP_POINTER = frozenset(
+    """a an and or but to of for from with about at in on by as is are was were be been
+    that this which who what when where why how it its it's i you he she we they me him
+    her us them my our your their if then than so not no""".split()
+)
+
+
 @dataclass(frozen=True)
 class Verdict:
     judgment: Judgment
@@ -105,18 +156,26 @@ def word_count(message: str) -> int:
     return len(message.split())
 
 
-def judge_locally(message: str, mentions: list[Mention], best_coverage: float | None) -> Verdict:
+def judge_locally(
+    message: str,
+    mentions: list[Mention],
+    best_coverage: float | None,
+    known_refs: list[tuple[str, str]] | None = None,
+) -> Verdict:
     """Decide from the message's wording, the entities it names and how well the brain matches.
 
     An exact name is enough to enrich; a loose one (a lower-case name, a few words of a
     longer name) needs a second sign. `best_coverage` is the query-term coverage of the
     best knowledge hit (None if not looked up): it lets a message with one weak cue
-    through only when the brain has something specific for it.
+    through only when the brain has something specific for it. `known_refs` are the
+    (determiner, word) pairs of `pointed_words` that the brain holds: "my landlord" when
+    the brain has heard of a landlord is the user's own context, whatever else is said.
     """
     for pattern in STEP_BACK:
-        if pattern.search(message):
+        if m := pattern.search(message):
+            said = " ".join(m.group(0).split())[:60]
             return Verdict(
-                Judgment.STEP_BACK, (f"explicit brain request: {pattern.pattern[:40]}…",)
+                Judgment.STEP_BACK, (f'the user asks to work with their brain directly ("{said}")',)
             )
     reasons = []
     score = 0.0
@@ -127,9 +186,9 @@ def judge_locally(message: str, mentions: list[Mention], best_coverage: float | 
     elif loose:
         score += min(len(loose), 2)
     for kind, strengths in (
-        ("names known entities", {"exact"}),
-        ("loosely names known entities", {"loose"}),
-        ("names someone from past conversations", {"history"}),
+        ("it names what the brain knows", {"exact"}),
+        ("it loosely names what the brain knows", {"loose"}),
+        ("it names someone from past conversations", {"history"}),
     ):
         names = sorted({m.name for m in mentions if m.strength in strengths})
         if names:
@@ -137,24 +196,40 @@ def judge_locally(message: str, mentions: list[Mention], best_coverage: float | 
     cues = [m.group(0) for p in REFERENCE_CUES if (m := p.search(message))]
     if cues:
         score += min(len(cues), 2)
-        reasons.append("reference cues: " + "; ".join(c[:30] for c in cues[:3]))
+        reasons.append("it refers to earlier context (" + "; ".join(c[:30] for c in cues[:3]) + ")")
+    own = sorted({w for det, w in known_refs or () if det in OWN})
+    pointed = sorted({w for det, w in known_refs or () if det not in OWN})
+    if own:
+        score += 1
+        reasons.append("it is about the user's own " + ", ".join(own[:3]) + ", which the brain knows")
+    elif pointed:
+        score += 0.5
+        reasons.append("it points at " + ", ".join(pointed[:3]) + ", which the brain knows")
+    personal_question = about_self(message) and (
+        best_coverage is not None and best_coverage >= STRONG_COVERAGE
+    )
+    if personal_question:
+        score += 1
+        reasons.append("it asks about the user's own life")
     if any(p.search(message) for p in GENERIC) and not exact:
         # "What is Gina's favourite dance?" is phrased like a general question, but about
         # someone from past conversations whom the brain has something on.
-        personal = any(m.strength == "history" for m in mentions) and (
+        personal = bool(own) or personal_question or any(m.strength == "history" for m in mentions) and (
             best_coverage is not None and best_coverage >= WEAK_COVERAGE
         )
         score -= 0.5 if personal else 1.5
-        reasons.append("reads as a general request" + (" about someone known" if personal else ""))
+        reasons.append(
+            "it reads as a general question" + (" about the user's own context" if personal else "")
+        )
     if best_coverage is not None:
         if best_coverage >= STRONG_COVERAGE:
             score += 1
-            reasons.append(f"brain has a strong match ({best_coverage:.2f})")
+            reasons.append(f"the brain holds a close match ({best_coverage:.0%} of its words)")
         elif best_coverage < WEAK_COVERAGE:
             score -= 1
-            reasons.append(f"brain has nothing specific ({best_coverage:.2f})")
+            reasons.append(f"the brain holds nothing specific ({best_coverage:.0%} of its words)")
     judgment = Judgment.ENRICH if score >= 2 else Judgment.PASS_THROUGH
-    return Verdict(judgment, tuple(reasons) or ("ordinary conversation",))
+    return Verdict(judgment, tuple(reasons) or ("ordinary conversation, nothing that needs the brain",))
 
 
 def needs_brain_check(message: str, mentions: list[Mention]) -> bool:
@@ -163,4 +238,8 @@ def needs_brain_check(message: str, mentions: list[Mention]) -> bool:
         return False
     if any(p.search(message) for p in STEP_BACK):
         return False
-    return bool(mentions) or any(p.search(message) for p in REFERENCE_CUES)
+    return (
+        bool(mentions)
+        or bool(FIRST_PERSON.search(message))
+        or any(p.search(message) for p in REFERENCE_CUES)
+    )

@@ -48,11 +48,21 @@ class Coverage:
 
     def __init__(self, query: str, doc_freq: Mapping[str, int], total_docs: int) -> None:
         self.weights: dict[str, float] = {}
-        for term in query_terms(query):
-            df = doc_freq.get(term, 0)
-            idf = math.log(1 + (total_docs - df + 0.5) / (df + 0.5))
+        idf = {
+            term: math.log(1 + (total_docs - df + 0.5) / (df + 0.5))
+            for term in query_terms(query)
+            for df in (doc_freq.get(term, 0),)
+        }
+        # A word no document holds gets the highest IDF, yet tells no candidate from
+        # another: in a young brain "letter deadline" would hide the letter. It weighs as
+        # much as the rarest word the brain does know.
+        known = [w for t, w in idf.items() if doc_freq.get(t, 0)]
+        cap = max(known) if known else None
+        for term, weight in idf.items():
+            if cap is not None and not doc_freq.get(term, 0):
+                weight = min(weight, cap)
             key = stem(term)
-            self.weights[key] = self.weights.get(key, 0.0) + idf
+            self.weights[key] = self.weights.get(key, 0.0) + weight
         self.want = sum(self.weights.values())
         # Only words that start like a query term can stem to one: find just those, in C.
         heads = sorted({k[:3] for k in self.weights}, key=len, reverse=True)
