@@ -211,7 +211,13 @@ async def test_llm_extraction_is_stored_and_linked(
         "Decision:Apply for SBIR Phase I only",
     )
     commitment = await life.get_entity("Commitment", "Send SBIR budget justification to Marcus")
-    assert commitment.attributes == {"owner": "user", "status": "open", "due": "2026-03-06"}
+    assert commitment.attributes == {
+        "owner": "user",
+        "status": "open",
+        "due": "2026-03-06",
+        "source_exchange": "a1b2c3d4:ex:3",  # where it was learned, and since when it holds
+        "valid_from": "2026-03-04",
+    }
     graph = await life.subgraph(("Commitment", commitment.name), hops=1)
     edges = {(e.type, e.dst_name) for e in graph.edges if e.src_name == commitment.name}
     assert edges == {("extracted_from", "a1b2c3d4:ex:3"), ("involves", "Marcus Reid")}

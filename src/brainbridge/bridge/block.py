@@ -19,6 +19,7 @@ STEP_BACK_NOTE = "_Brain context: stepping back — you are directly querying yo
 KNOWLEDGE = "### From your knowledge graph\n"
 HISTORY = "### From conversation history\n"
 MAX_ITEM_CHARS = 900
+MAX_NOTE_CHARS = 240
 # Characters per token for budgeting. Conservative for English prose with BPE tokenizers
 # (~4.0-4.5 chars/token), so a block under budget here is under budget for the model.
 CHARS_PER_TOKEN = 3.5
@@ -37,6 +38,7 @@ class BlockItem:
     type: str
     description: str
     date: str = ""
+    note: str = ""  # "superseded on 2026-10-12 by: ..." for what no longer holds
 
     @property
     def is_history(self) -> bool:
@@ -70,7 +72,10 @@ def render_item(item: BlockItem) -> str:
     """The markdown line for one item."""
     meta = f"{item.type}, {item.date}" if item.is_history and item.date else item.type
     name = _flatten(item.name, 120).replace("**", "")
-    return f"- **{name}** ({meta}): {_flatten(item.description, MAX_ITEM_CHARS)}\n"
+    line = f"- **{name}** ({meta}): {_flatten(item.description, MAX_ITEM_CHARS)}"
+    if item.note:
+        line += f" [{_flatten(item.note, MAX_NOTE_CHARS)}]"
+    return line + "\n"
 
 
 def format_block(results: Sequence[QueryResults], budget_tokens: int = 1500) -> Block | None:

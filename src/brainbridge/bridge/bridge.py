@@ -9,6 +9,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from brainbridge.bridge.block import STEP_BACK_NOTE, BlockItem, QueryResults, format_block
+from brainbridge.bridge.changes import find_retired, retire
 from brainbridge.bridge.judge import (
     QUESTION,
     SHORT_MESSAGE_WORDS,
@@ -295,8 +296,12 @@ class Bridge:
             )
             seen.update(h.entity.id for h in fresh)
             results.append((q, fresh))
+        later = await self.brain._run(self._superseding, [h for _, hits in results for h in hits])
         block = format_block(
-            [QueryResults(q, tuple(_item(h) for h in hits)) for q, hits in results],
+            [
+                QueryResults(q, tuple(_item(h, later) for h in _current_first(hits)))
+                for q, hits in results
+            ],
             cfg.budget_tokens,
         )
         return Enrichment(
@@ -309,6 +314,14 @@ class Bridge:
             source=source,
             turn=turn,
         )
+
+    def _superseding(self, hits: list[Hit]) -> dict[str, Entity]:
+        """{name: exchange} of the statements that retired any of `hits`."""
+        names = {str(n) for h in hits if (n := h.entity.attributes.get("superseded_by"))}
+        if not names:
+            return {}
+        ids = self.brain.store.ids_named(CHAT_EXCHANGE, sorted(names))
+        return {e.name: e for e in self.brain.store.get_entities(list(ids.values())).values()}
 
     def _log_turn(self, session_id: str, result: Enrichment) -> None:
         entry = {
@@ -367,6 +380,7 @@ class Bridge:
         message, response = redact(message), redact(response)
         stored: list[str] = []
         exchange = None
+        exchange_id = 0
         skipped = is_trivial(message, response)
         if not skipped:
             description, attrs = exchange_attributes(session_id, n, message, response)
@@ -379,10 +393,14 @@ class Bridge:
             ent = await self.brain.upsert_entity(
                 CHAT_EXCHANGE, name, {**attrs, **extra}, description
             )
-            exchange = (ent.type, ent.name)
+            exchange, exchange_id = (ent.type, ent.name), ent.id
             stored.append(f"{ent.type}:{ent.name}")
         facts, extractor = await extract(self.llm, message, response, today or date.today())
-        stored += await store_facts(self.brain, facts, exchange)
+        stored += await store_facts(self.brain, facts, exchange, today)
+        if exchange is not None:
+            stored += await self.brain._run(
+                self._retire, message, exchange_id, exchange[1], (today or date.today()).isoformat()
+            )
         entry: dict[str, Any] = {"stored": stored}
         if word_count(message) < SHORT_MESSAGE_WORDS:
             # enrich short-circuited this message without I/O, so its judgment is logged here.
@@ -390,6 +408,16 @@ class Bridge:
         await self.brain._run(self.brain.sessions.record_turn, session_id, n, entry)
         log.debug("observe %s turn %d: stored=%s skipped=%s", session_id, n, stored, skipped)
         return Observation(exchange[1] if exchange else None, tuple(stored), skipped, extractor)
+
+    def _retire(self, message: str, exchange_id: int, name: str, when: str) -> list[str]:
+        """On the store thread: retire what this statement changes or completes."""
+        store = self.brain.searcher.store
+        retired = find_retired(store, message, exchange_id, name, when)
+        done = retire(store, retired, name, when)
+        if done:
+            self.brain._written()
+            log.debug("%s retired %s", name, done)
+        return [f"retired {d}" for d in done]
 
     # -- housekeeping ---------------------------------------------------------
 
@@ -417,9 +445,20 @@ def _position(ent: Entity) -> tuple[str, int] | None:
     return (str(sid), n) if sid is not None and isinstance(n, int) else None
 
 
-def _item(hit: Hit) -> BlockItem:
+def _current_first(hits: tuple[Hit, ...]) -> tuple[Hit, ...]:
+    """What holds now before what a later statement retired (order kept otherwise)."""
+    return tuple(sorted(hits, key=lambda h: bool(h.entity.attributes.get("superseded_by"))))
+
+
+def _item(hit: Hit, later: dict[str, Entity]) -> BlockItem:
     ent = hit.entity
     date_ = (
         str(ent.attributes.get("date") or ent.created_at[:10]) if ent.type == CHAT_EXCHANGE else ""
     )
-    return BlockItem(ent.name, ent.type, ent.description, date_)
+    note = ""
+    if by := ent.attributes.get("superseded_by"):
+        note = f"superseded on {ent.attributes.get('valid_to') or '?'}"
+        newer = later.get(str(by))
+        if newer is not None:
+            note += f" by: {newer.attributes.get('user_message') or newer.description}"
+    return BlockItem(ent.name, ent.type, ent.description, date_, note)

@@ -111,7 +111,7 @@ _POINTER = re.compile(r"\b(my|our|the|that|this|these|those)\s+((?:[\w'’\-]+\s
 COMMON_POSSESSIONS = frozenset(
     """team code life opinion question mind guess work job day time way thing things stuff
     idea ideas head best favorite favourite first last new old current next own side part
-    end point problem answer help people family friends home house place""".split()
+    end point problem answer help people family friends home house place days moment while""".split()
 )
 OWN = frozenset({"my", "our"})
 # "How do I reverse a list", "how long should I boil an egg": the first person of a

@@ -79,15 +79,24 @@ async def llm_facts(llm: LLM, message: str, response: str, today: date) -> list[
 
 
 async def store_facts(
-    brain: Brain, facts: list[Fact], exchange: tuple[str, str] | None
+    brain: Brain, facts: list[Fact], exchange: tuple[str, str] | None, when: date | None = None
 ) -> list[str]:
-    """Upsert facts (never overwriting a richer description) and link them to their exchange."""
+    """Upsert facts (never overwriting a richer description) and link them to their exchange.
+
+    Each fact records where it was learned (`source_exchange`) and since when it holds
+    (`valid_from`, the day of the exchange), so a later change can retire it.
+    """
     stored: list[str] = []
     for fact in facts:
         try:
             existing = await brain.get_entity(fact.type, fact.name)
             description = None if existing and existing.description else fact.description
-            await brain.upsert_entity(fact.type, fact.name, dict(fact.attributes), description)
+            attrs: dict[str, Any] = dict(fact.attributes)
+            if exchange and (existing is None or existing.attributes.get("superseded_by")):
+                # New, or said again after it was retired: it holds again from now on.
+                attrs.update(source_exchange=exchange[1], valid_to=None, superseded_by=None)
+                attrs["valid_from"] = (when or date.today()).isoformat()
+            await brain.upsert_entity(fact.type, fact.name, attrs, description)
             stored.append(f"{fact.type}:{fact.name}")
             if exchange:
                 await brain.relate((fact.type, fact.name), "extracted_from", exchange)

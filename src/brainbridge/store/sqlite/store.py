@@ -53,7 +53,21 @@ def _clean_value(value: Any) -> Any:
 
 # Bookkeeping attributes: paths and ids would make every note of a vault under
 # ~/src/litellm match "litellm", and hashes only add noise to the index.
-_NOT_INDEXED = frozenset({"vault", "doc_path", "rel_path", "content_hash", "session_id", "slug"})
+_NOT_INDEXED = frozenset(
+    {
+        "vault",
+        "doc_path",
+        "rel_path",
+        "content_hash",
+        "session_id",
+        "slug",
+        "source_exchange",
+        "superseded_by",
+        "valid_from",
+        "valid_to",
+        "date",
+    }
+)
 
 
 def _body(attributes: dict[str, Any]) -> str:

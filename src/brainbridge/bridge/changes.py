@@ -1,0 +1,159 @@
+"""Facts that change: a new statement retires the earlier ones it contradicts or completes.
+
+"We moved the standup from Zoom to Google Meet" makes "our standup is on Zoom" a past
+fact; "sent the report to Marta today" completes "I'll send the report to Marta by
+Friday". Locally this is judged by cue words and shared topic words, with no LLM:
+
+- a *change* cue ("moved", "switched", "now", "no longer", "instead", "extended to",
+  "is back on", "my new manager is" ...) retires earlier exchanges and facts that share
+  two topic words with the new statement, or one name-like word ("Falcon", "Civic");
+- a *completion* cue ("sent", "finished", "done with" ...) completes earlier promises
+  ("I'll ...", "I need to ...") on the same topic, and the open commitments drawn from them.
+
+Retired things are kept, never deleted: they get `valid_to` (the day the new statement was
+made) and `superseded_by` (the exchange that said so), and the block marks them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from brainbridge.bridge.queries import FILLER, keywords
+from brainbridge.model import CHAT_EXCHANGE, Entity
+from brainbridge.search.relevance import stem
+from brainbridge.store.sqlite.fts import STOPWORDS
+from brainbridge.store.sqlite.store import SqliteStore
+
+CHANGE = re.compile(
+    r"\b(?:moved|moving|switched|switching|changed|changing|relocated|transferred|migrated|"
+    r"replaced|upgraded|downgraded|rescheduled|postponed|pushed back|pushed out|brought forward|"
+    r"extended|raised|lowered|increased|decreased|reduced|cut|bumped|promoted|demoted|"
+    r"stopped|quit|left|cancel(?:l)?ed|dropped|sold|ended|gave up|no longer|not anymore|"
+    r"any ?more|instead|from now on|is now|are now|now (?:due|is|are|at|in|on|with)|"
+    r"back on|is off|called off|new (?:\w+ )?(?:is|will be)|took over|replaces?|"
+    r"turns out|actually)\b",
+    re.I,
+)
+COMPLETION = re.compile(
+    r"\b(?:sent|finished|done with|done|completed|submitted|delivered|handed in|paid|"
+    r"signed|wrapped up|filed|booked|returned|shipped|posted)\b",
+    re.I,
+)
+PROMISE = re.compile(
+    r"\b(?:i|we)(?:'ll| will| need to| have to| must| promised| am going to|'m going to|"
+    r" are going to|'re going to| should| plan to|'d)\b|\bpromised\b|\bdue\b",
+    re.I,
+)
+# Words of the cues themselves never make two statements about the same thing.
+_CUE_WORDS = frozenset(
+    """moved moving switched switching changed changing relocated transferred migrated
+    replaced upgraded downgraded rescheduled postponed pushed extended raised lowered
+    increased decreased reduced cut bumped promoted demoted stopped quit left cancelled
+    canceled dropped sold ended gave longer anymore instead now back new took over replace
+    replaces turns actually sent finished completed submitted delivered handed paid signed
+    wrapped filed booked returned shipped posted asked said told emailed texted agreed
+    wants wanted big news good bad finally""".split()
+)
+_NAME_LIKE = re.compile(r"\b[A-Z][\w&'’\-]*[A-Za-z0-9]")
+# Earlier statements looked at for one change: BM25's best over past exchanges and facts.
+CANDIDATES = 20
+MIN_SHARED = 2
+RETIRED_KEYS = ("valid_to", "superseded_by")
+
+
+@dataclass(frozen=True)
+class Retired:
+    entity: Entity
+    why: str  # "changed" | "completed"
+
+
+def kind_of(message: str) -> str | None:
+    """"change", "completion" or None for a user's statement."""
+    if CHANGE.search(message):
+        return "change"
+    if COMPLETION.search(message):
+        return "completion"
+    return None
+
+
+def topic(message: str) -> set[str]:
+    """Stems of the content words that say what a statement is about."""
+    return {
+        stem(w.lower())
+        for w in keywords(message)
+        if w.lower() not in _CUE_WORDS and w.lower() not in FILLER and len(w) > 1
+    }
+
+
+def anchors(message: str) -> set[str]:
+    """Stems of name-like words ("Falcon", "Civic", "1Password"): one is enough to share."""
+    return {
+        stem(w.lower())
+        for w in _NAME_LIKE.findall(message)
+        if w.lower() not in STOPWORDS and w.lower() not in _CUE_WORDS and w.lower() not in FILLER
+    } | {stem(w.lower()) for w in re.findall(r"\b\w*\d\w*[A-Za-z]\w*\b", message)}
+
+
+def said(ent: Entity) -> str:
+    """What the user said in an exchange, or a fact's name and description."""
+    if ent.type == CHAT_EXCHANGE:
+        return str(ent.attributes.get("user_message") or ent.description)
+    return f"{ent.name}. {ent.description}"
+
+
+def find_retired(
+    store: SqliteStore, message: str, exchange_id: int | None, by_name: str, when: str
+) -> list[Retired]:
+    """Earlier exchanges and facts that the statement `message`, made on `when`, retires."""
+    kind = kind_of(message)
+    if kind is None:
+        return []
+    words = topic(message)
+    names = anchors(message) & words
+    if not words:
+        return []
+    query = " ".join(w for w in keywords(message) if w.lower() not in _CUE_WORDS)
+    hits = store.bm25(query, CANDIDATES)
+    ents = store.get_entities([eid for eid, _ in hits if eid != exchange_id])
+    out = []
+    for ent in ents.values():
+        if ent.attributes.get("superseded_by") or ent.attributes.get("status") in ("done", "dropped"):
+            continue
+        if ent.type != CHAT_EXCHANGE and "source_exchange" not in ent.attributes:
+            continue  # only what was learned from conversations; the user's own notes stay
+        if ent.attributes.get("source_exchange") == by_name:
+            continue  # learned from this very statement
+        if str(ent.attributes.get("date") or ent.created_at[:10]) > when:
+            continue
+        text = said(ent)
+        shared = words & topic(text)
+        if not (len(shared) >= MIN_SHARED or shared & names):
+            continue
+        if kind == "completion" and not PROMISE.search(text):
+            continue
+        why = "completed" if kind == "completion" else "changed"
+        out.append(Retired(ent, why))
+        if ent.type == CHAT_EXCHANGE:  # what was learned from it goes with it
+            near = store.neighbors([ent.id], 1)
+            facts = store.get_entities([i for i, d in near.items() if d == 1])
+            out += [
+                Retired(f, why)
+                for f in facts.values()
+                if f.attributes.get("source_exchange") == ent.name
+                and not f.attributes.get("superseded_by")
+            ]
+    unique = {r.entity.id: r for r in out}
+    return list(unique.values())
+
+
+def retire(store: SqliteStore, retired: list[Retired], by: str, when: str) -> list[str]:
+    """Mark each retired entity with its end date and what retired it; (type:name) list."""
+    done = []
+    for r in retired:
+        attrs: dict[str, object] = {"valid_to": when, "superseded_by": by}
+        if r.entity.type == "Commitment":
+            attrs["status"] = "done" if r.why == "completed" else "dropped"
+        store.upsert_entity(r.entity.type, r.entity.name, None, attrs)
+        done.append(f"{r.entity.type}:{r.entity.name}")
+    return done
