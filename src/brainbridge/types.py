@@ -14,7 +14,7 @@ from brainbridge.errors import SchemaError
 from brainbridge.model import CHAT_EXCHANGE
 
 TYPES_FILE = "entity_types.yaml"
-BUILTIN_TYPES = ("Person", "Project", "Document", "Decision", "Commitment", CHAT_EXCHANGE)
+BUILTIN_TYPES = ("Person", "Project", "Document", "Decision", "Commitment", "Fact", CHAT_EXCHANGE)
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _CHECKS: dict[str, tuple[type, ...]] = {
@@ -87,11 +87,17 @@ def _normalise(name: str, spec: Any, source: str) -> dict[str, Any]:
         out_attrs[str(attr)] = {
             k: v for k, v in aspec.items() if k in {"type", "enum", "description"}
         }
-    return {
+    single = spec.get("single_valued") or []
+    if not isinstance(single, list) or not all(isinstance(x, str) for x in single):
+        raise SchemaError(f"{source}: type {name}: 'single_valued' must be a list of names")
+    out: dict[str, Any] = {
         "description": str(spec.get("description", "")),
         "attributes": out_attrs,
         "additional_attributes": bool(spec.get("additional_attributes", True)),
     }
+    if single:
+        out["single_valued"] = [x.strip().lower() for x in single]
+    return out
 
 
 def validate(

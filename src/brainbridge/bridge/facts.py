@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from brainbridge.bridge.profile import people, user_facts
+
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _MONTHS = [
     "january",
@@ -23,12 +25,6 @@ _MONTHS = [
 ]
 _NAME = r"([A-Z][a-zA-Z'\-]+(?:\s+(?:[A-Z][a-zA-Z'\-]+|de|van|von|da))*)"
 _ORG = r"([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*)"
-_ROLE = (
-    r"(manager|boss|cofounder|co-founder|wife|husband|partner|friend|colleague|mentor|"
-    r"mentee|sister|brother|mother|father|mom|dad|son|daughter|coach|advisor|investor|"
-    r"client|assistant|doctor|therapist|lawyer|accountant|landlord|neighbou?r|teammate|"
-    r"report|lead|ceo|cto|cfo|founder)"
-)
 _DUE = (
     r"(?:by|before|until|on|due)\s+((?:next\s+)?(?:monday|tuesday|wednesday|thursday|"
     r"friday|saturday|sunday)|tomorrow|tonight|today|end of (?:the )?(?:day|week|month)|"
@@ -54,9 +50,6 @@ DECISION = re.compile(
     re.I,
 )
 DECISION_LETS = re.compile(r"\blet'?s go with\s+(.{3,120}?)(?:[.!?\n]|$)", re.I)
-RELATION_ROLE = re.compile(_NAME + r"\s+is\s+my\s+(?:new\s+|old\s+)?" + _ROLE + r"\b")
-# "my manager Priya", and "My manager Priya" at the start of a sentence; the name keeps its case.
-RELATION_MY = re.compile(r"\b(?i:my\s+(?:new\s+|old\s+)?" + _ROLE + r"),?\s+" + _NAME)
 WORKS_AT = re.compile(
     _NAME
     + r"\s+(?:works|worked|is working)\s+(?:at|for)\s+"
@@ -182,24 +175,20 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
                         {"decided_on": today.isoformat()},
                     )
                 )
-    for m in RELATION_ROLE.finditer(text):
+    for pf in user_facts(text):
         facts.append(
             Fact(
-                "Person",
-                m.group(1),
-                f"The user's {m.group(2).lower()}.",
-                {"role": m.group(2).lower()},
+                "Fact",
+                f"{pf.subject}'s {pf.predicate}: {pf.value}"[:200],
+                pf.sentence,
+                {"subject": pf.subject, "predicate": pf.predicate, "value": pf.value},
             )
         )
-    for m in RELATION_MY.finditer(text):
-        facts.append(
-            Fact(
-                "Person",
-                m.group(2),
-                f"The user's {m.group(1).lower()}.",
-                {"role": m.group(1).lower()},
-            )
-        )
+    for person in people(text):
+        attrs: dict[str, object] = {"role": person.role} if person.role else {}
+        if person.aliases:
+            attrs["aliases"] = list(person.aliases)
+        facts.append(Fact("Person", person.name, person.description, attrs))
     for m in WORKS_AT.finditer(text):
         person = m.group(1) or m.group(3)
         org = _clip(m.group(2) or m.group(4), 60).rstrip(".")

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 from brainbridge.bridge.facts import Fact, extract_facts
 from brainbridge.bridge.prompts import EXTRACT_SCHEMA, EXTRACT_SYSTEM, extract_user_prompt
 from brainbridge.errors import BrainError, LLMError
-from brainbridge.model import CHAT_EXCHANGE
+from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import LLM
+from brainbridge.store.sqlite.store import SqliteStore
 
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
@@ -96,8 +97,14 @@ async def store_facts(
                 # New, or said again after it was retired: it holds again from now on.
                 attrs.update(source_exchange=exchange[1], valid_to=None, superseded_by=None)
                 attrs["valid_from"] = (when or date.today()).isoformat()
-            await brain.upsert_entity(fact.type, fact.name, attrs, description)
+            ent = await brain.upsert_entity(fact.type, fact.name, attrs, description)
             stored.append(f"{fact.type}:{fact.name}")
+            if exchange:
+                day = (when or date.today()).isoformat()
+                closed = await brain._run(
+                    close_single_valued, brain.searcher.store, ent, brain.types, exchange[1], day
+                )
+                stored += [f"retired {c}" for c in closed]
             if exchange:
                 await brain.relate((fact.type, fact.name), "extracted_from", exchange)
         except BrainError as exc:
@@ -109,6 +116,47 @@ async def store_facts(
             except BrainError as exc:
                 log.debug("skipped relation %s -%s-> %s: %s", fact.name, relation, tname, exc)
     return stored
+
+
+# A person holds these roles for the user one at a time: a new manager ends the old one's.
+SINGLE_ROLES = frozenset(
+    {"manager", "boss", "landlord", "landlady", "gp", "doctor", "dentist", "accountant",
+     "partner", "wife", "husband", "nanny", "therapist", "lawyer"}
+)
+
+
+def close_single_valued(
+    store: SqliteStore, ent: Entity, types: dict[str, dict[str, Any]], by: str, when: str
+) -> list[str]:
+    """End the open value of a single-valued fact that `ent` replaces; (type:name) closed.
+
+    A `Fact` whose predicate `entity_types.yaml` declares single-valued ends the subject's
+    other current value of it; a person given a one-at-a-time role ("my new manager")
+    ends that role for whoever held it before. What ends keeps its history.
+    """
+    out = []
+    if ent.type == "Fact":
+        subject, predicate = ent.attributes.get("subject"), ent.attributes.get("predicate")
+        if not subject or predicate not in types.get("Fact", {}).get("single_valued", ()):
+            return []
+        for old in store.names_with_prefix("Fact", f"{subject}'s {predicate}: "):
+            if old.id != ent.id and not old.attributes.get("superseded_by"):
+                store.upsert_entity("Fact", old.name, None, {"valid_to": when, "superseded_by": by})
+                out.append(f"Fact:{old.name}")
+    elif ent.type == "Person" and (role := ent.attributes.get("role")) in SINGLE_ROLES:
+        for old in store.entities_with_attribute("role", str(role)):
+            if old.id == ent.id or old.type != "Person" or "source_exchange" not in old.attributes:
+                continue
+            was = f"Formerly the user's {role} (until {when})"
+            description = re.sub(rf"^The user's {re.escape(str(role))}\b[^.]*", was, old.description)
+            store.upsert_entity(
+                "Person",
+                old.name,
+                description if description != old.description else f"{was}. {old.description}",
+                {"role": None, "former_role": role, "role_until": when, "role_ended_by": by},
+            )
+            out.append(f"Person:{old.name}")
+    return out
 
 
 async def extract(

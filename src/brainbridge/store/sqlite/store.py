@@ -241,6 +241,14 @@ class SqliteStore:
         """{(session id, exchange number): id} of the exchanges at these positions."""
         return exchanges.at_positions(self.conn, positions)
 
+    def names_with_prefix(self, entity_type: str, prefix: str, limit: int = 100) -> list[Entity]:
+        """Entities of one type whose name starts with `prefix` (an index range scan)."""
+        rows = self.conn.execute(
+            "SELECT * FROM entities WHERE type = ? AND name >= ? AND name < ? ORDER BY name LIMIT ?",
+            (entity_type, prefix, prefix + "\U0010ffff", limit),
+        ).fetchall()
+        return [_row_entity(r) for r in rows]
+
     def find_by_name(self, name: str) -> list[Entity]:
         """Entities of any type whose name matches case-insensitively."""
         rows = self.conn.execute(

@@ -1,0 +1,193 @@
+"""What people tell an assistant about themselves and the people around them, locally.
+
+"We live in Rotterdam", "I work at Northwind as a product manager", "I'm allergic to
+peanuts", "I drive a Honda Civic", "My sister Ines lives in Porto", "Theo Nakamura is our
+landlord", "my GP is Dr. Amara Okafor", "Jessica Moreno, everyone calls her Jess, runs
+our design team". The user's own facts hang off one subject, "User", as `Fact` entities
+(subject, predicate, value) whose text carries the words a later question uses ("home",
+"where I live", "job", "car", "allergies"), so a first-person question has something to
+match.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+USER = "User"
+_CAPS = r"[A-Z][\w&'’\-]*(?:[ \-](?:[A-Z0-9][\w&'’\-]*|de|van|von|da|of|the))*"
+_PLACE = rf"({_CAPS})"
+# A role: a few lower-case words up to punctuation or a joining word.
+_JOB = r"([a-z][a-z\-]+(?: [a-z\-]+){0,4}?)(?=[,.;!?)]|\s+(?:and|since|last|this|at|on|in|for|from|but|so|mostly|now)\b|$)"
+_TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
+_PERSON = rf"{_TITLE}([A-Z][a-zA-Z'’\-]+(?:\s+(?:[A-Z][a-zA-Z'’\-]+|de|van|von|da))*)"
+ROLES = (
+    r"manager|boss|cofounder|co-founder|wife|husband|partner|friend|colleague|mentor|mentee|"
+    r"sister|brother|mother|father|mom|mum|dad|son|daughter|coach|advisor|investor|client|"
+    r"assistant|doctor|gp|dentist|therapist|lawyer|accountant|landlord|landlady|neighbou?r|"
+    r"teammate|report|lead|ceo|cto|cfo|coo|founder|nanny|babysitter|teacher|tutor|trainer|vet|"
+    r"plumber|electrician|cleaner|cousin|aunt|uncle|grandmother|grandfather|grandma|grandpa|"
+    r"niece|nephew|roommate|flatmate|housemate|boyfriend|girlfriend|fianc[eé]e?|stepmother|"
+    r"stepfather|godmother|godfather|physio|physiotherapist|pediatrician|paediatrician|"
+    r"hairdresser|barber|agent|editor|recruiter|designer|engineer|architect|contractor|"
+    r"mechanic|banker|notary|priest|pastor|rabbi|imam"
+)
+# The everyday word a later question uses for a role.
+ROLE_WORDS = {
+    "gp": "doctor",
+    "mum": "mother",
+    "mom": "mother",
+    "dad": "father",
+    "boss": "manager",
+    "physio": "physiotherapist",
+    "landlady": "landlord",
+    "grandma": "grandmother",
+    "grandpa": "grandfather",
+    "pediatrician": "kids' doctor",
+    "paediatrician": "kids' doctor",
+    "vet": "veterinarian",
+}
+_DIETS = (
+    r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
+    r"teetotal|sober|kosher|halal|diabetic|coeliac|celiac"
+)
+
+HOME = [
+    re.compile(rf"\b(?i:i|we)(?:'ve| have)?\s+(?i:(?:now\s+)?(?:live|lived|living))\s+in\s+{_PLACE}"),
+    re.compile(rf"\b(?i:i'm|i am|we're|we are)\s+(?i:(?:now\s+)?based)\s+in\s+{_PLACE}"),
+    re.compile(rf"\b(?i:i|we)\s+(?i:(?:just\s+)?(?:moved|relocated))\s+to\s+{_PLACE}"),
+]
+JOB = [
+    re.compile(
+        rf"\b(?i:i)\s+(?i:work|am working|'m working)\s+(?i:at|for)\s+({_CAPS})(?:\s+(?i:as)\s+(?:an?\s+)?{_JOB})?"
+    ),
+    re.compile(
+        rf"\b(?i:started|start|joined|i'm starting)\s+(?i:at\s+)?({_CAPS})\s+(?i:as)\s+(?:an?\s+)?{_JOB}"
+    ),
+]
+DIET = re.compile(
+    rf"\b(?:i'm|i am|i've been|i have been|we're|we are|i went|i became|i'm now)\s+(?:now\s+|fully\s+|strictly\s+)?(?:an?\s+)?({_DIETS})\b",
+    re.I,
+)
+ALLERGY = re.compile(
+    r"\b(?:i'm|i am|i'm also|i am also|turns out i'm|i'm really|i'm mildly|i'm severely)\s+"
+    r"(?:also\s+)?allergic\s+to\s+([\w\- ]+?)(?=[,.;!?]|\s+(?:and|so|but|which|found)\b|$)",
+    re.I,
+)
+CAR = re.compile(rf"\b(?i:i|we)\s+(?i:drive|own)\s+(?i:an?|the)\s+((?:\d{{4}}\s+)?{_CAPS})")
+# People: "my sister Ines ...", "our accountant Wen Li ...", "Theo is our landlord",
+# "my GP is Dr. Amara Okafor ...", "my new manager is Oskar Lindqvist".
+MY_ROLE_NAME = re.compile(rf"\b(?i:(my|our)\s+(?:new\s+|old\s+|former\s+)?({ROLES})),?\s+{_PERSON}")
+NAME_IS_ROLE = re.compile(
+    rf"{_PERSON},?\s+(?:is|was|has been)\s+(?i:(my|our)\s+(?:new\s+|old\s+)?({ROLES}))\b"
+)
+ROLE_IS_NAME = re.compile(
+    rf"\b(?i:(my|our)\s+(?:new\s+)?({ROLES}))\s+(?:is|will be)\s+(?:now\s+)?{_PERSON}"
+)
+ALIAS = [
+    re.compile(
+        rf"{_PERSON},?\s+(?:(?i:everyone|everybody|people|we all|we|they|most people)\s+calls?\s+(?:her|him|them)|(?:who\s+)?(?i:goes by|is known as|aka))\s+({_CAPS})"
+    ),
+    re.compile(rf"{_PERSON}\s+\((?:(?i:aka|a\.k\.a\.|or)\s+)?([A-Z][\w'’\-]+)\)"),
+]
+# What follows a person's introduction that describes them (not reported speech).
+_REPORTED = re.compile(
+    r"^\s*(?:said|says|told|tells|asked|asks|emailed|texted|wrote|wants|mentioned|called)\b", re.I
+)
+_CLAUSE_END = re.compile(r"[.;!?\n]")
+
+
+@dataclass(frozen=True)
+class ProfileFact:
+    subject: str
+    predicate: str
+    value: str
+    sentence: str
+
+
+@dataclass(frozen=True)
+class PersonFact:
+    name: str
+    role: str
+    description: str
+    aliases: tuple[str, ...] = ()
+
+
+def _clean(value: str) -> str:
+    return " ".join(value.strip(" ,;:-'’").split())
+
+
+def user_facts(text: str) -> list[ProfileFact]:
+    """The user's home, job, diet, allergies and car, as stated in the first person."""
+    out: list[ProfileFact] = []
+    for pattern in HOME:
+        for m in pattern.finditer(text):
+            place = _clean(m.group(1))
+            out.append(
+                ProfileFact(USER, "home", place, f"The user lives in {place} (home, where the user lives).")
+            )
+    for pattern in JOB:
+        for m in pattern.finditer(text):
+            org, job = _clean(m.group(1)), _clean(m.group(2) or "")
+            said = f"The user works at {org}" + (f" as {job}" if job else "")
+            out.append(ProfileFact(USER, "employer", org, said + " (job, employer, current role)."))
+    for m in DIET.finditer(text):
+        diet = m.group(1).lower()
+        out.append(ProfileFact(USER, "diet", diet, f"The user is {diet} (diet, food)."))
+    for m in ALLERGY.finditer(text):
+        what = _clean(m.group(1))
+        out.append(
+            ProfileFact(
+                USER, "allergy", what, f"The user is allergic to {what} (food allergies, allergy)."
+            )
+        )
+    for m in CAR.finditer(text):
+        car = _clean(m.group(1))
+        out.append(ProfileFact(USER, "car", car, f"The user drives a {car} (car, vehicle)."))
+    return out
+
+
+def _rest(text: str, end: int) -> str:
+    """The rest of the clause after a person is introduced, unless it reports speech."""
+    tail = _CLAUSE_END.split(text[end:], maxsplit=1)[0]
+    tail = tail.lstrip(" ,")
+    if not tail or _REPORTED.match(tail) or len(tail.split()) < 2:
+        return ""
+    return tail[:200]
+
+
+def people(text: str) -> list[PersonFact]:
+    """People introduced with their role to the user, their aliases and what describes them."""
+    out: list[PersonFact] = []
+
+    def role_of(word: str) -> str:
+        word = word.lower()
+        return f"{word} ({ROLE_WORDS[word]})" if word in ROLE_WORDS else word
+
+    for m in MY_ROLE_NAME.finditer(text):
+        role, name = m.group(2), m.group(3)
+        rest = _rest(text, m.end())
+        out.append(
+            PersonFact(
+                name,
+                role.lower(),
+                f"The user's {role_of(role)}." + (f" {name} {rest}." if rest else ""),
+            )
+        )
+    for m in NAME_IS_ROLE.finditer(text):
+        name, role = m.group(1), m.group(3)
+        rest = _rest(text, m.end())
+        out.append(PersonFact(name, role.lower(), f"The user's {role_of(role)}." + (f" {rest[:1].upper()}{rest[1:]}." if rest else "")))
+    for m in ROLE_IS_NAME.finditer(text):
+        role, name = m.group(2), m.group(3)
+        rest = _rest(text, m.end())
+        out.append(PersonFact(name, role.lower(), f"The user's {role_of(role)}." + (f" {name} {rest}." if rest else "")))
+    for pattern in ALIAS:
+        for m in pattern.finditer(text):
+            name, alias = m.group(1), _clean(m.group(2))
+            if alias.lower() == name.lower() or alias.split()[0] in ("Everyone", "People"):
+                continue
+            rest = _rest(text, m.end())
+            desc = f"{name} (also called {alias})." + (f" {name} {rest}." if rest else "")
+            out.append(PersonFact(name, "", desc, (alias,)))
+    return out
