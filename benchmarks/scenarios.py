@@ -68,7 +68,9 @@ def load(split: str) -> tuple[list[Turn], list[Probe]]:
     probes: list[Probe] = []
     for sc in data["scenarios"]:
         for si, sess in enumerate(sc["sessions"]):
-            when = sess["date"] if isinstance(sess["date"], date) else date.fromisoformat(sess["date"])
+            when = (
+                sess["date"] if isinstance(sess["date"], date) else date.fromisoformat(sess["date"])
+            )
             for n, t in enumerate(sess["turns"], start=1):
                 sid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{split}/{sc['id']}/{si}"))
                 turns.append(Turn(when, sid, n, t["user"], t["ai"]))
@@ -91,7 +93,11 @@ def stale_lines(block: str, probe: Probe) -> list[str]:
     out = []
     for line in block.splitlines():
         low = line.lower()
-        if low.startswith("#") or SUPERSEDED_MARK in low or any(e.lower() in low for e in probe.expect):
+        if (
+            low.startswith("#")
+            or SUPERSEDED_MARK in low
+            or any(e.lower() in low for e in probe.expect)
+        ):
             continue
         for words in probe.stale:
             if all(_has(low, w) for w in words):
@@ -157,3 +163,47 @@ def summary(outcomes: list[Outcome]) -> dict[str, Any]:
         "stale": sum(any(w.startswith("stale") for w in o.why) for o in outcomes),
         "by_label": dict(Counter(o.probe.judgment.value for o in outcomes)),
     }
+
+
+def name_pairs() -> list[dict[str, Any]]:
+    data = yaml.safe_load((DATA / "name_pairs.yaml").read_text("utf-8"))
+    return list(data["items"])
+
+
+def resolution(items: list[dict[str, Any]] | None = None) -> dict[str, dict[str, float]]:
+    """Merge precision and recall of `resolve_name`, beside a plain exact-name baseline.
+
+    A merge is right when it names the expected entity; recall is over the items that
+    expect one; precision over the items where the method merged at all.
+    """
+    from brainbridge.bridge.resolve import AMBIGUOUS, resolve_name
+    from brainbridge.store.sqlite.store import SqliteStore
+
+    items = items if items is not None else name_pairs()
+    methods = {
+        "exact name (baseline)": lambda st, t, n: n if st.get_entity(t, n) else None,
+        "resolve_name": resolve_name,
+    }
+    out: dict[str, dict[str, float]] = {}
+    for label, method in methods.items():
+        merged = right = 0
+        for item in items:
+            etype = item.get("type", "Person")
+            with tempfile.TemporaryDirectory() as tmp:
+                store = SqliteStore.open(Path(tmp) / "b.db")
+                for name in item["known"]:
+                    aliases = (item.get("aliases") or {}).get(name, [])
+                    store.upsert_entity(etype, name, "", {"aliases": aliases} if aliases else {})
+                got = method(store, etype, item["mention"])
+                store.close()
+            got = None if got == AMBIGUOUS else got
+            merged += got is not None
+            right += got is not None and got == item["expect"]
+        should = sum(i["expect"] is not None for i in items)
+        out[label] = {
+            "precision": right / merged if merged else 1.0,
+            "recall": right / should,
+            "merged": merged,
+            "wrong": merged - right,
+        }
+    return out

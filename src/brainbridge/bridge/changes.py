@@ -69,7 +69,7 @@ class Retired:
 
 
 def kind_of(message: str) -> str | None:
-    """"change", "completion" or None for a user's statement."""
+    """ "change", "completion" or None for a user's statement."""
     if CHANGE.search(message):
         return "change"
     if COMPLETION.search(message):
@@ -118,7 +118,10 @@ def find_retired(
     ents = store.get_entities([eid for eid, _ in hits if eid != exchange_id])
     out = []
     for ent in ents.values():
-        if ent.attributes.get("superseded_by") or ent.attributes.get("status") in ("done", "dropped"):
+        if ent.attributes.get("superseded_by") or ent.attributes.get("status") in (
+            "done",
+            "dropped",
+        ):
             continue
         if ent.type != CHAT_EXCHANGE and "source_exchange" not in ent.attributes:
             continue  # only what was learned from conversations; the user's own notes stay

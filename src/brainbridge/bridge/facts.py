@@ -184,11 +184,11 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
                 {"subject": pf.subject, "predicate": pf.predicate, "value": pf.value},
             )
         )
-    for person in people(text):
-        attrs: dict[str, object] = {"role": person.role} if person.role else {}
-        if person.aliases:
-            attrs["aliases"] = list(person.aliases)
-        facts.append(Fact("Person", person.name, person.description, attrs))
+    for known in people(text):
+        said_of: dict[str, object] = {"role": known.role} if known.role else {}
+        if known.aliases:
+            said_of["aliases"] = list(known.aliases)
+        facts.append(Fact("Person", known.name, known.description, said_of))
     for m in WORKS_AT.finditer(text):
         person = m.group(1) or m.group(3)
         org = _clip(m.group(2) or m.group(4), 60).rstrip(".")

@@ -106,7 +106,9 @@ QUESTION = re.compile(
 )
 # A thing the speaker points at ("my landlord", "our standup", "the offsite"): the next
 # few words after a possessive or a definite article.
-_POINTER = re.compile(r"\b(my|our|the|that|this|these|those)\s+((?:[\w'’\-]+\s+){0,2}[\w'’\-]+)", re.I)
+_POINTER = re.compile(
+    r"\b(my|our|the|that|this|these|those)\s+((?:[\w'’\-]+\s+){0,2}[\w'’\-]+)", re.I
+)
 # Possessions everyone has: "my team" or "our code" point at nothing the brain must know.
 COMMON_POSSESSIONS = frozenset(
     """team code life opinion question mind guess work job day time way thing things stuff
@@ -116,7 +118,9 @@ COMMON_POSSESSIONS = frozenset(
 OWN = frozenset({"my", "our"})
 # "How do I reverse a list", "how long should I boil an egg": the first person of a
 # how-to question is anyone's, not a reference to the user's own life.
-HOW_TO = re.compile(r"^\W*how\b(?:\s+\w+)?\s+(?:do|does|should|can|could|would|to|might)\s+(?:i|we|one|you)\b", re.I)
+HOW_TO = re.compile(
+    r"^\W*how\b(?:\s+\w+)?\s+(?:do|does|should|can|could|would|to|might)\s+(?:i|we|one|you)\b", re.I
+)
 
 
 def about_self(message: str) -> bool:
@@ -201,7 +205,9 @@ def judge_locally(
     pointed = sorted({w for det, w in known_refs or () if det not in OWN})
     if own:
         score += 1
-        reasons.append("it is about the user's own " + ", ".join(own[:3]) + ", which the brain knows")
+        reasons.append(
+            "it is about the user's own " + ", ".join(own[:3]) + ", which the brain knows"
+        )
     elif pointed:
         score += 0.5
         reasons.append("it points at " + ", ".join(pointed[:3]) + ", which the brain knows")
@@ -214,8 +220,11 @@ def judge_locally(
     if any(p.search(message) for p in GENERIC) and not exact:
         # "What is Gina's favourite dance?" is phrased like a general question, but about
         # someone from past conversations whom the brain has something on.
-        personal = bool(own) or personal_question or any(m.strength == "history" for m in mentions) and (
-            best_coverage is not None and best_coverage >= WEAK_COVERAGE
+        personal = (
+            bool(own)
+            or personal_question
+            or any(m.strength == "history" for m in mentions)
+            and (best_coverage is not None and best_coverage >= WEAK_COVERAGE)
         )
         score -= 0.5 if personal else 1.5
         reasons.append(
@@ -229,7 +238,9 @@ def judge_locally(
             score -= 1
             reasons.append(f"the brain holds nothing specific ({best_coverage:.0%} of its words)")
     judgment = Judgment.ENRICH if score >= 2 else Judgment.PASS_THROUGH
-    return Verdict(judgment, tuple(reasons) or ("ordinary conversation, nothing that needs the brain",))
+    return Verdict(
+        judgment, tuple(reasons) or ("ordinary conversation, nothing that needs the brain",)
+    )
 
 
 def needs_brain_check(message: str, mentions: list[Mention]) -> bool:

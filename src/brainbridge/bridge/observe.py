@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from brainbridge.bridge.facts import Fact, extract_facts
 from brainbridge.bridge.prompts import EXTRACT_SCHEMA, EXTRACT_SYSTEM, extract_user_prompt
+from brainbridge.bridge.resolve import AMBIGUOUS, resolve_name
 from brainbridge.errors import BrainError, LLMError
 from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import LLM
@@ -88,11 +90,14 @@ async def store_facts(
     (`valid_from`, the day of the exchange), so a later change can retire it.
     """
     stored: list[str] = []
-    for fact in facts:
+    for fact in await brain._run(_resolved, brain.searcher.store, facts):
         try:
             existing = await brain.get_entity(fact.type, fact.name)
             description = None if existing and existing.description else fact.description
             attrs: dict[str, Any] = dict(fact.attributes)
+            if existing and (aliases := attrs.get("aliases")):
+                known = existing.attributes.get("aliases") or []
+                attrs["aliases"] = list(dict.fromkeys([*known, *aliases]))
             if exchange and (existing is None or existing.attributes.get("superseded_by")):
                 # New, or said again after it was retired: it holds again from now on.
                 attrs.update(source_exchange=exchange[1], valid_to=None, superseded_by=None)
@@ -118,10 +123,48 @@ async def store_facts(
     return stored
 
 
+RESOLVED_TYPES = frozenset({"Person", "Organization"})
+
+
+def _resolved(store: SqliteStore, facts: list[Fact]) -> list[Fact]:
+    """Facts about people and organisations named as the brain knows them; a name that
+    fits several known ones is left out rather than made into yet another entity."""
+    out = []
+    names: dict[tuple[str, str], str] = {}
+    for fact in facts:
+        if fact.type in RESOLVED_TYPES:
+            known = resolve_name(store, fact.type, fact.name)
+            if known == AMBIGUOUS:
+                log.debug("%s %r is ambiguous; not stored", fact.type, fact.name)
+                continue
+            if known and known != fact.name:
+                names[(fact.type, fact.name)] = known
+                fact = replace(fact, name=known)
+        out.append(fact)
+    return [
+        replace(f, relations=tuple((r, t, names.get((t, n), n)) for r, t, n in f.relations))
+        for f in out
+    ]
+
+
 # A person holds these roles for the user one at a time: a new manager ends the old one's.
 SINGLE_ROLES = frozenset(
-    {"manager", "boss", "landlord", "landlady", "gp", "doctor", "dentist", "accountant",
-     "partner", "wife", "husband", "nanny", "therapist", "lawyer"}
+    {
+        "manager",
+        "boss",
+        "landlord",
+        "landlady",
+        "gp",
+        "doctor",
+        "dentist",
+        "accountant",
+        "partner",
+        "wife",
+        "husband",
+        "nanny",
+        "therapist",
+        "lawyer",
+    }
 )
 
 
@@ -148,7 +191,9 @@ def close_single_valued(
             if old.id == ent.id or old.type != "Person" or "source_exchange" not in old.attributes:
                 continue
             was = f"Formerly the user's {role} (until {when})"
-            description = re.sub(rf"^The user's {re.escape(str(role))}\b[^.]*", was, old.description)
+            description = re.sub(
+                rf"^The user's {re.escape(str(role))}\b[^.]*", was, old.description
+            )
             store.upsert_entity(
                 "Person",
                 old.name,

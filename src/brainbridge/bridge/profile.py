@@ -53,7 +53,9 @@ _DIETS = (
 )
 
 HOME = [
-    re.compile(rf"\b(?i:i|we)(?:'ve| have)?\s+(?i:(?:now\s+)?(?:live|lived|living))\s+in\s+{_PLACE}"),
+    re.compile(
+        rf"\b(?i:i|we)(?:'ve| have)?\s+(?i:(?:now\s+)?(?:live|lived|living))\s+in\s+{_PLACE}"
+    ),
     re.compile(rf"\b(?i:i'm|i am|we're|we are)\s+(?i:(?:now\s+)?based)\s+in\s+{_PLACE}"),
     re.compile(rf"\b(?i:i|we)\s+(?i:(?:just\s+)?(?:moved|relocated))\s+to\s+{_PLACE}"),
 ]
@@ -124,7 +126,9 @@ def user_facts(text: str) -> list[ProfileFact]:
         for m in pattern.finditer(text):
             place = _clean(m.group(1))
             out.append(
-                ProfileFact(USER, "home", place, f"The user lives in {place} (home, where the user lives).")
+                ProfileFact(
+                    USER, "home", place, f"The user lives in {place} (home, where the user lives)."
+                )
             )
     for pattern in JOB:
         for m in pattern.finditer(text):
@@ -177,11 +181,24 @@ def people(text: str) -> list[PersonFact]:
     for m in NAME_IS_ROLE.finditer(text):
         name, role = m.group(1), m.group(3)
         rest = _rest(text, m.end())
-        out.append(PersonFact(name, role.lower(), f"The user's {role_of(role)}." + (f" {rest[:1].upper()}{rest[1:]}." if rest else "")))
+        out.append(
+            PersonFact(
+                name,
+                role.lower(),
+                f"The user's {role_of(role)}."
+                + (f" {rest[:1].upper()}{rest[1:]}." if rest else ""),
+            )
+        )
     for m in ROLE_IS_NAME.finditer(text):
         role, name = m.group(2), m.group(3)
         rest = _rest(text, m.end())
-        out.append(PersonFact(name, role.lower(), f"The user's {role_of(role)}." + (f" {name} {rest}." if rest else "")))
+        out.append(
+            PersonFact(
+                name,
+                role.lower(),
+                f"The user's {role_of(role)}." + (f" {name} {rest}." if rest else ""),
+            )
+        )
     for pattern in ALIAS:
         for m in pattern.finditer(text):
             name, alias = m.group(1), _clean(m.group(2))

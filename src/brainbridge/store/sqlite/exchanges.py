@@ -27,7 +27,9 @@ def positions(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, tuple[s
             f" WHERE type = '{EXCHANGE_TYPE}' AND id IN ({','.join('?' * len(chunk))})",
             chunk,
         )
-        out.update((r[0], (str(r[1]), int(r[2]))) for r in rows if r[1] is not None and r[2] is not None)
+        out.update(
+            (r[0], (str(r[1]), int(r[2]))) for r in rows if r[1] is not None and r[2] is not None
+        )
     return out
 
 

@@ -9,8 +9,10 @@ distinctive words in the name). Chat exchanges get none: nobody names an exchang
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
+import unicodedata
 from collections.abc import Sequence
 
 from brainbridge.store.sqlite.fts import STOPWORDS
@@ -27,8 +29,16 @@ NAME_NOISE = frozenset(
 )
 
 
+def fold(text: str) -> str:
+    """`text` without diacritics ("José Müller" -> "Jose Muller")."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def norm(text: str) -> str:
-    return " ".join(t.strip("'’.-").lower() for t in TOKEN.findall(text)).replace("'s", "")
+    """A name as a lookup key: lower case, no diacritics, no possessive, single spaces."""
+    return " ".join(t.strip("'’.-").lower() for t in TOKEN.findall(fold(text))).replace("'s", "")
 
 
 def distinctive(word: str) -> bool:
@@ -58,12 +68,44 @@ def keys_of(entity_type: str, name: str) -> list[tuple[str, int, int]]:
     return out
 
 
-def put(conn: sqlite3.Connection, eid: int, entity_type: str, name: str) -> None:
-    """Index a new entity's name (inside the caller's transaction; names never change)."""
+def put(
+    conn: sqlite3.Connection,
+    eid: int,
+    entity_type: str,
+    name: str,
+    aliases: Sequence[str] = (),
+) -> None:
+    """Index an entity's name and aliases (inside the caller's transaction), replacing
+    what was indexed for it before. An alias is looked up like a whole name."""
+    rows = dict.fromkeys(keys_of(entity_type, name))
+    for alias in aliases:
+        if isinstance(alias, str) and alias.strip():
+            rows.update(dict.fromkeys(keys_of(entity_type, alias)))
+    conn.execute("DELETE FROM name_keys WHERE entity_id = ?", (eid,))
     conn.executemany(
         "INSERT INTO name_keys(key, kind, entity_id, size) VALUES (?, ?, ?, ?)",
-        [(key, kind, eid, size) for key, kind, size in keys_of(entity_type, name)],
+        [(key, kind, eid, size) for key, kind, size in rows],
     )
+
+
+def m014_folded_alias_keys(conn: sqlite3.Connection) -> None:
+    """Rebuild the keys: names are now folded (no diacritics) and aliases are keys too."""
+    conn.execute("DELETE FROM name_keys")
+    rows = conn.execute(
+        "SELECT id, type, name, attributes FROM entities WHERE type != ?", (EXCHANGE_TYPE,)
+    ).fetchall()
+    for eid, etype, name, attrs in rows:
+        aliases = json.loads(attrs).get("aliases") or []
+        put(conn, eid, etype, name, aliases if isinstance(aliases, list) else [])
+
+
+def owner_ids(conn: sqlite3.Connection, key: str, kind: int = FULL) -> list[int]:
+    """Ids of the entities with this lookup key (a whole name or an alias by default)."""
+    rows = conn.execute(
+        "SELECT entity_id FROM name_keys WHERE key = ? AND kind = ? ORDER BY entity_id LIMIT 50",
+        (key, kind),
+    )
+    return [r[0] for r in rows]
 
 
 def owners(

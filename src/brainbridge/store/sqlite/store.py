@@ -161,7 +161,7 @@ class SqliteStore:
             )
             eid = cur.lastrowid
             assert eid is not None
-            name_keys.put(self.conn, eid, entity_type, name)
+            name_keys.put(self.conn, eid, entity_type, name, _aliases(attrs))
             created = created_at or ts
             desc = description or ""
         else:
@@ -180,6 +180,8 @@ class SqliteStore:
                 "UPDATE entities SET description = ?, attributes = ?, updated_at = ? WHERE id = ?",
                 (desc, _dumps(attrs), ts, eid),
             )
+            if _aliases(attrs) != _aliases(json.loads(row["attributes"])):
+                name_keys.put(self.conn, eid, entity_type, name, _aliases(attrs))
             self.text.remove(eid, entity_type)
             # The text changed, so its vector is stale; the embedder will catch up.
             self.conn.execute("DELETE FROM vectors WHERE entity_id = ?", (eid,))
@@ -250,12 +252,20 @@ class SqliteStore:
         return [_row_entity(r) for r in rows]
 
     def find_by_name(self, name: str) -> list[Entity]:
-        """Entities of any type whose name matches case-insensitively."""
+        """Entities of any type whose name matches case-insensitively; failing that, those
+        whose name or an alias matches with case, spacing and diacritics ignored."""
         rows = self.conn.execute(
             "SELECT * FROM entities WHERE name = ? COLLATE NOCASE ORDER BY id",
             (clean_text(name.strip()),),
         ).fetchall()
-        return [_row_entity(r) for r in rows]
+        if rows:
+            return [_row_entity(r) for r in rows]
+        ids = name_keys.owner_ids(self.conn, name_keys.norm(clean_text(name)))
+        return [e for e in self.get_entities(ids).values()]
+
+    def name_key_owners(self, key: str, kind: int) -> list[int]:
+        """Ids of entities with this name key (see `name_keys`)."""
+        return name_keys.owner_ids(self.conn, key, kind)
 
     def entities_with_attribute(self, key: str, value: str) -> list[Entity]:
         """Entities whose attribute `key` equals `value` (a scan: for imports, not the chat path)."""
@@ -556,6 +566,11 @@ class SqliteStore:
             "sessions": self.conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0],
             "bytes": self.path.stat().st_size if self.path and self.path.exists() else 0,
         }
+
+
+def _aliases(attrs: dict[str, Any]) -> list[str]:
+    value = attrs.get("aliases")
+    return [a for a in value if isinstance(a, str)] if isinstance(value, list) else []
 
 
 def embed_text(entity_type: str, name: str, description: str) -> str:
