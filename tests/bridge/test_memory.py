@@ -214,3 +214,26 @@ async def test_neighbours_are_found_by_session_and_position_not_name(tmp_path: P
         assert "context" in next(h for h in hits if h.entity.name == "import/2").retrievers
     finally:
         await brain.close()
+
+
+async def test_an_ongoing_thing_that_ended_is_retired_by_any_inflection(tmp_path: Path) -> None:
+    brain, bridge = await _told(
+        tmp_path,
+        [
+            ("2026-04-20", "Therapy with Dr. Lund is every other Monday at 5pm."),
+            ("2026-02-09", "My day rate for Flockhart is 650 euros."),
+            ("2026-09-01", "Flockhart agreed to raise my day rate to 720 euros from October."),
+            (
+                "2026-09-14",
+                "I finished therapy with Dr. Lund last week, we agreed I'm in a good place.",
+            ),
+        ],
+    )
+    try:
+        for query, until in (("therapy Lund Monday", "2026-09-14"), ("day rate 650", "2026-09-01")):
+            hits = await brain.search(query, 5, entity_types=[CHAT_EXCHANGE])
+            old = [h.entity for h in hits if h.entity.attributes.get("date", "") < "2026-06-01"]
+            assert old and all(e.attributes.get("valid_to") == until for e in old), query
+    finally:
+        await bridge.drain()
+        await brain.close()

@@ -25,20 +25,33 @@ from brainbridge.search.relevance import stem
 from brainbridge.store.sqlite.fts import STOPWORDS
 from brainbridge.store.sqlite.store import SqliteStore
 
+# Verbs of change and of ending, in every inflection ("raise", "raised", "raising").
+_CHANGE_VERBS = """move switch change relocate transfer migrate replace upgrade downgrade
+    reschedule postpone extend raise lower increase decrease reduce bump promote demote stop
+    quit leave cancel drop sell end swap rename reassign"""
+_DONE_VERBS = """send finish complete submit deliver hand pay sign wrap file book return ship
+    post settle"""
+
+
+def _inflected(verbs: str, irregular: str = "") -> str:
+    forms = set()
+    for v in verbs.split():
+        stem_ = v[:-1] if v.endswith("e") else v
+        forms |= {v, v + "s", v + "es", stem_ + "ed", stem_ + "ing", v + "d"}
+        if len(v) <= 4 and v[-1] not in "aeiouywx" and v[-2] in "aeiou":
+            forms |= {v + v[-1] + "ed", v + v[-1] + "ing"}  # drop -> dropped, stop -> stopping
+    return "|".join(sorted(forms | set(irregular.split()), key=len, reverse=True))
+
+
 CHANGE = re.compile(
-    r"\b(?:moved|moving|switched|switching|changed|changing|relocated|transferred|migrated|"
-    r"replaced|upgraded|downgraded|rescheduled|postponed|pushed back|pushed out|brought forward|"
-    r"extended|raised|lowered|increased|decreased|reduced|cut|bumped|promoted|demoted|"
-    r"stopped|quit|left|cancel(?:l)?ed|dropped|sold|ended|gave up|no longer|not anymore|"
-    r"any ?more|instead|from now on|is now|are now|now (?:due|is|are|at|in|on|with)|"
-    r"back on|is off|called off|new (?:\w+ )?(?:is|will be)|took over|replaces?|"
-    r"turns out|actually)\b",
+    rf"\b(?:{_inflected(_CHANGE_VERBS, 'left sold quit cut gave')}|pushed back|pushed out|brought forward|gave up|"
+    r"no longer|not anymore|any ?more|instead|from now on|is now|are now|"
+    r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|new (?:\w+ )?(?:is|will be)|"
+    r"took over|turns out|actually)\b",
     re.I,
 )
 COMPLETION = re.compile(
-    r"\b(?:sent|finished|done with|done|completed|submitted|delivered|handed in|paid|"
-    r"signed|wrapped up|filed|booked|returned|shipped|posted)\b",
-    re.I,
+    rf"\b(?:{_inflected(_DONE_VERBS, 'sent paid')}|done with|done|handed in|wrapped up)\b", re.I
 )
 PROMISE = re.compile(
     r"\b(?:i|we)(?:'ll| will| need to| have to| must| promised| am going to|'m going to|"
@@ -65,7 +78,7 @@ RETIRED_KEYS = ("valid_to", "superseded_by")
 @dataclass(frozen=True)
 class Retired:
     entity: Entity
-    why: str  # "changed" | "completed"
+    why: str  # "changed" | "completed" | "ended"
 
 
 def kind_of(message: str) -> str | None:
@@ -133,9 +146,16 @@ def find_retired(
         shared = words & topic(text)
         if not (len(shared) >= MIN_SHARED or shared & names):
             continue
-        if kind == "completion" and not PROMISE.search(text):
-            continue
-        why = "completed" if kind == "completion" else "changed"
+        why = "changed"
+        if kind == "completion":
+            # A promise kept ("sent the report"), or something ongoing that ended
+            # ("finished therapy"), which needs more than a shared name to be the same.
+            if PROMISE.search(text):
+                why = "completed"
+            elif len(shared) >= MIN_SHARED:
+                why = "ended"
+            else:
+                continue
         out.append(Retired(ent, why))
         if ent.type == CHAT_EXCHANGE:  # what was learned from it goes with it
             near = store.neighbors([ent.id], 1)
@@ -156,7 +176,7 @@ def retire(store: SqliteStore, retired: list[Retired], by: str, when: str) -> li
     for r in retired:
         attrs: dict[str, object] = {"valid_to": when, "superseded_by": by}
         if r.entity.type == "Commitment":
-            attrs["status"] = "done" if r.why == "completed" else "dropped"
+            attrs["status"] = "dropped" if r.why == "changed" else "done"
         store.upsert_entity(r.entity.type, r.entity.name, None, attrs)
         done.append(f"{r.entity.type}:{r.entity.name}")
     return done
