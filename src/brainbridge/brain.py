@@ -9,13 +9,15 @@ import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from datetime import date
 from pathlib import Path
 from typing import Any, TypeVar
 
 from brainbridge.embed import load_embedder
 from brainbridge.errors import InvalidInput, NotFound, SchemaError
 from brainbridge.home import DB_FILE, init_home
-from brainbridge.model import Entity, Hit, Relation, Subgraph
+from brainbridge.model import Entity, Hit, Relation, Subgraph, holds_at
 from brainbridge.ports import Embedder
 from brainbridge.search import HybridSearch, SearchOptions, SearchRequest
 from brainbridge.search.indexer import Indexer, embed_pending
@@ -199,7 +201,9 @@ class Brain:
             return ent
         matches = await self._run(self.store.find_by_name, ref)
         if not matches:
-            raise NotFound(f"no entity named {ref!r}")
+            near = await self._run(self.store.similar_names, ref)
+            hint = f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
+            raise NotFound(f"no entity named {ref!r}{hint}")
         if len(matches) > 1:
             kinds = ", ".join(f"{m.type}:{m.name}" for m in matches)
             raise InvalidInput(f"{ref!r} is ambiguous ({kinds}); give the type as TYPE:NAME")
@@ -237,20 +241,49 @@ class Brain:
             (b.type, b.name) if b else None,
         )
 
-    async def subgraph(self, entity: EntityRef, hops: int = 2, limit: int = 200) -> Subgraph:
+    async def subgraph(
+        self,
+        entity: EntityRef,
+        hops: int = 2,
+        limit: int = 200,
+        as_of: str | None = None,
+        superseded: bool = True,
+    ) -> Subgraph:
         """The entity, everything within `hops` relations of it and the relations among them.
 
-        Raises: NotFound.
+        Everything by default, what has ended included; `superseded=False` leaves out what
+        no longer holds (on `as_of`, YYYY-MM-DD, or now). The root is always there.
+        Raises: NotFound; InvalidInput for a malformed `as_of`.
         """
         root = await self.resolve(entity)
+        day = _day(as_of)
 
         def _walk() -> Subgraph:
             near = self.store.neighbors([root.id], hops, limit)
-            ents = self.store.get_entities(list(near))
+            ents = {
+                i: e
+                for i, e in self.store.get_entities(list(near)).items()
+                if i == root.id or holds_at(e, day, superseded)
+            }
             nodes = tuple(ents[i] for i in sorted(near, key=lambda i: (near[i], i)) if i in ents)
             return Subgraph(nodes, tuple(self.store.relations_among(list(ents))))
 
         return await self._run(_walk)
+
+    async def invalidate(
+        self, entity: EntityRef, on: str | None = None, by: str = "user"
+    ) -> Entity:
+        """Mark what `entity` says as no longer true from `on` (YYYY-MM-DD, default today).
+
+        It stays in the brain and in `superseded=True` searches; current searches leave it out.
+        Raises: NotFound; InvalidInput for an ambiguous name or a malformed date.
+        """
+        ent = await self.resolve(entity)
+        day = _day(on) or date.today().isoformat()
+        attrs: dict[str, Any] = {"valid_to": day, "superseded_by": by}
+        if ent.type == "Commitment" and ent.attributes.get("status") == "open":
+            attrs["status"] = "dropped"
+        return await self.upsert_entity(ent.type, ent.name, attrs)
 
     # -- search -------------------------------------------------------------
 
@@ -261,25 +294,25 @@ class Brain:
         entity_types: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
         options: SearchOptions | None = None,
+        as_of: str | None = None,
+        superseded: bool = False,
     ) -> list[Hit]:
-        """Hybrid search (BM25 + vectors + graph) with a relevance floor; any text is valid."""
-        return await self._run(
-            self.searcher.search,
-            clean_text(query),
-            num_results,
-            entity_types,
-            exclude_types,
-            options,
+        """Hybrid search (BM25 + vectors + graph) with a relevance floor; any text is valid.
+
+        What holds now by default; `as_of` (YYYY-MM-DD) asks what held that day, and
+        `superseded=True` keeps facts that have since been replaced.
+        Raises: InvalidInput for a malformed `as_of`.
+        """
+        request = SearchRequest(
+            query, num_results, entity_types, exclude_types, _day(as_of), superseded
         )
+        return (await self.search_many([request], options))[0]
 
     async def search_many(
         self, requests: Sequence[SearchRequest], options: SearchOptions | None = None
     ) -> list[list[Hit]]:
         """Several searches in one go, one result list each (a query is embedded once)."""
-        cleaned = [
-            SearchRequest(clean_text(r.query), r.num_results, r.entity_types, r.exclude_types)
-            for r in requests
-        ]
+        cleaned = [replace(r, query=clean_text(r.query)) for r in requests]
         return await self._run(self.searcher.search_many, cleaned, options)
 
     async def recall(
@@ -288,9 +321,16 @@ class Brain:
         num_results: int = 5,
         entity_types: Sequence[str] | None = None,
         exclude_types: Sequence[str] | None = None,
+        as_of: str | None = None,
+        superseded: bool = False,
     ) -> dict[str, Any]:
-        """Search shaped for an agent: {"query", "results": [entity dicts + score], "count"}."""
-        hits = await self.search(query, num_results, entity_types, exclude_types)
+        """Search shaped for an agent: {"query", "results": [entity dicts + score], "count"}.
+
+        Raises: InvalidInput for a malformed `as_of`.
+        """
+        hits = await self.search(
+            query, num_results, entity_types, exclude_types, as_of=as_of, superseded=superseded
+        )
         results = [h.to_dict() for h in hits]
         return {"query": query, "results": results, "count": len(results)}
 
@@ -349,6 +389,16 @@ class Brain:
             return await self._run(import_lines, self.store, lines, self.types, progress)
         finally:
             self._written()
+
+
+def _day(value: str | None) -> str | None:
+    """A YYYY-MM-DD day as given, or None. Raises: InvalidInput."""
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(str(value).strip()[:10]).isoformat()
+    except ValueError:
+        raise InvalidInput(f"not a date: {value!r} (use YYYY-MM-DD)") from None
 
 
 def _sync_types(store: SqliteStore, path: Path) -> None:

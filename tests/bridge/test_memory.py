@@ -45,7 +45,7 @@ async def test_a_change_retires_the_old_statement_and_the_block_says_so(tmp_path
         ],
     )
     try:
-        old = await brain.search("standup Zoom", 5, entity_types=[CHAT_EXCHANGE])
+        old = await brain.search("standup Zoom", 5, entity_types=[CHAT_EXCHANGE], superseded=True)
         first = next(h.entity for h in old if "every morning" in h.entity.description)
         assert first.attributes["valid_to"] == "2026-10-12"
         assert first.attributes["superseded_by"].startswith("sess-000")
@@ -69,7 +69,9 @@ async def test_a_done_promise_is_completed_not_left_open(tmp_path: Path) -> None
     try:
         [commitment] = [
             h.entity
-            for h in await brain.search("quarterly report Marta", 5, entity_types=["Commitment"])
+            for h in await brain.search(
+                "quarterly report Marta", 5, entity_types=["Commitment"], superseded=True
+            )
         ]
         assert commitment.attributes["status"] == "done"
         assert commitment.attributes["valid_to"] == "2026-06-05"
@@ -231,7 +233,7 @@ async def test_an_ongoing_thing_that_ended_is_retired_by_any_inflection(tmp_path
     )
     try:
         for query, until in (("therapy Lund Monday", "2026-09-14"), ("day rate 650", "2026-09-01")):
-            hits = await brain.search(query, 5, entity_types=[CHAT_EXCHANGE])
+            hits = await brain.search(query, 5, entity_types=[CHAT_EXCHANGE], superseded=True)
             old = [h.entity for h in hits if h.entity.attributes.get("date", "") < "2026-06-01"]
             assert old and all(e.attributes.get("valid_to") == until for e in old), query
     finally:

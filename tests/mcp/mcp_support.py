@@ -19,6 +19,7 @@ TOOLS = {
     "get_entity",
     "forget",
     "enrich",
+    "invalidate",
 }
 
 

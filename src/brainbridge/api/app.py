@@ -20,6 +20,7 @@ from brainbridge.api.models import (
     ContextIn,
     EnrichIn,
     EntityIn,
+    InvalidateIn,
     ObserveIn,
     RecallIn,
     RelationIn,
@@ -141,12 +142,19 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/entities/{etype}/{name:path}")
     async def get_entity(
-        etype: str, name: str, hops: int = 1, b: Brain = Depends(brain)
+        etype: str,
+        name: str,
+        hops: int = 1,
+        as_of: str | None = None,
+        superseded: bool = True,
+        b: Brain = Depends(brain),
     ) -> dict[str, Any]:
         if await b.get_entity(etype, name) is None:
             _check_types(b, [etype])
             raise NotFound(f"no {etype} named {name!r}")
-        sub = await b.subgraph((etype, name), hops=max(0, min(hops, 3)))
+        sub = await b.subgraph(
+            (etype, name), hops=max(0, min(hops, 3)), as_of=as_of, superseded=superseded
+        )
         return {"entity": sub.nodes[0].to_dict(), **sub.to_dict()}
 
     @app.delete("/entities/{etype}/{name:path}")
@@ -167,16 +175,34 @@ def create_app(config: ServerConfig) -> FastAPI:
         n: int = 5,
         type: list[str] | None = Query(None, description="Only these entity types."),
         exclude_type: list[str] | None = Query(None, description="Leave out these types."),
+        as_of: str | None = Query(None, description="What held on this day (YYYY-MM-DD)."),
+        superseded: bool = Query(False, description="Keep facts that were replaced since."),
         b: Brain = Depends(brain),
     ) -> dict[str, Any]:
         _check_types(b, [*(type or []), *(exclude_type or [])])
-        hits = await b.search(q, max(1, min(n, 100)), type, exclude_type)
+        hits = await b.search(
+            q, max(1, min(n, 100)), type, exclude_type, as_of=as_of, superseded=superseded
+        )
         return {"query": q, "results": [h.to_dict() for h in hits], "count": len(hits)}
 
     @app.post("/recall")
     async def recall(body: RecallIn, b: Brain = Depends(brain)) -> dict[str, Any]:
         _check_types(b, [*(body.entity_types or []), *(body.exclude_types or [])])
-        return await b.recall(body.query, body.num_results, body.entity_types, body.exclude_types)
+        return await b.recall(
+            body.query,
+            body.num_results,
+            body.entity_types,
+            body.exclude_types,
+            as_of=body.as_of,
+            superseded=body.superseded,
+        )
+
+    @app.post("/entities/{etype}/{name:path}/invalidate")
+    async def invalidate(
+        etype: str, name: str, body: InvalidateIn, b: Brain = Depends(brain)
+    ) -> dict[str, Any]:
+        _check_types(b, [etype])
+        return (await b.invalidate((etype, name), body.on)).to_dict()
 
     @app.post("/brain-context")
     async def brain_context(body: ContextIn, b: Brain = Depends(brain)) -> dict[str, Any]:

@@ -33,6 +33,12 @@ class RecallIn(BaseModel):
     num_results: int = Field(default=5, ge=1, le=100)
     entity_types: list[str] | None = None
     exclude_types: list[str] | None = None
+    as_of: str | None = Field(default=None, max_length=32)
+    superseded: bool = False
+
+
+class InvalidateIn(BaseModel):
+    on: str | None = Field(default=None, max_length=32)
 
 
 class ContextIn(BaseModel):

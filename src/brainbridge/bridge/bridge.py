@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from brainbridge.bridge.block import STEP_BACK_NOTE, BlockItem, QueryResults, format_block
-from brainbridge.bridge.changes import find_retired, retire
+from brainbridge.bridge.changes import find_retired, retire, successors
 from brainbridge.bridge.judge import (
     QUESTION,
     SHORT_MESSAGE_WORDS,
@@ -28,10 +29,11 @@ from brainbridge.bridge.observe import (
     is_trivial,
     store_facts,
 )
+from brainbridge.bridge.profile import PREDICATE_WORDS, USER
 from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
 from brainbridge.bridge.queries import FILLER, REFERENCED_NOUN, build_queries, keywords
 from brainbridge.errors import LLMError
-from brainbridge.model import CHAT_EXCHANGE, Entity, Hit, Judgment, Session
+from brainbridge.model import CHAT_EXCHANGE, Entity, Hit, Judgment, Session, holds_at
 from brainbridge.ports import LLM
 from brainbridge.redact import redact
 from brainbridge.search import SearchRequest
@@ -45,6 +47,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# "my car", "our food allergies", "my new job": the words a possessive points at.
+_OWN_WORDS = re.compile(r"\b(?:my|our)\s+([a-z]+)(?:\s+([a-z]+))?", re.I)
 # Capitalised, yet no one's name: "on Friday" is not someone the user talked about.
 CALENDAR_WORDS = frozenset(
     """monday tuesday wednesday thursday friday saturday sunday january february march april
@@ -167,7 +171,7 @@ class Bridge:
                 turn=turn,
             )
         elif verdict.judgment is Judgment.ENRICH and queries:
-            result = await self._load(queries, session, verdict, source, turn)
+            result = await self._load(queries, session, verdict, source, turn, message)
         else:
             result = Enrichment(
                 Judgment.PASS_THROUGH, reasons=verdict.reasons, source=source, turn=turn
@@ -260,22 +264,35 @@ class Bridge:
         return best
 
     async def _load(
-        self, queries: list[str], session: Session | None, verdict: Verdict, source: str, turn: int
+        self,
+        queries: list[str],
+        session: Session | None,
+        verdict: Verdict,
+        source: str,
+        turn: int,
+        message: str = "",
     ) -> Enrichment:
         recent: set[str] = set()
         if session and session.bridge_context_log:
             recent = set(session.bridge_context_log[-1].get("loaded") or [])
         cfg = self.config
 
+        # Facts that no longer hold are left out; past exchanges stay, marked when a later
+        # statement replaced what they say (they often hold more than the replaced part).
         requests = [
-            SearchRequest(q, n, types, excluded)
+            SearchRequest(q, n, types, excluded, superseded=history)
             for q in queries
-            for n, types, excluded in (
-                (cfg.knowledge_per_query, None, (CHAT_EXCHANGE,)),
-                (cfg.history_per_query, (CHAT_EXCHANGE,), None),
+            for n, types, excluded, history in (
+                (cfg.knowledge_per_query, None, (CHAT_EXCHANGE,), False),
+                (cfg.history_per_query, (CHAT_EXCHANGE,), None, True),
             )
         ]
         found = await self.brain.search_many(requests)
+        # "my car", "our internet": the user's own current facts of that kind come first.
+        own = await self.brain._run(self._own_facts, message)
+        if own:
+            taken = {h.entity.id for h in own}
+            found[0] = own + [h for h in found[0] if h.entity.id not in taken]
         results: list[tuple[str, tuple[Hit, ...]]] = []
         seen: set[int] = set()
         shown: set[tuple[str, int]] = set()
@@ -314,6 +331,17 @@ class Bridge:
             source=source,
             turn=turn,
         )
+
+    def _own_facts(self, message: str, limit: int = 3) -> list[Hit]:
+        """The user's current facts whose kind the message names with my/our ("my car")."""
+        said = [w.lower() for pair in _OWN_WORDS.findall(message) for w in pair if w]
+        words = dict.fromkeys(PREDICATE_WORDS.get(w, w) for w in said if len(w) > 2)
+        hits = []
+        for word in list(words)[:4]:
+            for ent in self.brain.store.names_with_prefix("Fact", f"{USER}'s {word}: ", limit):
+                if holds_at(ent):
+                    hits.append(Hit(ent, 1.0, ("own",)))
+        return hits[:limit]
 
     def _superseding(self, hits: list[Hit]) -> dict[str, Entity]:
         """{name: exchange} of the statements that retired any of `hits`."""
@@ -414,6 +442,11 @@ class Bridge:
         store = self.brain.searcher.store
         retired = find_retired(store, message, exchange_id, name, when)
         done = retire(store, retired, name, when)
+        for fact in successors(message, retired, name, when):
+            if store.get_entity(fact.type, fact.name) is None:
+                new = store.upsert_entity(fact.type, fact.name, fact.description, fact.attributes)
+                store.relate((new.type, new.name), "extracted_from", (CHAT_EXCHANGE, name))
+                done.append(f"new {new.type}:{new.name}")
         if done:
             self.brain._written()
             log.debug("%s retired %s", name, done)

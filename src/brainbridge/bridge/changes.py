@@ -170,6 +170,43 @@ def find_retired(
     return list(unique.values())
 
 
+# The value a change moves to: "switched to an electric Kia Niro", "moved it to Thursdays".
+NEW_VALUE = re.compile(
+    r"\b(?:to|now|for)\s+(?:an?\s+|the\s+)?(?:[a-z]+\s+){0,2}?([A-Z0-9][\w&'’\-:]*(?:\s+[A-Z0-9][\w&'’\-:]*)*)"
+)
+
+
+def successors(message: str, retired: list[Retired], by: str, when: str) -> list[Entity]:
+    """New current facts for the retired `Fact`s whose new value the statement names."""
+    m = NEW_VALUE.search(message)
+    if m is None:
+        return []
+    value = m.group(1).strip()
+    out = []
+    for r in retired:
+        attrs = r.entity.attributes
+        subject, predicate, old = attrs.get("subject"), attrs.get("predicate"), attrs.get("value")
+        if r.entity.type != "Fact" or not subject or not predicate or value == old:
+            continue
+        who = "The user's" if subject == "User" else f"{subject}'s"
+        out.append(
+            Entity(
+                0,
+                "Fact",
+                f"{subject}'s {predicate}: {value}"[:200],
+                f"{who} {predicate}: {value} (since {when}; before: {old}).",
+                {
+                    "subject": subject,
+                    "predicate": predicate,
+                    "value": value,
+                    "valid_from": when,
+                    "source_exchange": by,
+                },
+            )
+        )
+    return out
+
+
 def retire(store: SqliteStore, retired: list[Retired], by: str, when: str) -> list[str]:
     """Mark each retired entity with its end date and what retired it; (type:name) list."""
     done = []

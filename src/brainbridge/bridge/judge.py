@@ -146,7 +146,9 @@ def pointed_words(message: str, ignore: frozenset[str] = frozenset()) -> list[tu
 _STOP_POINTER = frozenset(
     """a an and or but to of for from with about at in on by as is are was were be been
     that this which who what when where why how it its it's i you he she we they me him
-    her us them my our your their if then than so not no""".split()
+    her us them my our your their if then than so not no the near into onto over under after
+    before between through during without within around across behind beyond like via per
+    up down out off again still""".split()
 )
 
 

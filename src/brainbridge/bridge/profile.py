@@ -47,6 +47,27 @@ ROLE_WORDS = {
     "paediatrician": "kids' doctor",
     "vet": "veterinarian",
 }
+# Words a question uses for the user's facts: "my job" asks for the employer fact.
+PREDICATE_WORDS = {
+    "job": "employer",
+    "work": "employer",
+    "company": "employer",
+    "employer": "employer",
+    "workplace": "employer",
+    "home": "home",
+    "city": "home",
+    "town": "home",
+    "place": "home",
+    "house": "home",
+    "flat": "home",
+    "apartment": "home",
+    "car": "car",
+    "vehicle": "car",
+    "diet": "diet",
+    "food": "diet",
+    "allergies": "allergy",
+    "allergy": "allergy",
+}
 _DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
     r"teetotal|sober|kosher|halal|diabetic|coeliac|celiac"

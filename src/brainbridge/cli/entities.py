@@ -172,3 +172,25 @@ def delete(app: App, entity_ref: str, as_json: bool) -> None:
         return
     text = Text("Deleted ", style="green").append_text(ref(entity))
     say(text.append(f" and {edges} relation{'s' * (edges != 1)}"))
+
+
+@click.command()
+@click.argument("entity_ref", metavar="TYPE:NAME|NAME")
+@click.option(
+    "--on", "on", metavar="YYYY-MM-DD", help="The day it stopped holding (default today)."
+)
+@json_option
+@pass_app
+def invalidate(app: App, entity_ref: str, on: str | None, as_json: bool) -> None:
+    """Mark a fact as no longer true; it is kept, with the day it ended."""
+
+    async def _invalidate() -> Entity:
+        async with open_brain(app.settings) as brain:
+            return await brain.invalidate(await resolve(brain, entity_ref), on)
+
+    entity = run(_invalidate())
+    if as_json:
+        emit_json(entity.to_dict())
+        return
+    text = ref(entity).append(f" no longer holds from {entity.attributes['valid_to']}.")
+    say(text)

@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "relate": "brainbridge.cli.entities:relate",
     "show": "brainbridge.cli.entities:show",
     "delete": "brainbridge.cli.entities:delete",
+    "invalidate": "brainbridge.cli.entities:invalidate",
     "search": "brainbridge.cli.search:search",
     "recall": "brainbridge.cli.search:recall",
     "types": "brainbridge.cli.maintenance:types_cmd",

@@ -53,11 +53,28 @@ async def _search(
     limit: int,
     types: tuple[str, ...],
     exclude: tuple[str, ...],
+    as_of: str | None = None,
+    superseded: bool = False,
 ) -> list[Hit]:
     async with open_brain(app.settings, embedder=True) as brain:
         check_types(brain, [*types, *exclude])
         await catch_up_vectors(brain)
-        return await brain.search(query, limit, list(types) or None, list(exclude) or None)
+        return await brain.search(
+            query,
+            limit,
+            list(types) or None,
+            list(exclude) or None,
+            as_of=as_of,
+            superseded=superseded,
+        )
+
+
+as_of_option = click.option(
+    "--as-of", "as_of", metavar="YYYY-MM-DD", help="What held on this day (default: now)."
+)
+superseded_option = click.option(
+    "--superseded", is_flag=True, help="Also show facts that were replaced since."
+)
 
 
 @click.command(epilog=_QUERY_HELP)
@@ -87,6 +104,8 @@ async def _search(
     metavar="TYPE",
     help="Leave out entities of this type. Repeatable.",
 )
+@as_of_option
+@superseded_option
 @json_option
 @pass_app
 def search(
@@ -95,11 +114,13 @@ def search(
     limit: int,
     types: tuple[str, ...],
     exclude: tuple[str, ...],
+    as_of: str | None,
+    superseded: bool,
     as_json: bool,
 ) -> None:
     """Find entities by words and meaning, widened through their relations."""
     query = read_text_arg(query, "the query")
-    hits = run(_search(app, query, limit, types, exclude))
+    hits = run(_search(app, query, limit, types, exclude, as_of, superseded))
     if as_json:
         emit_json({"query": query, "results": [h.to_dict() for h in hits], "count": len(hits)})
         return
@@ -117,16 +138,20 @@ def search(
     type=click.IntRange(1, 1000),
     help="How many results at most.",
 )
+@as_of_option
+@superseded_option
 @json_option
 @pass_app
-def recall(app: App, query: str, limit: int, as_json: bool) -> None:
+def recall(
+    app: App, query: str, limit: int, as_of: str | None, superseded: bool, as_json: bool
+) -> None:
     """What an agent would be given for QUERY: the best entities and past exchanges."""
     query = read_text_arg(query, "the query")
 
     async def _recall() -> dict[str, Any]:
         async with open_brain(app.settings, embedder=True) as brain:
             await catch_up_vectors(brain)
-            return await brain.recall(query, limit)
+            return await brain.recall(query, limit, as_of=as_of, superseded=superseded)
 
     result = run(_recall())
     if as_json:

@@ -42,6 +42,10 @@ OptionalType = Annotated[
 ]
 
 
+AsOf = Annotated[str | None, Field(description="What held on this day (YYYY-MM-DD); default: now.")]
+Superseded = Annotated[bool, Field(description="Also return facts replaced since.")]
+
+
 def _clamp(value: int, low: int, high: int) -> int:
     return max(low, min(high, value))
 
@@ -143,27 +147,53 @@ def build_server(
         exclude_types: Annotated[
             list[str] | None, Field(description="Leave out these entity types.")
         ] = None,
+        as_of: AsOf = None,
+        include_superseded: Superseded = False,
     ) -> str:
         """Hybrid search (keywords + meaning + graph) over the user's brain."""
         b = await brain()
         _check_types(b, entity_types)
         _check_types(b, exclude_types)
         n = _clamp(num_results, 1, MAX_RESULTS)
-        return hits_text(await b.search(query, n, entity_types, exclude_types), query)
+        hits = await b.search(
+            query, n, entity_types, exclude_types, as_of=as_of, superseded=include_superseded
+        )
+        return hits_text(hits, query)
 
     @server.tool(structured_output=False, annotations=READ_ONLY)
     @guarded
-    async def recall(query: Query, num_results: NumResults = 5) -> str:
-        """What the brain knows about a topic: stored facts first, then past conversations."""
+    async def recall(
+        query: Query,
+        num_results: NumResults = 5,
+        as_of: AsOf = None,
+        include_superseded: Superseded = False,
+    ) -> str:
+        """What the brain knows about a topic: what holds now first, then past conversations."""
         b = await brain()
         n = _clamp(num_results, 1, MAX_RESULTS)
+        day = as_of.strip() if as_of else None
         facts, history = await b.search_many(
             [
-                SearchRequest(query, n, exclude_types=[CHAT_EXCHANGE]),
-                SearchRequest(query, max(2, n // 2), entity_types=[CHAT_EXCHANGE]),
+                SearchRequest(query, n, None, [CHAT_EXCHANGE], day, include_superseded),
+                SearchRequest(query, max(2, n // 2), [CHAT_EXCHANGE], None, day, True),
             ]
         )
         return hits_text(facts + history, query)
+
+    @server.tool(structured_output=False, annotations=WRITES)
+    @guarded
+    async def invalidate(
+        name: Annotated[str, Field(description="The entity that no longer holds.")],
+        entity_type: OptionalType = None,
+        on: Annotated[
+            str | None, Field(description="The day it stopped holding (YYYY-MM-DD; default today).")
+        ] = None,
+    ) -> str:
+        """Mark a fact as no longer true; it is kept, with the day it ended."""
+        b = await brain()
+        ref = await _resolve(b, name, entity_type, "entity_type")
+        ent = await b.invalidate(ref, on)
+        return f"{ent.type} '{ent.name}' no longer holds from {ent.attributes['valid_to']}."
 
     @server.tool(structured_output=False, annotations=WRITES)
     @guarded

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from brainbridge.model import Entity, Hit
+from brainbridge.model import Entity, Hit, holds_at
 from brainbridge.ports import Embedder
 from brainbridge.search.context import conversation_context
 from brainbridge.search.fusion import convex, rrf, scale
@@ -72,6 +72,9 @@ class SearchRequest:
     num_results: int = 5
     entity_types: Sequence[str] | None = None
     exclude_types: Sequence[str] | None = None
+    # What held on this day (YYYY-MM-DD; None: now); `superseded` keeps what has ended.
+    as_of: str | None = None
+    superseded: bool = False
 
 
 # Cosine thresholds depend on the model: (min_cosine, min_cosine_unknown_words). MiniLM puts
@@ -169,9 +172,9 @@ class HybridSearch:
         fused: Scored = {eid: (score.get(eid, 0.0), tuple(found[eid])) for eid in found}
 
         want = max(req.num_results, opt.graph_seeds)
-        kept = self._floor(req.query, fused, entities, cosine, background, context, opt, want)
+        kept = self._floor(req, fused, entities, cosine, background, context, opt, want)
         if opt.graph_hops > 0 and kept:
-            self._expand(kept, fused, entities, req.entity_types, req.exclude_types, opt)
+            self._expand(kept, fused, entities, req, opt)
         ranked = sorted(kept, key=lambda eid: (-fused[eid][0], eid))[: req.num_results]
         log.debug(
             "search %r: %d bm25, %d context, %d vector, %d kept",
@@ -198,7 +201,7 @@ class HybridSearch:
 
     def _floor(
         self,
-        query: str,
+        req: SearchRequest,
         fused: Scored,
         entities: dict[int, Entity],
         cosine: dict[int, float],
@@ -208,6 +211,7 @@ class HybridSearch:
         want: int,
     ) -> list[int]:
         """The candidates that clear the floor, best first, at most `want` of them."""
+        query = req.query
         terms = query_terms(query) or query_terms(query, keep_stopwords=True)
         df = self.store.doc_freq(terms)
         total = self.entity_count()
@@ -236,10 +240,14 @@ class HybridSearch:
                     batch = [e for e in ranked[at : at + FLOOR_BATCH] if e not in entities]
                     entities.update(self.store.get_entities([eid, *batch]))
                 ent = entities.get(eid)
-                direct[eid] = ent is not None and (
-                    eid in close
-                    or coverage.of(entity_text(ent)) >= opt.min_coverage
-                    or coverage.names(ent.name)
+                direct[eid] = (
+                    ent is not None
+                    and holds_at(ent, req.as_of, req.superseded)
+                    and (
+                        eid in close
+                        or coverage.of(entity_text(ent)) >= opt.min_coverage
+                        or coverage.names(ent.name)
+                    )
                 )
             return direct[eid]
 
@@ -248,7 +256,12 @@ class HybridSearch:
         kept = []
         for eid in ranked:
             # An exchange found only beside a match stands on that match.
-            if passes(eid) or (eid in context and any(passes(s) for s in context[eid][1])):
+            if passes(eid) or (
+                eid in context
+                and any(passes(s) for s in context[eid][1])
+                and (ent := entities.get(eid)) is not None
+                and holds_at(ent, req.as_of, req.superseded)
+            ):
                 kept.append(eid)
                 if len(kept) >= want:
                     break
@@ -259,10 +272,10 @@ class HybridSearch:
         kept: list[int],
         fused: Scored,
         entities: dict[int, Entity],
-        entity_types: Sequence[str] | None,
-        exclude_types: Sequence[str] | None,
+        req: SearchRequest,
         opt: SearchOptions,
     ) -> None:
+        entity_types, exclude_types = req.entity_types, req.exclude_types
         graph_w = dict(opt.weights).get("graph", 0.5)
         seeds = sorted(kept, key=lambda eid: (-fused[eid][0], eid))[: opt.graph_seeds]
         reached: dict[int, float] = {}
@@ -279,6 +292,8 @@ class HybridSearch:
         for eid in new:
             ent = entities.get(eid)
             if ent is None or ent.type in opt.graph_types_excluded:
+                continue
+            if not holds_at(ent, req.as_of, req.superseded):
                 continue
             if entity_types and ent.type not in entity_types:
                 continue

@@ -263,6 +263,15 @@ class SqliteStore:
         ids = name_keys.owner_ids(self.conn, name_keys.norm(clean_text(name)))
         return [e for e in self.get_entities(ids).values()]
 
+    def similar_names(self, name: str, limit: int = 3) -> list[str]:
+        """Names that share a word with `name` ("Kevin" -> "Kevin Lee"), for "did you mean"."""
+        ids: list[int] = []
+        for word in name_keys.norm(clean_text(name)).split():
+            for kind in (name_keys.PART, name_keys.WORD, name_keys.FULL):
+                ids += name_keys.owner_ids(self.conn, word, kind)
+        names = [e.name for e in self.get_entities(list(dict.fromkeys(ids))).values()]
+        return names[:limit]
+
     def name_key_owners(self, key: str, kind: int) -> list[int]:
         """Ids of entities with this name key (see `name_keys`)."""
         return name_keys.owner_ids(self.conn, key, kind)

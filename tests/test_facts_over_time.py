@@ -1,0 +1,60 @@
+"""Facts over time: invalidate, as_of and superseded through the facade."""
+
+from __future__ import annotations
+
+import pytest
+
+from brainbridge.brain import Brain
+from brainbridge.errors import InvalidInput, NotFound
+
+
+async def _venues(brain: Brain) -> None:
+    await brain.upsert_entity(
+        "Fact",
+        "Offsite venue: room Tejo",
+        {
+            "subject": "Offsite",
+            "predicate": "venue",
+            "value": "room Tejo",
+            "valid_from": "2026-10-01",
+        },
+        description="The offsite venue is room Tejo in the Lisbon office.",
+    )
+    await brain.upsert_entity(
+        "Fact",
+        "Offsite venue: Hotel Avenida",
+        {
+            "subject": "Offsite",
+            "predicate": "venue",
+            "value": "Hotel Avenida",
+            "valid_from": "2026-10-27",
+        },
+        description="The offsite venue is the main hall of the Hotel Avenida.",
+    )
+    await brain.invalidate(("Fact", "Offsite venue: room Tejo"), on="2026-10-27")
+
+
+def _names(hits: list) -> set[str]:
+    return {h.entity.name for h in hits}
+
+
+async def test_search_holds_what_is_true_now_then_or_ever(brain: Brain) -> None:
+    await _venues(brain)
+    now = _names(await brain.search("offsite venue", 5))
+    then = _names(await brain.search("offsite venue", 5, as_of="2026-10-15"))
+    ever = _names(await brain.search("offsite venue", 5, superseded=True))
+    assert now == {"Offsite venue: Hotel Avenida"}
+    assert then == {"Offsite venue: room Tejo"}  # the hotel was not the venue yet
+    assert ever == {"Offsite venue: Hotel Avenida", "Offsite venue: room Tejo"}
+    old = await brain.get_entity("Fact", "Offsite venue: room Tejo")
+    assert old.attributes["valid_to"] == "2026-10-27" and old.attributes["superseded_by"] == "user"
+    recalled = await brain.recall("offsite venue", 5, as_of="2026-10-15")
+    assert [r["name"] for r in recalled["results"]] == ["Offsite venue: room Tejo"]
+
+
+async def test_bad_dates_and_unknown_names_are_clear_errors(brain: Brain) -> None:
+    await brain.upsert_entity("Person", "Kevin Lee")
+    with pytest.raises(InvalidInput, match="not a date"):
+        await brain.search("anything", as_of="next tuesday")
+    with pytest.raises(NotFound, match="did you mean 'Kevin Lee'"):
+        await brain.resolve("Kevin Leigh")
