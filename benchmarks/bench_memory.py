@@ -72,13 +72,16 @@ def run(quick: bool = False) -> str:
         "",
         "### Entity resolution (tests/data/memory/name_pairs.yaml)",
         "",
-        "| method | merged | wrong merges | precision | recall |",
-        "|---|---|---|---|---|",
+        "| method | merged | wrong merges | precision | recall | recall with review queue |"
+        " look-alikes queued |",
+        "|---|---|---|---|---|---|---|",
         *(
             f"| {name} | {r['merged']:.0f} | {r['wrong']:.0f} | {_pct(r['precision'])}"
-            f" | {_pct(r['recall'])} |"
+            f" | {_pct(r['recall'])} | {_pct(r['recall_with_review'])} | {r['queued_wrongly']:.0f} |"
             for name, r in res.items()
         ),
+        "",
+        f"{len(scenarios.name_pairs())} labelled mentions, look-alike controls included.",
         "",
         "### observe per turn (scenario brain, resolution and retirement on, no embedder)",
         "",

@@ -171,22 +171,25 @@ def name_pairs() -> list[dict[str, Any]]:
 
 
 def resolution(items: list[dict[str, Any]] | None = None) -> dict[str, dict[str, float]]:
-    """Merge precision and recall of `resolve_name`, beside a plain exact-name baseline.
+    """Merge precision and recall of `resolve_name`, beside a plain exact-name baseline,
+    and how much of the rest the review queue (`lookalikes`) catches.
 
     A merge is right when it names the expected entity; recall is over the items that
-    expect one; precision over the items where the method merged at all.
+    expect one; precision over the items where the method merged at all. "queued" counts
+    items sent to review instead: a person decides those, so a look-alike queued is a
+    question asked, not a wrong merge.
     """
-    from brainbridge.bridge.resolve import AMBIGUOUS, resolve_name
+    from brainbridge.bridge.resolve import AMBIGUOUS, lookalikes, resolve_name
     from brainbridge.store.sqlite.store import SqliteStore
 
     items = items if items is not None else name_pairs()
     methods = {
         "exact name (baseline)": lambda st, t, n: n if st.get_entity(t, n) else None,
-        "resolve_name": resolve_name,
+        "resolve_name + review queue": resolve_name,
     }
     out: dict[str, dict[str, float]] = {}
     for label, method in methods.items():
-        merged = right = 0
+        merged = right = queued_same = queued_other = 0
         for item in items:
             etype = item.get("type", "Person")
             with tempfile.TemporaryDirectory() as tmp:
@@ -195,15 +198,24 @@ def resolution(items: list[dict[str, Any]] | None = None) -> dict[str, dict[str,
                     aliases = (item.get("aliases") or {}).get(name, [])
                     store.upsert_entity(etype, name, "", {"aliases": aliases} if aliases else {})
                 got = method(store, etype, item["mention"])
+                review = (
+                    [n for n, _ in lookalikes(store, etype, item["mention"])]
+                    if got is None and method is resolve_name
+                    else []
+                )
                 store.close()
             got = None if got == AMBIGUOUS else got
             merged += got is not None
             right += got is not None and got == item["expect"]
+            queued_same += item["expect"] in review
+            queued_other += bool(review) and item["expect"] not in review
         should = sum(i["expect"] is not None for i in items)
         out[label] = {
             "precision": right / merged if merged else 1.0,
             "recall": right / should,
             "merged": merged,
             "wrong": merged - right,
+            "recall_with_review": (right + queued_same) / should,
+            "queued_wrongly": queued_other,
         }
     return out

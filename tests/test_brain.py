@@ -422,7 +422,7 @@ async def test_export_import_round_trip_is_exact(make_brain: BrainFactory, tmp_p
 
     target = await make_brain(tmp_path / "target")
     counts = await target.import_jsonl(exported)
-    assert counts == {"entities": 9, "relations": 3}
+    assert counts == {"entities": 9, "relations": 3, "merges": 0}
     assert await target.export_jsonl() == exported
     # Searchable by BM25 at once, vectors follow.
     assert _names(await target.search("sourdough"))[0] == "Maria Gonzalez"

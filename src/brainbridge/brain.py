@@ -285,6 +285,43 @@ class Brain:
             attrs["status"] = "dropped"
         return await self.upsert_entity(ent.type, ent.name, attrs)
 
+    # -- who is who ---------------------------------------------------------
+
+    async def merges(self, status: str | None = None) -> list[dict[str, Any]]:
+        """Merges, newest first: pending (the review queue), merged, rejected, unmerged."""
+        return await self._run(self.store.merges, status)
+
+    async def merge(self, keep: EntityRef, other: EntityRef) -> dict[str, Any]:
+        """Fold `other` into `keep`: its relations move, its name becomes an alias.
+
+        Undo with `unmerge(id)`. Raises: NotFound; InvalidInput for different types.
+        """
+        a, b = await self.resolve(keep), await self.resolve(other)
+        if a.type != b.type:
+            raise InvalidInput(f"cannot merge a {b.type} into a {a.type}")
+        done = await self._run(self.store.merge, a.type, a.name, b.name)
+        self._written()
+        return done
+
+    async def decide_merge(self, merge_id: int, accept: bool) -> dict[str, Any]:
+        """Accept (merge) or reject (keep apart) a proposed merge.
+
+        Raises: NotFound; InvalidInput if it is not pending.
+        """
+        fn = self.store.accept_merge if accept else self.store.reject_merge
+        done = await self._run(fn, merge_id)
+        self._written()
+        return done
+
+    async def unmerge(self, merge_id: int) -> dict[str, Any]:
+        """Undo a merge: both entities as they were, relations included.
+
+        Raises: NotFound; InvalidInput if it is not in force.
+        """
+        done = await self._run(self.store.unmerge, merge_id)
+        self._written()
+        return done
+
     # -- search -------------------------------------------------------------
 
     async def search(

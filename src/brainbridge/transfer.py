@@ -14,12 +14,15 @@ FORMAT = "brainbridge-jsonl/1"
 
 
 def export_lines(store: SqliteStore) -> Iterator[str]:
-    """A header line, then one line per entity, then one per relation."""
+    """A header line, then one line per entity, one per relation, one per merge (with what
+    undoing it needs)."""
     yield json.dumps({"kind": "header", "format": FORMAT})
     for ent in store.iter_entities():
         yield json.dumps({"kind": "entity", **ent.to_dict()}, ensure_ascii=False, sort_keys=True)
     for rel in store.iter_relations():
         yield json.dumps({"kind": "relation", **rel.to_dict()}, ensure_ascii=False, sort_keys=True)
+    for merge in store.export_merges():
+        yield json.dumps({"kind": "merge", **merge}, ensure_ascii=False, sort_keys=True)
 
 
 def import_lines(
@@ -33,7 +36,7 @@ def import_lines(
 
     Raises: InvalidInput naming the line number of the first bad line (lines before it are kept).
     """
-    counts = {"entities": 0, "relations": 0}
+    counts = {"entities": 0, "relations": 0, "merges": 0}
     pending: list[dict[str, Any]] = []
 
     def flush() -> None:
@@ -75,6 +78,9 @@ def import_lines(
                 counts["relations"] += 1
                 if progress:
                     progress(1)
+            elif kind == "merge":
+                flush()
+                counts["merges"] += store.restore_merge(row)
             elif kind != "header":
                 raise InvalidInput(f"unknown kind {kind!r}")
         except (KeyError, TypeError, AttributeError) as exc:

@@ -61,7 +61,7 @@ def test_export_then_import_round_trips_byte_for_byte(
     assert file.read_bytes() == exported.encode("utf-8")
 
     imported = other.ok("import", str(file), "--json").json()
-    assert imported == {"entities": 3, "relations": 2, "embedded": 3}
+    assert imported == {"entities": 3, "relations": 2, "merges": 0, "embedded": 3}
     assert other.ok("export").out.encode("utf-8") == file.read_bytes()
 
 

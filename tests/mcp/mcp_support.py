@@ -20,6 +20,7 @@ TOOLS = {
     "forget",
     "enrich",
     "invalidate",
+    "merges",
 }
 
 

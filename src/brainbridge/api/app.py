@@ -21,6 +21,7 @@ from brainbridge.api.models import (
     EnrichIn,
     EntityIn,
     InvalidateIn,
+    MergeIn,
     ObserveIn,
     RecallIn,
     RelationIn,
@@ -196,6 +197,25 @@ def create_app(config: ServerConfig) -> FastAPI:
             as_of=body.as_of,
             superseded=body.superseded,
         )
+
+    @app.get("/merges")
+    async def list_merges(
+        status: str | None = "pending", b: Brain = Depends(brain)
+    ) -> dict[str, Any]:
+        rows = await b.merges(status or None)
+        return {"merges": rows, "count": len(rows)}
+
+    @app.post("/merges")
+    async def merge(body: MergeIn, b: Brain = Depends(brain)) -> dict[str, Any]:
+        return await b.merge(_ref(body.keep), _ref(body.other))
+
+    @app.post("/merges/{merge_id}/{action}")
+    async def decide_merge(merge_id: int, action: str, b: Brain = Depends(brain)) -> dict[str, Any]:
+        if action == "unmerge":
+            return await b.unmerge(merge_id)
+        if action not in ("accept", "reject"):
+            raise NotFound(f"no action {action!r} (accept, reject, unmerge)")
+        return await b.decide_merge(merge_id, action == "accept")
 
     @app.post("/entities/{etype}/{name:path}/invalidate")
     async def invalidate(

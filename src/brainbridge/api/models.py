@@ -37,6 +37,11 @@ class RecallIn(BaseModel):
     superseded: bool = False
 
 
+class MergeIn(BaseModel):
+    keep: Ref
+    other: Ref
+
+
 class InvalidateIn(BaseModel):
     on: str | None = Field(default=None, max_length=32)
 

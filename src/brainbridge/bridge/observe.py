@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from brainbridge.bridge.facts import Fact, extract_facts
 from brainbridge.bridge.prompts import EXTRACT_SCHEMA, EXTRACT_SYSTEM, extract_user_prompt
-from brainbridge.bridge.resolve import AMBIGUOUS, resolve_name
+from brainbridge.bridge.resolve import AMBIGUOUS, lookalikes, resolve_name
 from brainbridge.errors import BrainError, LLMError
 from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import LLM
@@ -104,6 +104,9 @@ async def store_facts(
                 attrs["valid_from"] = (when or date.today()).isoformat()
             ent = await brain.upsert_entity(fact.type, fact.name, attrs, description)
             stored.append(f"{fact.type}:{fact.name}")
+            if existing is None and fact.type in RESOLVED_TYPES:
+                queued = await brain._run(queue_lookalikes, brain.searcher.store, ent)
+                stored += [f"merge? {fact.type}:{ent.name} ~ {n}" for n in queued]
             if exchange:
                 day = (when or date.today()).isoformat()
                 closed = await brain._run(
@@ -145,6 +148,15 @@ def _resolved(store: SqliteStore, facts: list[Fact]) -> list[Fact]:
         replace(f, relations=tuple((r, t, names.get((t, n), n)) for r, t, n in f.relations))
         for f in out
     ]
+
+
+def queue_lookalikes(store: SqliteStore, ent: Entity) -> list[str]:
+    """Put near-identical names of a new person or organisation in the review queue."""
+    queued = []
+    for name, score in lookalikes(store, ent.type, ent.name):
+        if store.propose_merge(ent.type, name, ent.name, score, "names nearly alike") is not None:
+            queued.append(name)
+    return queued
 
 
 # A person holds these roles for the user one at a time: a new manager ends the old one's.

@@ -113,6 +113,13 @@ ALIAS = [
     ),
     re.compile(rf"{_PERSON}\s+\((?:(?i:aka|a\.k\.a\.|or)\s+)?([A-Z][\w'’\-]+)\)"),
 ]
+# Someone reported as speaking or acting for the user: "Oscar Lindqvist said ...". Full
+# names only: a bare "Jess said" must resolve to someone known, never mint a new person.
+REPORTER = re.compile(
+    rf"{_TITLE}([A-Z][a-zA-Z'’\-]+(?:\s+(?:[A-Z][a-zA-Z'’\-]+|de|van|von|da))+)\s+"
+    r"(?:said|says|told|asked|asks|wants|wanted|emailed|texted|called|mentioned|suggested|"
+    r"promised|thinks|confirmed|approved|sent|replied|wrote)\b"
+)
 # What follows a person's introduction that describes them (not reported speech).
 _REPORTED = re.compile(
     r"^\s*(?:said|says|told|tells|asked|asks|emailed|texted|wrote|wants|mentioned|called)\b", re.I
@@ -220,6 +227,11 @@ def people(text: str) -> list[PersonFact]:
                 f"The user's {role_of(role)}." + (f" {name} {rest}." if rest else ""),
             )
         )
+    introduced = {p.name for p in out}
+    for m in REPORTER.finditer(text):
+        name = m.group(1)
+        if name not in introduced and name.split()[0] not in ("The", "Our", "My", "We", "I"):
+            out.append(PersonFact(name, "", f"{name}, someone the user talks about."))
     for pattern in ALIAS:
         for m in pattern.finditer(text):
             name, alias = m.group(1), _clean(m.group(2))

@@ -10,6 +10,8 @@ merge, and neither do short words or initials.
 
 from __future__ import annotations
 
+from rapidfuzz.distance import JaroWinkler
+
 from brainbridge.store.sqlite.fts import STOPWORDS
 from brainbridge.store.sqlite.name_keys import FULL, PART, WORD, norm
 from brainbridge.store.sqlite.store import SqliteStore
@@ -57,6 +59,36 @@ def resolve_name(store: SqliteStore, entity_type: str, name: str) -> str | None:
         if len(holders) > 1:
             return AMBIGUOUS
     return None
+
+
+# Jaro-Winkler similarity of folded names above which two names go to the review queue
+# ("Oskar"/"Oscar Lindqvist", "Marta"/"Martha Ruiz"); a person decides, never this number.
+REVIEW_SIMILARITY = 0.88
+
+
+def lookalikes(
+    store: SqliteStore, entity_type: str, name: str, limit: int = 3
+) -> list[tuple[str, float]]:
+    """Known names so close to `name` that they may be the same (for review, not merging):
+    they share a word of the name and are spelled nearly alike."""
+    wanted = form(name)
+    if not wanted:
+        return []
+    kind = PART if entity_type == "Person" else WORD
+    seen: dict[str, None] = {}
+    for word in wanted:
+        if len(word) >= MIN_PART:
+            seen.update(
+                dict.fromkeys(_of_type(store, store.name_key_owners(word, kind), entity_type))
+            )
+    whole = " ".join(wanted)
+    scored = [
+        (n, JaroWinkler.similarity(whole, " ".join(form(n))))
+        for n in seen
+        if n != name and len(form(n)) == len(wanted)
+    ]
+    close = [(n, s) for n, s in scored if s >= REVIEW_SIMILARITY]
+    return sorted(close, key=lambda x: -x[1])[:limit]
 
 
 def _of_type(store: SqliteStore, ids: list[int], entity_type: str) -> list[str]:

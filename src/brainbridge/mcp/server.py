@@ -182,6 +182,38 @@ def build_server(
 
     @server.tool(structured_output=False, annotations=WRITES)
     @guarded
+    async def merges(
+        action: Annotated[
+            str,
+            Field(description="list (the review queue), accept, reject, or undo (unmerge)."),
+        ] = "list",
+        merge_id: Annotated[int | None, Field(description="The merge to act on.")] = None,
+    ) -> str:
+        """Review names that may be one entity: list the queue, accept, reject or undo a merge."""
+        b = await brain()
+        if action == "list":
+            rows = await b.merges("pending")
+            if not rows:
+                return "Nothing waits for review."
+            return "\n".join(
+                f"#{m['id']} {m['entity_type']}: '{m['keep_name']}' ~ '{m['other_name']}'"
+                f" ({m['reason']}, {m['score']:.2f})"
+                for m in rows
+            )
+        if action not in ("accept", "reject", "undo") or merge_id is None:
+            raise InvalidInput(
+                "action is list, accept, reject or undo; the last three need merge_id"
+            )
+        if action == "undo":
+            done = await b.unmerge(merge_id)
+        else:
+            done = await b.decide_merge(merge_id, action == "accept")
+        return (
+            f"Merge #{done['id']} ({done['keep_name']} ~ {done['other_name']}) is {done['status']}."
+        )
+
+    @server.tool(structured_output=False, annotations=WRITES)
+    @guarded
     async def invalidate(
         name: Annotated[str, Field(description="The entity that no longer holds.")],
         entity_type: OptionalType = None,

@@ -12,7 +12,7 @@ from typing import Any
 
 from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.model import Entity, Relation
-from brainbridge.store.sqlite import exchanges, name_keys
+from brainbridge.store.sqlite import exchanges, merges, name_keys
 from brainbridge.store.sqlite.db import connect, write_tx
 from brainbridge.store.sqlite.text_index import HISTORY, TextIndex
 
@@ -262,6 +262,37 @@ class SqliteStore:
             return [_row_entity(r) for r in rows]
         ids = name_keys.owner_ids(self.conn, name_keys.norm(clean_text(name)))
         return [e for e in self.get_entities(ids).values()]
+
+    # -- merges (see `merges`) -------------------------------------------------
+
+    def propose_merge(
+        self, entity_type: str, keep: str, other: str, score: float, reason: str
+    ) -> int | None:
+        return merges.propose(self, entity_type, keep, other, score, reason)
+
+    def merges(self, status: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
+        return merges.listing(self, status, limit)
+
+    def merge(
+        self, entity_type: str, keep: str, other: str, merge_id: int | None = None
+    ) -> dict[str, Any]:
+        return merges.merge(self, entity_type, keep, other, merge_id)
+
+    def accept_merge(self, merge_id: int) -> dict[str, Any]:
+        row = merges.get(self, merge_id)
+        return merges.merge(self, row["entity_type"], row["keep_name"], row["other_name"], merge_id)
+
+    def reject_merge(self, merge_id: int) -> dict[str, Any]:
+        return merges.reject(self, merge_id)
+
+    def unmerge(self, merge_id: int) -> dict[str, Any]:
+        return merges.unmerge(self, merge_id)
+
+    def export_merges(self) -> list[dict[str, Any]]:
+        return merges.export_rows(self)
+
+    def restore_merge(self, row: dict[str, Any]) -> int:
+        return merges.restore(self, row)
 
     def similar_names(self, name: str, limit: int = 3) -> list[str]:
         """Names that share a word with `name` ("Kevin" -> "Kevin Lee"), for "did you mean"."""
