@@ -239,3 +239,21 @@ async def test_an_ongoing_thing_that_ended_is_retired_by_any_inflection(tmp_path
     finally:
         await bridge.drain()
         await brain.close()
+
+
+async def test_a_message_on_the_demo_brains_main_topic_is_enriched(tmp_path: Path) -> None:
+    from brainbridge.cli.sample import load_sample
+
+    brain = await Brain.open(tmp_path / "demo", embedder=None)
+    bridge = Bridge(brain)
+    try:
+        await load_sample(brain)
+        result = await bridge.enrich("Drivers still lose stops after syncing, any new ideas?", None)
+        assert result.judgment is Judgment.ENRICH, result.reasons
+        assert any("topic the brain knows" in r for r in result.reasons)
+        assert "sync" in (result.block or "").lower()
+        general = await bridge.enrich("What is the capital of Australia and its population?", None)
+        assert general.judgment is Judgment.PASS_THROUGH
+    finally:
+        await bridge.drain()
+        await brain.close()

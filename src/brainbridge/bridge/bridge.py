@@ -38,7 +38,7 @@ from brainbridge.ports import LLM
 from brainbridge.redact import redact
 from brainbridge.search import SearchRequest
 from brainbridge.search.context import adjacent
-from brainbridge.search.relevance import term_coverage
+from brainbridge.search.relevance import Coverage
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -219,22 +219,25 @@ class Bridge:
                 log.warning("LLM judge failed, using the local judge: %s", exc)
         coverage = None
         known: list[tuple[str, str]] = []
+        matched = 0
         if needs_brain_check(message, mentions):
-            coverage, known = await self.brain._run(self._brain_check, message)
-        verdict = judge_locally(message, mentions, coverage, known)
+            coverage, known, matched = await self.brain._run(self._brain_check, message)
+        verdict = judge_locally(message, mentions, coverage, known, matched)
         queries = (
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
         return verdict, queries, "local"
 
-    def _brain_check(self, message: str) -> tuple[float, list[tuple[str, str]]]:
-        """(best coverage, the pointed-at words the brain holds) for the local judge."""
+    def _brain_check(self, message: str) -> tuple[float, list[tuple[str, str]], int]:
+        """(best coverage, the pointed-at words the brain holds, how many of the message's
+        known words the best match holds) for the local judge."""
         pointed = pointed_words(message, FILLER)
         df = self.brain.store.doc_freq([w for _, w in pointed]) if pointed else {}
         known = [(det, w) for det, w in pointed if df.get(w)]
-        return self._best_coverage(message), known
+        coverage, matched = self._best_coverage(message)
+        return coverage, known, matched
 
-    def _best_coverage(self, message: str) -> float:
+    def _best_coverage(self, message: str) -> tuple[float, int]:
         from brainbridge.store.sqlite.fts import query_terms
 
         # Words no entity uses cannot tell entities apart, yet IDF weighs them most: in a
@@ -248,11 +251,13 @@ class Bridge:
         # best ten suffice: coverage counts words, which is what BM25 ranks by.
         ids = [eid for eid, _ in store.bm25(query, 10)] if query else []
         if not ids:
-            return 0.0
+            return 0.0, 0
         total = self.brain.searcher.entity_count()
-        best = max(
-            term_coverage(query, f"{ent.name} {ent.description}", df, total)
+        coverage = Coverage(query, df, total)
+        best, matched = max(
+            (coverage.of(text), coverage.count(text))
             for ent in store.get_entities(ids).values()
+            for text in (f"{ent.name} {ent.description}",)
         )
         # One known word of several ("I love this song ...": "love") is no strong match,
         # unless it is what the message points at ("where we left off on the toast").
@@ -260,8 +265,8 @@ class Bridge:
         # ...or the message asks about the user's own life ("which airline am I flying").
         asks = bool(QUESTION.search(message)) and about_self(message)
         if len(known) == 1 < len(terms) and known[0] not in pointed and not asks:
-            return min(best, SINGLE_TERM_COVERAGE)
-        return best
+            return min(best, SINGLE_TERM_COVERAGE), matched
+        return best, matched
 
     async def _load(
         self,

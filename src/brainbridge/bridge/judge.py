@@ -12,6 +12,10 @@ SHORT_MESSAGE_WORDS = 5
 # Query-term coverage of the best knowledge hit that counts for or against enriching.
 STRONG_COVERAGE = 0.6
 WEAK_COVERAGE = 0.3
+# A message on one of the brain's topics: this share of its known words, and this many,
+# found in one entry.
+TOPIC_COVERAGE = 0.6
+TOPIC_TERMS = 3
 
 # Words for the user's own store of knowledge. Weak ones ("memory", "records", "network",
 # "database") also name ordinary technical things, so they count only with "my"/"our".
@@ -167,6 +171,7 @@ def judge_locally(
     mentions: list[Mention],
     best_coverage: float | None,
     known_refs: list[tuple[str, str]] | None = None,
+    matched_terms: int = 0,
 ) -> Verdict:
     """Decide from the message's wording, the entities it names and how well the brain matches.
 
@@ -233,6 +238,11 @@ def judge_locally(
             "it reads as a general question" + (" about the user's own context" if personal else "")
         )
     if best_coverage is not None:
+        if best_coverage >= TOPIC_COVERAGE and matched_terms >= TOPIC_TERMS:
+            # "Drivers still lose stops after syncing": no cue, but the message is about
+            # what one entry of the brain is about, several of its own words at once.
+            score += 1
+            reasons.append(f"it is on a topic the brain knows ({matched_terms} of its words in one entry)")
         if best_coverage >= STRONG_COVERAGE:
             score += 1
             reasons.append(f"the brain holds a close match ({best_coverage:.0%} of its words)")
@@ -246,13 +256,8 @@ def judge_locally(
 
 
 def needs_brain_check(message: str, mentions: list[Mention]) -> bool:
-    """Whether a brain lookup could change the verdict (only borderline messages pay for it)."""
+    """Whether a brain lookup could change the verdict (an exact name already decides)."""
     if any(m.strength == "exact" for m in mentions):
         return False
-    if any(p.search(message) for p in STEP_BACK):
-        return False
-    return (
-        bool(mentions)
-        or bool(FIRST_PERSON.search(message))
-        or any(p.search(message) for p in REFERENCE_CUES)
-    )
+    # Any other message may be on one of the brain's topics; only the brain can say.
+    return not any(p.search(message) for p in STEP_BACK)

@@ -78,6 +78,13 @@ class Coverage:
         words = {stem(t) for t in query_terms(name)}
         return bool(words) and words <= self.weights.keys()
 
+    def count(self, text: str) -> int:
+        """How many of the query's distinct terms occur in `text`."""
+        if self._candidates is None:
+            return 0
+        found = {stem(w.lower()) for w in self._candidates.findall(text)}
+        return sum(key in found for key in self.weights)
+
     def of(self, text: str) -> float:
         if not self.want or self._candidates is None:
             return 0.0
