@@ -257,3 +257,26 @@ async def test_a_message_on_the_demo_brains_main_topic_is_enriched(tmp_path: Pat
     finally:
         await bridge.drain()
         await brain.close()
+
+
+async def test_a_repeated_prompt_is_one_line_in_the_block(tmp_path: Path) -> None:
+    brain = await Brain.open(tmp_path / "brain", embedder=None)
+    bridge = Bridge(brain)
+    try:
+        for n in range(1, 11):
+            await bridge.observe_now(
+                "same-session-1",
+                n,
+                "Summarise the Falcon budget review notes please",
+                f"Reply {n}.",
+            )
+        await bridge.observe_now(
+            "other-sess-22", 1, "The Falcon budget review moved to May.", "Ok."
+        )
+        result = await bridge.enrich("What came out of the Falcon budget review?", None)
+        lines = [ln for ln in result.block.splitlines() if ln.startswith("- ")]
+        assert sum("Summarise the Falcon budget" in ln for ln in lines) == 1
+        assert any("moved to May" in ln for ln in lines)
+    finally:
+        await bridge.drain()
+        await brain.close()

@@ -318,6 +318,7 @@ class Bridge:
             )
             seen.update(h.entity.id for h in fresh)
             results.append((q, fresh))
+        results = _collapse_repeats(results)
         later = await self.brain._run(self._superseding, [h for _, hits in results for h in hits])
         block = format_block(
             [
@@ -481,6 +482,36 @@ def _position(ent: Entity) -> tuple[str, int] | None:
     """(session id, exchange number) of an exchange, by its attributes."""
     sid, n = ent.attributes.get("session_id"), ent.attributes.get("exchange_number")
     return (str(sid), n) if sid is not None and isinstance(n, int) else None
+
+
+_NOT_WORD = re.compile(r"[^\w]+")
+
+
+def _said(hit: Hit) -> frozenset[str]:
+    """The words of what the user said in an exchange (its description for other types)."""
+    ent = hit.entity
+    text = str(ent.attributes.get("user_message") or ent.description)
+    return frozenset(_NOT_WORD.split(text.lower())) - {""}
+
+
+def _collapse_repeats(
+    results: list[tuple[str, tuple[Hit, ...]]], same: float = 0.85
+) -> list[tuple[str, tuple[Hit, ...]]]:
+    """Past exchanges that say (nearly) the same thing again appear once, the first found
+    standing for all: a prompt repeated ten times is one line, not ten."""
+    kept: list[frozenset[str]] = []
+    out = []
+    for query, hits in results:
+        fresh = []
+        for h in hits:
+            if h.entity.type == CHAT_EXCHANGE:
+                words = _said(h)
+                if any(len(words & k) / max(len(words | k), 1) >= same for k in kept):
+                    continue
+                kept.append(words)
+            fresh.append(h)
+        out.append((query, tuple(fresh)))
+    return out
 
 
 def _current_first(hits: tuple[Hit, ...]) -> tuple[Hit, ...]:

@@ -242,7 +242,9 @@ def judge_locally(
             # "Drivers still lose stops after syncing": no cue, but the message is about
             # what one entry of the brain is about, several of its own words at once.
             score += 1
-            reasons.append(f"it is on a topic the brain knows ({matched_terms} of its words in one entry)")
+            reasons.append(
+                f"it is on a topic the brain knows ({matched_terms} of its words in one entry)"
+            )
         if best_coverage >= STRONG_COVERAGE:
             score += 1
             reasons.append(f"the brain holds a close match ({best_coverage:.0%} of its words)")
