@@ -41,6 +41,8 @@ from brainbridge.ports import Embedder
 from brainbridge.search import SearchOptions
 
 KS = (1, 5, 10, 20)
+# Conversations 1-3 are what retrieval was tuned on; 4-5 are scored, never tuned on.
+SPLITS = {"tuned on (conversations 1-3)": (0, 1, 2), "untuned (conversations 4-5)": (3, 4)}
 CATEGORIES = (1, 2, 3, 4)
 BUDGET_CHARS = 6000  # ~1500 tokens, the bridge's default block budget
 NOISE_QUERIES = 20
@@ -119,6 +121,7 @@ async def evaluate(
     """Ingest each conversation into a fresh brain under `folder` and score every recipe."""
     scores = {name: Score() for name in recipes}
     st: dict[str, Any] = dict.fromkeys(("items", "ingest_s", "noise", "noise_hits"), 0)
+    st["splits"] = {name: {split: Score() for split in SPLITS} for name in recipes}
     groups = [g for c in convs for g in items(c, unit)]
     st["tokens"] = (
         sum(len(turn_text(t)) for g in groups for t in g) / CHARS_PER_TOKEN / max(1, len(groups))
@@ -139,6 +142,9 @@ async def evaluate(
                     scores[name].latency_ms.append((time.perf_counter() - started) * 1000)
                     wide = await brain.search(q.text, FETCH, options=options)
                     scores[name].add(q, _listed(hits), _listed(wide))
+                    for split, members in SPLITS.items():
+                        if i in members:
+                            st["splits"][name][split].add(q, _listed(hits), _listed(wide))
             rng = random.Random(conv["sample_id"])
             for _ in range(NOISE_QUERIES):
                 st["noise"] += 1
@@ -213,6 +219,21 @@ def report(
     for unit, scores in results.items():
         for name, score in scores.items():
             lines.append(_row(unit, name, stats[unit]["tokens"], score))
+    if len(convs) > max(i for m in SPLITS.values() for i in m):
+        lines += [
+            "",
+            "By split (the untuned conversations were never looked at while tuning):",
+            "",
+            "| unit | recipe | " + " | ".join(f"{s} @10 / budgeted" for s in SPLITS) + " |",
+            "|---|---|" + "---|" * len(SPLITS),
+        ]
+        for unit, st in stats.items():
+            for name, by_split in st["splits"].items():
+                cells = [
+                    f"{_mean(sc.at[10]):.3f} / {_mean(sc.budgeted):.3f} (n={len(sc.at[10])})"
+                    for sc in by_split.values()
+                ]
+                lines.append(f"| {unit} | {name} | " + " | ".join(cells) + " |")
     lines += [
         "",
         "| unit | items | ingest (items/s, BM25-searchable) | noise queries with any result |",
