@@ -172,6 +172,74 @@ async def test_the_chat_never_waits_past_the_deadline(
 # -- extraction ----------------------------------------------------------------------
 
 
+async def test_llm_facts_about_the_user_replace_the_old_value(
+    life: Brain, llm: LLM, fake_llm_server: FakeLLMServer
+) -> None:
+    fake_llm_server.respond_json(
+        {
+            "facts": [
+                {
+                    "type": "Fact",
+                    "name": "x",
+                    "description": "The user lives in Austin.",
+                    "subject": "User",
+                    "predicate": "home",
+                    "value": "Austin",
+                }
+            ]
+        }
+    )
+    fake_llm_server.respond_json(
+        {
+            "facts": [
+                {
+                    "type": "Fact",
+                    "name": "x",
+                    "description": "The user lives in Denver now.",
+                    "subject": "User",
+                    "predicate": "home",
+                    "value": "Denver",
+                },
+                {
+                    "type": "Fact",
+                    "name": "bad",
+                    "description": "no predicate",
+                    "subject": "User",
+                    "predicate": "Where They Live!",
+                    "value": "?",
+                },
+                {
+                    "type": "Person",
+                    "name": "Robert Vasquez",
+                    "description": "Our CFO.",
+                    "role": "CFO",
+                    "aliases": ["Bobby"],
+                },
+            ]
+        }
+    )
+    bridge = _bridge(life, llm)
+    await bridge.observe_now(
+        "llm-facts-1", 1, "We live in Austin, near the river.", "Nice.", today=date(2026, 1, 20)
+    )
+    obs = await bridge.observe_now(
+        "llm-facts-2",
+        1,
+        "We relocated to Denver, Robert (Bobby) is our CFO.",
+        "Welcome to Colorado.",
+        today=date(2026, 8, 1),
+    )
+
+    assert obs.extractor == "llm"
+    austin = await life.get_entity("Fact", "User's home: Austin")
+    denver = await life.get_entity("Fact", "User's home: Denver")
+    assert austin.attributes["valid_to"] == "2026-08-01" and "valid_to" not in denver.attributes
+    assert await life.get_entity("Fact", "User's where they live!: ?") is None
+    cfo = await life.get_entity("Person", "Robert Vasquez")
+    assert cfo.attributes["role"] == "cfo" and cfo.attributes["aliases"] == ["Bobby"]
+    assert (await life.resolve("Bobby")).name == "Robert Vasquez"
+
+
 async def test_llm_extraction_is_stored_and_linked(
     life: Brain, llm: LLM, fake_llm_server: FakeLLMServer
 ) -> None:

@@ -23,7 +23,8 @@ log = logging.getLogger(__name__)
 
 EXTRACT_TIMEOUT = 10.0
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-FACT_TYPES = {"Commitment", "Decision", "Person", "Organization", "Project", "Preference"}
+FACT_TYPES = {"Commitment", "Decision", "Person", "Organization", "Project", "Preference", "Fact"}
+_PREDICATE = re.compile(r"^[a-z][a-z_ ]{0,30}$")
 
 
 def exchange_name(session_id: str, exchange_number: int) -> str:
@@ -72,6 +73,24 @@ async def llm_facts(llm: LLM, message: str, response: str, today: date) -> list[
             attrs = {"owner": "user", "status": "open"}
             if _DATE.match(due):
                 attrs["due"] = due
+        elif item["type"] == "Person":
+            if isinstance(item.get("role"), str) and item["role"].strip():
+                attrs["role"] = item["role"].strip().lower()[:60]
+            aliases = [
+                a.strip()[:80]
+                for a in item.get("aliases") or []
+                if isinstance(a, str) and a.strip()
+            ]
+            if aliases:
+                attrs["aliases"] = aliases[:5]
+        elif item["type"] == "Fact":
+            subject = str(item.get("subject") or "").strip()[:80]
+            predicate = str(item.get("predicate") or "").strip().lower()
+            value = str(item.get("value") or "").strip()[:160]
+            if not (subject and value and _PREDICATE.match(predicate)):
+                continue  # a fact needs all three; the local extractor may still find it
+            name = f"{subject}'s {predicate}: {value}"[:200]
+            attrs = {"subject": subject, "predicate": predicate, "value": value}
         rels = tuple(
             (str(r["relation"]), str(r["type"]), str(r["name"]))
             for r in item.get("related_to") or []

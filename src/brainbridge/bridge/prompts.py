@@ -34,11 +34,16 @@ def judge_user_prompt(message: str, summary: str, names: list[str]) -> str:
     return "\n\n".join(parts)
 
 
-EXTRACT_VERSION = "extract-v1"
+EXTRACT_VERSION = "extract-v2"
 EXTRACT_SYSTEM = """You extract durable facts from one chat exchange for a personal knowledge \
 graph. Be conservative: only clear, lasting facts the USER stated or confirmed — commitments \
-(with due dates as YYYY-MM-DD when given), decisions, relationships between people, projects \
-and organisations, and preferences. No small talk, no facts about the assistant, nothing \
+(with due dates as YYYY-MM-DD when given), decisions, people (with their "role" to the user: \
+manager, sister, landlord, and any "aliases" they go by), projects, organisations, \
+preferences, and facts about the user or someone that hold for a while, as type "Fact" with \
+"subject" ("User" for the user), "predicate" (one lower-case word: home, employer, car, diet, \
+allergy, manager, venue, tool, budget, due, rate, status, schedule ...) and "value". When \
+the user says something changed ("moved the standup from Zoom to Meet", "no longer", "switched \
+to"), give only the new value. No small talk, no facts about the assistant, nothing \
 hypothetical. Return JSON: {"facts": [...]} (an empty list is a fine answer)."""
 
 EXTRACT_SCHEMA: dict[str, Any] = {
@@ -59,11 +64,17 @@ EXTRACT_SCHEMA: dict[str, Any] = {
                             "Organization",
                             "Project",
                             "Preference",
+                            "Fact",
                         ],
                     },
                     "name": {"type": "string"},
                     "description": {"type": "string"},
                     "due": {"type": "string"},
+                    "role": {"type": "string"},
+                    "aliases": {"type": "array", "items": {"type": "string"}},
+                    "subject": {"type": "string"},
+                    "predicate": {"type": "string"},
+                    "value": {"type": "string"},
                     "related_to": {
                         "type": "array",
                         "items": {
