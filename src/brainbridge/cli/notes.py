@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import date, datetime
 from pathlib import Path
 
 import click
@@ -78,7 +79,7 @@ def import_claude(app: App, folder: Path | None) -> None:
     from rich.progress import Progress
 
     from brainbridge.bridge import Bridge
-    from brainbridge.hooks.payload import transcript_exchanges
+    from brainbridge.hooks.payload import transcript_turns
 
     root = folder or Path.home() / ".claude" / "projects"
     files = sorted(root.glob("*/*.jsonl")) + sorted(root.glob("*.jsonl"))
@@ -95,12 +96,14 @@ def import_claude(app: App, folder: Path | None) -> None:
                 for path in files:
                     session_id = path.stem
                     await brain._run(brain.sessions.ensure, session_id)
-                    for n, (prompt, reply) in enumerate(transcript_exchanges(path), start=1):
+                    for n, turn in enumerate(transcript_turns(path), start=1):
                         name = f"{session_id[:8]}:ex:{n}"
                         if await brain.get_entity("Chat_Exchange", name):
                             skipped += 1
                             continue
-                        obs = await bridge.observe_now(session_id, n, prompt, reply)
+                        obs = await bridge.observe_now(
+                            session_id, n, turn.prompt, turn.reply, today=_day(turn.timestamp)
+                        )
                         stored += obs.exchange is not None
                     bar.advance(task)
                     await asyncio.sleep(0)
@@ -111,3 +114,12 @@ def import_claude(app: App, folder: Path | None) -> None:
     click.echo(
         f"{stored} exchanges imported from {len(files)} transcripts ({skipped} already there)"
     )
+
+
+def _day(timestamp: str) -> date | None:
+    """The local day of a transcript's ISO timestamp ("2026-03-02T18:04:11.120Z"), if any."""
+    try:
+        when = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when.astimezone().date() if when.tzinfo else when.date()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,20 +50,44 @@ _NOT_PROMPTS = (
 )
 
 
-def transcript_exchanges(path: str | Path) -> list[tuple[str, str]]:
-    """(user prompt, final assistant text) pairs of a transcript JSONL, oldest first.
+@dataclass(frozen=True)
+class TranscriptTurn:
+    """One exchange of a transcript: the prompt, the final reply, and what identifies it."""
+
+    prompt: str
+    reply: str
+    timestamp: str = ""  # the prompt line's own ISO timestamp, when the transcript has one
+    uuid: str = ""  # the prompt line's message id
+
+
+def transcript_turns(path: str | Path) -> list[TranscriptTurn]:
+    """The exchanges of a transcript JSONL, oldest first.
 
     Tool results arrive as `type: user` lines, sidechains are sub-agents and `isMeta`
     lines are Claude Code's own notes: none starts a new exchange. Assistant text
     between prompts is joined; thinking and tool calls are left out.
     """
-    pairs: list[tuple[str, str]] = []
-    prompt: str | None = None
+    turns: list[TranscriptTurn] = []
+    start: dict[str, Any] | None = None
+    prompt = ""
     reply: list[str] = []
     try:
         lines = Path(path).read_text("utf-8", errors="replace").splitlines()
     except OSError:
         return []
+
+    def close() -> None:
+        if start is not None:
+            ts, uid = start.get("timestamp"), start.get("uuid")
+            turns.append(
+                TranscriptTurn(
+                    prompt,
+                    "\n".join(reply).strip(),
+                    ts if isinstance(ts, str) else "",
+                    uid if isinstance(uid, str) else "",
+                )
+            )
+
     for line in lines:
         try:
             row = json.loads(line)
@@ -76,16 +101,19 @@ def transcript_exchanges(path: str | Path) -> list[tuple[str, str]]:
             text = _text(content).strip()
             if not text or text.startswith(_NOT_PROMPTS):
                 continue
-            if prompt is not None:
-                pairs.append((prompt, "\n".join(reply).strip()))
-            prompt, reply = text, []
-        elif row.get("type") == "assistant" and prompt is not None:
+            close()
+            start, prompt, reply = row, text, []
+        elif row.get("type") == "assistant" and start is not None:
             text = _text(content).strip()
             if text:
                 reply.append(text)
-    if prompt is not None:
-        pairs.append((prompt, "\n".join(reply).strip()))
-    return pairs
+    close()
+    return turns
+
+
+def transcript_exchanges(path: str | Path) -> list[tuple[str, str]]:
+    """(user prompt, final assistant text) pairs of a transcript JSONL, oldest first."""
+    return [(t.prompt, t.reply) for t in transcript_turns(path)]
 
 
 def context_output(event: str, text: str) -> str:
