@@ -280,3 +280,33 @@ async def test_a_repeated_prompt_is_one_line_in_the_block(tmp_path: Path) -> Non
     finally:
         await bridge.drain()
         await brain.close()
+
+
+async def test_what_a_person_tells_over_weeks_comes_back_right(tmp_path: Path) -> None:
+    brain, bridge = await _told(
+        tmp_path,
+        [
+            ("2026-02-01", "We're based in Leeds, in Headingley."),
+            ("2026-02-01", "I work at Monzo as a data engineer."),
+            ("2026-05-03", "Quick update: I left Monzo and joined Starling as a staff engineer."),
+            ("2026-05-03", "I promised Tariq I'd review his pipeline design by Friday."),
+            ("2026-06-10", "The team offsite is at the Corn Exchange on July 2."),
+            (
+                "2026-06-20",
+                "The offsite got moved to the Royal Armouries because of a booking clash.",
+            ),
+        ],
+    )
+    try:
+        assert await brain.get_entity("Commitment", "Review Tariq's pipeline design")
+        bio = await bridge.enrich("Write a two-line bio of me for the meetup page.", None)
+        assert bio.judgment is Judgment.ENRICH
+        assert "Starling" in bio.block and "Leeds" in bio.block and "Monzo" not in bio.block
+        offsite = await bridge.enrich("Where is the team offsite happening?", None)
+        lines = offsite.block.splitlines()
+        old = next(ln for ln in lines if "Corn Exchange" in ln)
+        assert "[superseded on 2026-06-20 by: The offsite got moved" in old
+        assert offsite.block.index("Royal Armouries") < offsite.block.index("Corn Exchange")
+    finally:
+        await bridge.drain()
+        await brain.close()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from brainbridge.bridge.block import STEP_BACK_NOTE, BlockItem, QueryResults, format_block
 from brainbridge.bridge.changes import find_retired, retire, successors
 from brainbridge.bridge.judge import (
+    ABOUT_ME,
     QUESTION,
     SHORT_MESSAGE_WORDS,
     Verdict,
@@ -220,22 +221,29 @@ class Bridge:
         coverage = None
         known: list[tuple[str, str]] = []
         matched = 0
+        knows_user = False
         if needs_brain_check(message, mentions):
-            coverage, known, matched = await self.brain._run(self._brain_check, message)
-        verdict = judge_locally(message, mentions, coverage, known, matched)
+            coverage, known, matched, knows_user = await self.brain._run(self._brain_check, message)
+        verdict = judge_locally(message, mentions, coverage, known, matched, knows_user)
         queries = (
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
         return verdict, queries, "local"
 
-    def _brain_check(self, message: str) -> tuple[float, list[tuple[str, str]], int]:
+    def _brain_check(self, message: str) -> tuple[float, list[tuple[str, str]], int, bool]:
         """(best coverage, the pointed-at words the brain holds, how many of the message's
-        known words the best match holds) for the local judge."""
+        known words the best match holds, whether the brain holds facts about the user)."""
         pointed = pointed_words(message, FILLER)
         df = self.brain.store.doc_freq([w for _, w in pointed]) if pointed else {}
         known = [(det, w) for det, w in pointed if df.get(w)]
         coverage, matched = self._best_coverage(message)
-        return coverage, known, matched
+        knows_user = bool(ABOUT_ME.search(message)) and bool(self._user_facts(1))
+        return coverage, known, matched, knows_user
+
+    def _user_facts(self, limit: int, predicate: str = "") -> list[Entity]:
+        """The user's current facts (of one predicate, when given)."""
+        found = self.brain.store.names_with_prefix("Fact", f"{USER}'s {predicate}", limit * 4)
+        return [e for e in found if holds_at(e)][:limit]
 
     def _best_coverage(self, message: str) -> tuple[float, int]:
         from brainbridge.store.sqlite.fts import query_terms
@@ -340,13 +348,15 @@ class Bridge:
 
     def _own_facts(self, message: str, limit: int = 3) -> list[Hit]:
         """The user's current facts whose kind the message names with my/our ("my car")."""
+        if ABOUT_ME.search(message) and about_self(message):
+            return [Hit(e, 1.0, ("own",)) for e in self._user_facts(2 * limit)]
         said = [w.lower() for pair in _OWN_WORDS.findall(message) for w in pair if w]
         words = dict.fromkeys(PREDICATE_WORDS.get(w, w) for w in said if len(w) > 2)
-        hits = []
-        for word in list(words)[:4]:
-            for ent in self.brain.store.names_with_prefix("Fact", f"{USER}'s {word}: ", limit):
-                if holds_at(ent):
-                    hits.append(Hit(ent, 1.0, ("own",)))
+        hits = [
+            Hit(ent, 1.0, ("own",))
+            for word in list(words)[:4]
+            for ent in self._user_facts(limit, f"{word}: ")
+        ]
         return hits[:limit]
 
     def _superseding(self, hits: list[Hit]) -> dict[str, Entity]:

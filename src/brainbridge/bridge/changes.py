@@ -66,7 +66,8 @@ _CUE_WORDS = frozenset(
     canceled dropped sold ended gave longer anymore instead now back new took over replace
     replaces turns actually sent finished completed submitted delivered handed paid signed
     wrapped filed booked returned shipped posted asked said told emailed texted agreed
-    wants wanted big news good bad finally""".split()
+    wants wanted big news good bad finally got get gets was were been has have had just
+    officially""".split()
 )
 _NAME_LIKE = re.compile(r"\b[A-Z][\w&'’\-]*[A-Za-z0-9]")
 # Earlier statements looked at for one change: BM25's best over past exchanges and facts.
@@ -126,10 +127,12 @@ def find_retired(
     names = anchors(message) & words
     if not words:
         return []
+    subject = _subject(message) if kind == "change" else set()
     query = " ".join(w for w in keywords(message) if w.lower() not in _CUE_WORDS)
     hits = store.bm25(query, CANDIDATES)
     ents = store.get_entities([eid for eid, _ in hits if eid != exchange_id])
-    out = []
+    out: list[Retired] = []
+    by_subject: list[Entity] = []
     for ent in ents.values():
         if ent.attributes.get("superseded_by") or ent.attributes.get("status") in (
             "done",
@@ -145,6 +148,8 @@ def find_retired(
         text = said(ent)
         shared = words & topic(text)
         if not (len(shared) >= MIN_SHARED or shared & names):
+            if subject and subject <= topic(text):
+                by_subject.append(ent)
             continue
         why = "changed"
         if kind == "completion":
@@ -156,18 +161,44 @@ def find_retired(
                 why = "ended"
             else:
                 continue
-        out.append(Retired(ent, why))
-        if ent.type == CHAT_EXCHANGE:  # what was learned from it goes with it
-            near = store.neighbors([ent.id], 1)
-            facts = store.get_entities([i for i, d in near.items() if d == 1])
-            out += [
-                Retired(f, why)
-                for f in facts.values()
-                if f.attributes.get("source_exchange") == ent.name
-                and not f.attributes.get("superseded_by")
-            ]
+        out += _with_facts(store, Retired(ent, why))  # what was learned from it goes too
+    if by_subject and not out:
+        # "The offsite got moved to ...": the latest statement about the offsite, only.
+        latest = max(
+            by_subject, key=lambda e: (str(e.attributes.get("date") or e.created_at), e.id)
+        )
+        out += _with_facts(store, Retired(latest, "changed"))
     unique = {r.entity.id: r for r in out}
     return list(unique.values())
+
+
+def _with_facts(store: SqliteStore, r: Retired) -> list[Retired]:
+    """A retired exchange with the facts that were learned from it."""
+    out = [r]
+    if r.entity.type == CHAT_EXCHANGE:
+        near = store.neighbors([r.entity.id], 1)
+        facts = store.get_entities([i for i, d in near.items() if d == 1])
+        out += [
+            Retired(f, r.why)
+            for f in facts.values()
+            if f.attributes.get("source_exchange") == r.entity.name
+            and not f.attributes.get("superseded_by")
+        ]
+    return out
+
+
+_FIRST_PERSON_SUBJECT = re.compile(r"^\W*(?:i|we|i'm|we're|i've|we've)\b", re.I)
+
+
+def _subject(message: str) -> set[str]:
+    """What a change statement is about, when it opens with it: "The offsite (got) moved"."""
+    m = CHANGE.search(message)
+    if m is None:
+        return set()
+    head = re.split(r"[.;!?,:]", message[: m.start()])[-1]
+    if not head.strip() or _FIRST_PERSON_SUBJECT.match(head):
+        return set()
+    return topic(head)
 
 
 # The value a change moves to: "switched to an electric Kia Niro", "moved it to Thursdays".

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -43,7 +44,8 @@ COMMITMENT = re.compile(
     re.I,
 )
 # "send her the deck" after "I promised Dana": the pronoun is the person promised.
-_OBJECT_PRONOUN = re.compile(r"\b(?:her|him|them)\b", re.I)
+_OBJECT_PRONOUN = re.compile(r"\b(?:her|him|them|his|their)\b", re.I)
+_POSSESSIVE = frozenset({"his", "their"})
 DECISION = re.compile(
     r"\b(?:we|i)(?:'ve| have)?\s+(?:decided|agreed|chose|chosen|settled on|are going with|"
     r"'re going with|will go with|went with)\s+(?:to\s+|on\s+)?(.{4,140}?)(?:[.!?\n]|$)",
@@ -91,6 +93,11 @@ class Fact:
     description: str
     attributes: dict[str, object] = field(default_factory=dict)
     relations: tuple[tuple[str, str, str], ...] = ()  # (relation, target type, target name)
+
+
+def _named(person: str, pronoun: re.Match[str]) -> str:
+    """ "his" -> "Tariq's", "her"/"him"/"them" -> "Tariq" (the person promised)."""
+    return f"{person}'s" if pronoun.group(0).lower() in _POSSESSIVE else person
 
 
 def resolve_due(text: str, today: date) -> str | None:
@@ -153,7 +160,8 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
             attrs["due"] = due
         said, name = "committed to", action
         if to:
-            said, name = f"promised {to} to", _OBJECT_PRONOUN.sub(to, action, count=1)
+            said = f"promised {to} to"
+            name = _OBJECT_PRONOUN.sub(functools.partial(_named, to), action, count=1)
             attrs["promised_to"] = to
         facts.append(
             Fact(

@@ -120,6 +120,12 @@ COMMON_POSSESSIONS = frozenset(
     end point problem answer help people family friends home house place days moment while""".split()
 )
 OWN = frozenset({"my", "our"})
+# A request about the user as a whole: a bio, an introduction, a CV, "tell them about me".
+ABOUT_ME = re.compile(
+    r"\b(?:bio|biography|about me|about myself|introduce me|introduce myself|introduction|"
+    r"intro|my profile|who i am|describe me|cover letter|resume|résumé|cv|headline)\b",
+    re.I,
+)
 # "How do I reverse a list", "how long should I boil an egg": the first person of a
 # how-to question is anyone's, not a reference to the user's own life.
 HOW_TO = re.compile(
@@ -172,6 +178,7 @@ def judge_locally(
     best_coverage: float | None,
     known_refs: list[tuple[str, str]] | None = None,
     matched_terms: int = 0,
+    knows_user: bool = False,
 ) -> Verdict:
     """Decide from the message's wording, the entities it names and how well the brain matches.
 
@@ -218,13 +225,21 @@ def judge_locally(
     elif pointed:
         score += 0.5
         reasons.append("it points at " + ", ".join(pointed[:3]) + ", which the brain knows")
+    about_user = knows_user and about_self(message) and bool(ABOUT_ME.search(message))
+    if about_user:
+        score += 2
+        reasons.append("it asks for something about the user, and the brain knows the user")
+    strong = best_coverage is not None and best_coverage >= STRONG_COVERAGE
+    if pointed and not own and strong and QUESTION.search(message):
+        score += 0.5
+        reasons.append("it asks about " + ", ".join(pointed[:3]))
     personal_question = about_self(message) and (
         best_coverage is not None and best_coverage >= STRONG_COVERAGE
     )
     if personal_question:
         score += 1
         reasons.append("it asks about the user's own life")
-    if any(p.search(message) for p in GENERIC) and not exact:
+    if any(p.search(message) for p in GENERIC) and not exact and not about_user:
         # "What is Gina's favourite dance?" is phrased like a general question, but about
         # someone from past conversations whom the brain has something on.
         personal = (
@@ -248,7 +263,7 @@ def judge_locally(
         if best_coverage >= STRONG_COVERAGE:
             score += 1
             reasons.append(f"the brain holds a close match ({best_coverage:.0%} of its words)")
-        elif best_coverage < WEAK_COVERAGE:
+        elif best_coverage < WEAK_COVERAGE and not about_user:
             score -= 1
             reasons.append(f"the brain holds nothing specific ({best_coverage:.0%} of its words)")
     judgment = Judgment.ENRICH if score >= 2 else Judgment.PASS_THROUGH

@@ -188,6 +188,18 @@ def _rest(text: str, end: int) -> str:
     return tail[:200]
 
 
+def _about(name: str, rest: str) -> str:
+    """ " Ines lives in Porto." or " Her clinic is on Queen Street." after a role sentence."""
+    if not rest:
+        return ""
+    if _PRONOUN_START.match(rest):
+        return f" {rest[:1].upper()}{rest[1:]}."
+    return f" {name} {rest}."
+
+
+_PRONOUN_START = re.compile(r"^(?:she|he|they|her|his|their|it|its)\b", re.I)
+
+
 def people(text: str) -> list[PersonFact]:
     """People introduced with their role to the user, their aliases and what describes them."""
     out: list[PersonFact] = []
@@ -203,7 +215,7 @@ def people(text: str) -> list[PersonFact]:
             PersonFact(
                 name,
                 role.lower(),
-                f"The user's {role_of(role)}." + (f" {name} {rest}." if rest else ""),
+                f"The user's {role_of(role)}." + _about(name, rest),
             )
         )
     for m in NAME_IS_ROLE.finditer(text):
@@ -224,7 +236,7 @@ def people(text: str) -> list[PersonFact]:
             PersonFact(
                 name,
                 role.lower(),
-                f"The user's {role_of(role)}." + (f" {name} {rest}." if rest else ""),
+                f"The user's {role_of(role)}." + _about(name, rest),
             )
         )
     introduced = {p.name for p in out}
@@ -238,6 +250,6 @@ def people(text: str) -> list[PersonFact]:
             if alias.lower() == name.lower() or alias.split()[0] in ("Everyone", "People"):
                 continue
             rest = _rest(text, m.end())
-            desc = f"{name} (also called {alias})." + (f" {name} {rest}." if rest else "")
+            desc = f"{name} (also called {alias})." + _about(name, rest)
             out.append(PersonFact(name, "", desc, (alias,)))
     return out
