@@ -311,3 +311,29 @@ async def test_llm_extraction_falls_back_to_the_local_extractor(
 
     assert obs.extractor == "local" and obs.error is None
     assert "Commitment:Send the revised budget to Marcus" in obs.stored
+
+
+async def test_the_llm_decides_the_review_queue_with_guardrails(
+    life: Brain, llm: LLM, fake_llm_server: FakeLLMServer
+) -> None:
+    from brainbridge.bridge.merging import decide_with_llm
+
+    for name in ("Oskar Lindqvist", "Oscar Lindqvist", "Jon Smith", "John Smith"):
+        await life.upsert_entity("Person", name, description=f"{name}, met at the offsite.")
+    propose = life.store.propose_merge
+    first = await life._run(propose, "Person", "Oskar Lindqvist", "Oscar Lindqvist", 0.97, "alike")
+    second = await life._run(propose, "Person", "Jon Smith", "John Smith", 0.93, "alike")
+    fake_llm_server.respond_json(
+        {"decisions": [{"id": first, "same": True}, {"id": 999, "same": True}]}  # 999: invented
+    )
+
+    merged = await decide_with_llm(life, llm)
+
+    assert [m["id"] for m in merged] == [first]
+    assert await life.get_entity("Person", "Oscar Lindqvist") is None
+    pending = await life.merges("pending")
+    assert [m["id"] for m in pending] == [second]  # left out of the answer: still the user's call
+    assert "Pair" in fake_llm_server.last_request.user_text
+    fake_llm_server.enqueue(malformed())
+    assert await decide_with_llm(life, llm) == []
+    assert [m["id"] for m in await life.merges("pending")] == [second]

@@ -98,3 +98,36 @@ EXTRACT_SCHEMA: dict[str, Any] = {
 
 def extract_user_prompt(message: str, response: str, today: str) -> str:
     return f"Today is {today}.\n\nUser: {message[:6000]}\n\nAssistant: {response[:4000]}"
+
+
+MERGE_VERSION = "merge-v1"
+MERGE_SYSTEM = """You decide whether pairs of names in a personal knowledge graph are the same \
+person or organisation. Each pair comes with what the graph says about both. Answer "same" only \
+when the names plainly refer to one entity (a misspelling, a nickname, a missing middle name) \
+and nothing said about them disagrees; people who merely share a first or last name are \
+different. When unsure, answer false. Return JSON: {"decisions": [{"id": <pair id>, \
+"same": true|false}]}."""
+
+MERGE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "decisions": {
+            "type": "array",
+            "maxItems": 50,
+            "items": {
+                "type": "object",
+                "properties": {"id": {"type": "integer"}, "same": {"type": "boolean"}},
+                "required": ["id", "same"],
+            },
+        }
+    },
+    "required": ["decisions"],
+}
+
+
+def merge_user_prompt(pairs: list[tuple[int, str, str, str, str]]) -> str:
+    """(id, name a, what the graph says of a, name b, what it says of b) per pair."""
+    return "\n\n".join(
+        f"Pair {pid}:\n- {a}: {da[:300] or '(nothing more known)'}\n- {b}: {db[:300] or '(nothing more known)'}"
+        for pid, a, da, b, db in pairs
+    )
