@@ -127,3 +127,20 @@ def home(tmp_path: Path) -> Path:
 
 def fresh_session() -> str:
     return str(uuid.uuid4())
+
+
+def wait_drained(home: Path, timeout: float = 60.0) -> None:
+    """Wait for the detached drainer the Stop hook started: nothing left in the spool and
+    no drainer holding the lock."""
+    import time
+
+    from brainbridge.hooks.spool import drainer_lock, waiting
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not waiting(home):
+            with drainer_lock(home) as free:
+                if free:
+                    return
+        time.sleep(0.05)
+    raise AssertionError(f"the spool in {home} was not drained in {timeout:.0f} s")

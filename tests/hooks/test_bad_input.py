@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 
 from brainbridge.hooks.install import PROMPT_TIMEOUT, STOP_TIMEOUT
-from hooks.conftest import fresh_session, prompt_payload, run_hook
+from hooks.conftest import fresh_session, prompt_payload, run_hook, wait_drained
+from hooks.transcript import session_exchanges
 
 KINDS = ("prompt", "session-start", "stop")
 GARBAGE = [
@@ -86,7 +89,20 @@ def test_locked_database(kind: str, home: Path) -> None:
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    if kind != "session-start":  # session-start only reads, and WAL readers never wait
+    if kind == "stop":
+        # The Stop hook never waits on the database: the turn waited in the spool and is
+        # stored once the lock is gone (a later drain replays what a failed one claimed).
+        from brainbridge.hooks.drain import main as drain
+        from brainbridge.hooks.spool import waiting
+
+        deadline = time.monotonic() + 60
+        while waiting(home) and time.monotonic() < deadline:
+            drain(home)  # returns at once while the detached drainer still holds its lock
+            time.sleep(0.1)
+        wait_drained(home)
+        exchanges = asyncio.run(session_exchanges(home, payload["session_id"]))
+        assert [e["ai_response"] for e in exchanges] == ["He is on track for March 3."]
+    elif kind != "session-start":  # session-start only reads, and WAL readers never wait
         assert (home / "hooks.log").exists()  # the reason is written down for the user
 
 

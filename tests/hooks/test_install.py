@@ -66,7 +66,8 @@ def test_project_install_merges_is_idempotent_and_uninstalls_only_ours(tmp_path:
     assert commands(settings, "Stop")[0] == "notify-send done"
     assert len(commands(settings, "Stop")) == 2 and len(commands(settings, "SessionStart")) == 1
     ours_stop = settings["hooks"]["Stop"][1]["hooks"][0]
-    assert ours_stop["async"] is True
+    # Synchronous: `claude -p` kills async hooks; ours only spools the turn and returns.
+    assert "async" not in ours_stop and ours_stop["timeout"] == 10
     assert settings["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
 
     r = brain("hooks", "uninstall", "--project", cwd=tmp_path)

@@ -24,6 +24,7 @@ from hooks.conftest import (
     run_hook,
     session_start_payload,
     stop_payload,
+    wait_drained,
 )
 
 # The local judge leaves this alone (general knowledge); only the configured LLM enriches it.
@@ -106,6 +107,7 @@ def test_stop_uses_the_llm_and_curator_cadence_of_config_toml(
             "prompt": f"Remember this ({n}): {FACT} every Monday from now on.",
         }
         assert run_hook("stop", payload, home).out == b""
+        wait_drained(home)  # the detached drainer stores the turn with the brain's settings
 
     stop(1)
     fact, session = asyncio.run(_read(home, sid))
@@ -200,6 +202,7 @@ def test_session_start_and_stop_run_on_a_broken_config_toml(home: Path) -> None:
         home,
     )
     assert stop.out == b""
+    wait_drained(home)
     _, session = asyncio.run(_read(home, sid))
     assert session.message_count == 1
     assert "not valid TOML" in (home / FAILURE_LOG).read_text()
@@ -225,6 +228,7 @@ def test_a_bad_setting_costs_only_that_part(home: Path) -> None:
         home,
     )
     assert stop.out == b""
+    wait_drained(home)
     _, session = asyncio.run(_read(home, sid))
     assert session.message_count == 1
 

@@ -31,8 +31,8 @@ from brainbridge.api.page import PAGE_HTML
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
-from brainbridge.hooks.runner import last_exchange
-from brainbridge.hooks.work import run_hook
+from brainbridge.hooks.spool import turn_record
+from brainbridge.hooks.work import run_hook, store_turn
 from brainbridge.mcp import build_server
 
 log = logging.getLogger(__name__)
@@ -296,12 +296,11 @@ def create_app(config: ServerConfig) -> FastAPI:
             payload = {}
         if kind == "stop":
             # The hook process must not wait for extraction: answer now, observe after.
-            prompt, reply = await asyncio.to_thread(last_exchange, payload)
-            if not prompt and not reply:
+            record = await asyncio.to_thread(turn_record, payload)
+            if record is None or await b._run(b.store.has_turn_key, record["key"]):
                 return {"context": None, "accepted": False}
-            payload = {**payload, "prompt": prompt, "last_assistant_message": reply}
-            n = await next_exchange(b, str(payload.get("session_id") or "claude-code"))
-            br._background(run_hook(b, kind, payload, br, exchange_number=n))
+            n = await next_exchange(b, record["session_id"])
+            br._background(store_turn(b, br, record, n))
             return {"context": None, "accepted": True, "exchange_number": n}
         return await run_hook(b, kind, payload, br)
 

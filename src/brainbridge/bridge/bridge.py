@@ -22,6 +22,7 @@ from brainbridge.bridge.judge import (
     pointed_words,
     word_count,
 )
+from brainbridge.bridge.merging import decide_with_llm
 from brainbridge.bridge.names import Mention, NameIndex, capitalised_words
 from brainbridge.bridge.observe import (
     exchange_attributes,
@@ -445,6 +446,11 @@ class Bridge:
             stored += await self.brain._run(
                 self._retire, message, exchange_id, exchange[1], (today or date.today()).isoformat()
             )
+        if self.llm is not None and any(x.startswith("merge? ") for x in stored):
+            merged = await decide_with_llm(self.brain, self.llm)
+            stored += [
+                f"merged {m['entity_type']}:{m['other_name']} into {m['keep_name']}" for m in merged
+            ]
         entry: dict[str, Any] = {"stored": stored}
         if word_count(message) < SHORT_MESSAGE_WORDS:
             # enrich short-circuited this message without I/O, so its judgment is logged here.

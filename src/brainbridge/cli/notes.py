@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import date, datetime
 from pathlib import Path
 
 import click
@@ -79,7 +78,7 @@ def import_claude(app: App, folder: Path | None) -> None:
     from rich.progress import Progress
 
     from brainbridge.bridge import Bridge
-    from brainbridge.hooks.payload import transcript_turns
+    from brainbridge.hooks.payload import day_of, transcript_turns, turn_key
 
     root = folder or Path.home() / ".claude" / "projects"
     files = sorted(root.glob("*/*.jsonl")) + sorted(root.glob("*.jsonl"))
@@ -96,13 +95,21 @@ def import_claude(app: App, folder: Path | None) -> None:
                 for path in files:
                     session_id = path.stem
                     await brain._run(brain.sessions.ensure, session_id)
-                    for n, turn in enumerate(transcript_turns(path), start=1):
-                        name = f"{session_id[:8]}:ex:{n}"
-                        if await brain.get_entity("Chat_Exchange", name):
+                    for turn in transcript_turns(path):
+                        # Keyed as the Stop hook keys it: a turn it already stored is
+                        # skipped, whatever number it was given.
+                        key = turn_key(session_id, turn.prompt, turn.reply, turn.uuid)
+                        if await brain._run(brain.store.has_turn_key, key):
                             skipped += 1
                             continue
+                        n = await brain._run(brain.sessions.next_turn, session_id)
                         obs = await bridge.observe_now(
-                            session_id, n, turn.prompt, turn.reply, today=_day(turn.timestamp)
+                            session_id,
+                            n,
+                            turn.prompt,
+                            turn.reply,
+                            attributes={"turn_key": key},
+                            today=day_of(turn.timestamp),
                         )
                         stored += obs.exchange is not None
                     bar.advance(task)
@@ -114,12 +121,3 @@ def import_claude(app: App, folder: Path | None) -> None:
     click.echo(
         f"{stored} exchanges imported from {len(files)} transcripts ({skipped} already there)"
     )
-
-
-def _day(timestamp: str) -> date | None:
-    """The local day of a transcript's ISO timestamp ("2026-03-02T18:04:11.120Z"), if any."""
-    try:
-        when = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return when.astimezone().date() if when.tzinfo else when.date()

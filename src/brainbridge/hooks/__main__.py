@@ -18,6 +18,11 @@ def run(argv: list[str]) -> int:
     """Handle one hook event; a wrong call is reported on stderr, never as a failing exit."""
     verbose = sum(a.count("v") for a in argv if a.startswith("-") and set(a[1:]) == {"v"})
     kinds = [a for a in argv if not a.startswith("-")]
+    if kinds == ["drain"]:  # started by a Stop hook, detached: store what it spooled
+        from brainbridge.hooks.drain import main as drain
+        from brainbridge.hooks.runner import brain_home
+
+        return drain(brain_home())
     if len(kinds) != 1 or kinds[0] not in EVENTS:
         print(USAGE, file=sys.stderr)
         return 0

@@ -21,7 +21,9 @@ _OURS = re.compile(
     r"hook\s+(?:session-start|prompt|stop)\b"
 )
 PROMPT_TIMEOUT = 10
-STOP_TIMEOUT = 120
+# Synchronous: `claude -p` kills async hooks at exit. It only spools the turn and starts a
+# detached drainer (hooks/spool.py), which is what the client waits for.
+STOP_TIMEOUT = 10
 
 
 def hook_command() -> str:
@@ -61,7 +63,6 @@ def our_hooks(command: str) -> dict[str, list[dict[str, Any]]]:
                     {
                         "type": "command",
                         "command": f"{command} stop",
-                        "async": True,
                         "timeout": STOP_TIMEOUT,
                     }
                 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -121,3 +122,20 @@ def context_output(event: str, text: str) -> str:
     if len(text) > MAX_CONTEXT_CHARS:
         text = text[: MAX_CONTEXT_CHARS - 1].rsplit("\n", 1)[0] + "\n…"
     return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}})
+
+
+def day_of(timestamp: str) -> date | None:
+    """The local day of an ISO timestamp ("2026-03-02T18:04:11.120Z"), or None."""
+    try:
+        when = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when.astimezone().date() if when.tzinfo else when.date()
+
+
+def turn_key(session_id: str, prompt: str, reply: str, uuid: str = "") -> str:
+    """What identifies one turn of one session: its prompt's message id, else its text."""
+    import hashlib
+
+    own = uuid or hashlib.sha256(f"{session_id}\0{prompt}\0{reply}".encode()).hexdigest()[:32]
+    return f"{session_id}/{own}"

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from brainbridge.hooks.payload import context_output, read_payload, transcript_exchanges
+from brainbridge.hooks.payload import context_output, read_payload
 
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
@@ -29,10 +29,11 @@ log = logging.getLogger(__name__)
 
 SERVER_FILE = "server.json"
 FAILURE_LOG = "hooks.log"
-FAST_TIMEOUT = {"prompt": 3.0, "session-start": 3.0, "stop": 30.0}
-# Claude Code kills a hook at its `timeout` (10 s for ours, 120 s for the async Stop);
-# a hook stuck on a locked database gives up first, leaving the conversation untouched.
-DEADLINE = {"prompt": 7.0, "session-start": 7.0, "stop": 100.0}
+# A server that does not answer in time is skipped: Stop then spools the turn instead.
+FAST_TIMEOUT = {"prompt": 3.0, "session-start": 3.0, "stop": 3.0}
+# Claude Code kills a hook at its `timeout` (10 s for ours); a hook stuck on a locked
+# database gives up first, leaving the conversation untouched.
+DEADLINE = {"prompt": 7.0, "session-start": 7.0, "stop": 8.0}
 EVENTS = {"prompt": "UserPromptSubmit", "session-start": "SessionStart", "stop": "Stop"}
 
 
@@ -121,18 +122,6 @@ def _dechunk(data: bytes) -> bytes:
         out.append(rest[:size])
         rest = rest[size + 2 :]
     return b"".join(out)
-
-
-def last_exchange(payload: dict[str, Any]) -> tuple[str, str]:
-    """The prompt and reply to observe: hook fields first, the transcript as fallback."""
-    prompt = str(payload.get("prompt") or "")
-    reply = str(payload.get("last_assistant_message") or "")
-    if not prompt or not reply:
-        pairs = transcript_exchanges(payload.get("transcript_path") or "")
-        if pairs:
-            prompt = prompt or pairs[-1][0]
-            reply = reply or pairs[-1][1]
-    return prompt, reply
 
 
 async def handle_locally(kind: str, payload: dict[str, Any], home: Path) -> dict[str, Any]:
@@ -225,6 +214,15 @@ def main(kind: str, home: Path | None = None) -> int:
         result = via_server(info, kind, payload) if info else None
         if result is not None:
             emit(kind, result)
+        elif kind == "stop":
+            # No server to hand the turn to: make it durable in milliseconds (the client
+            # may end this process any moment) and let a detached drainer store it.
+            from brainbridge.hooks.spool import append, start_drainer, turn_record
+
+            record = turn_record(payload)
+            if record is not None:
+                append(home, record)
+                start_drainer(home)
         else:
             import asyncio
 

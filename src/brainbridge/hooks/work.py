@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from brainbridge.bridge import Bridge
+from brainbridge.bridge import Bridge, Observation
 
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
@@ -27,8 +27,6 @@ async def run_hook(
     `exchange_number` numbers a Stop's exchange (default: the session's next turn).
     Raises: whatever the brain raises; ValueError for an unknown kind.
     """
-    from brainbridge.hooks.runner import last_exchange
-
     own = bridge is None
     bridge = bridge or Bridge(brain)
     session_id = str(payload.get("session_id") or "claude-code")
@@ -50,13 +48,39 @@ async def run_hook(
             await bridge.drain()
         return {"context": result.block, "judgment": result.judgment.value}
     if kind == "stop":
-        prompt, reply = last_exchange(payload)
-        if not prompt and not reply:
+        from brainbridge.hooks.spool import turn_record
+
+        record = turn_record(payload)
+        if record is None:
             return {"context": None}
-        if exchange_number is None:  # taken atomically: concurrent Stops get their own
-            exchange_number = await brain._run(brain.sessions.next_turn, session_id)
-        obs = await bridge.observe_now(session_id, exchange_number, prompt, reply)
+        obs = await store_turn(brain, bridge, record, exchange_number)
         if own:
             await bridge.drain()
+        if obs is None:
+            return {"context": None, "stored": [], "duplicate": True}
         return {"context": None, "stored": list(obs.stored), "error": obs.error}
     raise ValueError(f"unknown hook {kind!r}")
+
+
+async def store_turn(
+    brain: Brain, bridge: Bridge, record: dict[str, Any], exchange_number: int | None = None
+) -> Observation | None:
+    """Observe one turn of a Stop (see `spool.turn_record`); None if its key is stored.
+
+    `exchange_number` numbers it (default: the session's next turn, taken atomically, so
+    concurrent Stops get their own)."""
+    from brainbridge.hooks.payload import day_of
+
+    if await brain._run(brain.store.has_turn_key, record["key"]):
+        return None  # the same turn again: a repeated event, a replay, a back-fill
+    session = str(record.get("session_id") or "claude-code")
+    if exchange_number is None:
+        exchange_number = await brain._run(brain.sessions.next_turn, session)
+    return await bridge.observe_now(
+        session,
+        exchange_number,
+        str(record.get("prompt") or ""),
+        str(record.get("reply") or ""),
+        attributes={"turn_key": record["key"]},
+        today=day_of(str(record.get("at") or "")),
+    )

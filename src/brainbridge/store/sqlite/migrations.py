@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 from brainbridge.store.sqlite.db import write_tx
 from brainbridge.store.sqlite.directives import m010_directives
-from brainbridge.store.sqlite.exchanges import m013_exchange_position
+from brainbridge.store.sqlite.exchanges import m013_exchange_position, m016_turn_key
 from brainbridge.store.sqlite.merges import m015_merges
 from brainbridge.store.sqlite.name_keys import m012_name_keys, m014_folded_alias_keys
 from brainbridge.store.sqlite.schema_core import m001_core, m002_sessions
@@ -29,6 +29,7 @@ MIGRATIONS: list[Migration] = [
     ("013_exchange_position", m013_exchange_position),
     ("014_folded_alias_keys", m014_folded_alias_keys),
     ("015_merges", m015_merges),
+    ("016_turn_key", m016_turn_key),
 ]
 
 

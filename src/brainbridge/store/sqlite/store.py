@@ -66,6 +66,7 @@ _NOT_INDEXED = frozenset(
         "valid_from",
         "valid_to",
         "date",
+        "turn_key",
     }
 )
 
@@ -250,6 +251,10 @@ class SqliteStore:
             (entity_type, prefix, prefix + "\U0010ffff", limit),
         ).fetchall()
         return [_row_entity(r) for r in rows]
+
+    def has_turn_key(self, key: str) -> bool:
+        """Whether an exchange with this turn key (see hooks/spool.py) is stored."""
+        return exchanges.has_turn_key(self.conn, key)
 
     def find_by_name(self, name: str) -> list[Entity]:
         """Entities of any type whose name matches case-insensitively; failing that, those

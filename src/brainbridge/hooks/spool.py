@@ -1,0 +1,167 @@
+"""Write-back that survives any client: the Stop hook spools the turn, a drainer stores it.
+
+Claude Code ends a `claude -p` run (and an Agent SDK session) by killing every hook
+still running, so a Stop hook that opens the brain and stores the turn loses it. Instead
+the hook only appends the turn, secrets already redacted, to `<brain>/spool/pending.jsonl`
+(flock, fsync: a few milliseconds) and starts a detached drainer, then exits.
+
+The drainer takes the spool by renaming it (`claimed-<pid>-<time>.jsonl`), stores each
+turn through the bridge as the hook used to, and deletes the claimed file only after
+every turn in it is stored. A drainer that dies leaves its claimed file behind; the next
+one replays it. Each turn carries a key (the transcript's id of its prompt, else a hash
+of its text), stored on the exchange, so a replayed or repeated turn is stored once.
+One drainer runs at a time (an flock); a turn spooled while it finishes is picked up
+by it or by the drainer the next Stop starts.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+from brainbridge.hooks.payload import transcript_turns, turn_key
+
+SPOOL_DIR = "spool"
+PENDING = "pending.jsonl"
+LOCK = "drain.lock"
+FORMAT = 1
+
+
+def spool_dir(home: Path) -> Path:
+    return home / SPOOL_DIR
+
+
+def turn_record(payload: dict[str, Any]) -> dict[str, Any] | None:
+    """The turn a Stop event ends, ready to spool (secrets redacted), or None if empty.
+
+    The hook's own fields come first; at Stop time the transcript may not yet hold the
+    last reply (FACTS), but it holds the prompt and the prompt's message id.
+    """
+    from brainbridge.redact import redact
+
+    turns = transcript_turns(payload.get("transcript_path") or "")
+    last = turns[-1] if turns else None
+    prompt = str(payload.get("prompt") or "") or (last.prompt if last else "")
+    reply = str(payload.get("last_assistant_message") or "") or (last.reply if last else "")
+    if not prompt.strip() and not reply.strip():
+        return None
+    session = str(payload.get("session_id") or "claude-code")
+    uuid = last.uuid if last and last.prompt == prompt else ""
+    return {
+        "v": FORMAT,
+        "key": turn_key(session, prompt, reply, uuid),
+        "session_id": session,
+        "prompt": redact(prompt),
+        "reply": redact(reply),
+        "at": (last.timestamp if last and last.timestamp else "")
+        or time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "cwd": str(payload.get("cwd") or ""),
+    }
+
+
+def append(home: Path, record: dict[str, Any]) -> Path:
+    """Append one record durably (flock against concurrent hooks, fsync before return)."""
+    folder = spool_dir(home)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / PENDING
+    line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8", "replace")
+    while True:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            # A drainer may have claimed (renamed) the file while this hook waited for the
+            # lock: writing now would land in a file it may have read already.
+            try:
+                current = os.stat(path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                current = False
+            if current:
+                os.write(fd, line)
+                os.fsync(fd)
+                return path
+        finally:
+            os.close(fd)  # closing releases the lock
+
+
+def start_drainer(home: Path) -> None:
+    """Start `python -m brainbridge.hooks drain` detached: it outlives this hook and its
+    client, and writes nothing to the conversation."""
+    env = {**os.environ, "BRAIN_HOME": str(home)}
+    subprocess.Popen(  # noqa: S603 (our own module, no shell)
+        [sys.executable, "-m", "brainbridge.hooks", "drain"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        close_fds=True,
+    )
+
+
+def claim(home: Path) -> list[Path]:
+    """Take the pending spool (renamed, so hooks start a new one) and any claimed file a
+    dead drainer left behind, oldest first."""
+    folder = spool_dir(home)
+    pending = folder / PENDING
+    if pending.exists():
+        with _locked(pending):
+            target = folder / f"claimed-{time.time_ns()}-{os.getpid()}.jsonl"
+            with suppress(FileNotFoundError):
+                pending.rename(target)
+    return sorted(folder.glob("claimed-*.jsonl"), key=lambda p: p.name)
+
+
+def read_records(path: Path) -> Iterator[dict[str, Any]]:
+    """The records of a spool file; a torn last line (a crash mid-write) is skipped."""
+    try:
+        data = path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return
+    for line in data.splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and row.get("v") == FORMAT and isinstance(row.get("key"), str):
+            yield row
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def drainer_lock(home: Path) -> Iterator[bool]:
+    """Whether this process is the one drainer (non-blocking); released on exit."""
+    folder = spool_dir(home)
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / LOCK, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)
+
+
+def waiting(home: Path) -> bool:
+    """Whether turns wait in the spool (pending or claimed by a drainer that died)."""
+    folder = spool_dir(home)
+    return (folder / PENDING).exists() or any(folder.glob("claimed-*.jsonl"))
