@@ -175,14 +175,18 @@ class SqliteStore:
                     attrs[key] = value
             desc = row["description"] if description is None else description
             created = row["created_at"]
-            if desc == row["description"] and attrs == json.loads(row["attributes"]):
+            old_attrs = json.loads(row["attributes"])
+            if desc == row["description"] and attrs == old_attrs:
                 return _row_entity(row)
             self.conn.execute(
                 "UPDATE entities SET description = ?, attributes = ?, updated_at = ? WHERE id = ?",
                 (desc, _dumps(attrs), ts, eid),
             )
-            if _aliases(attrs) != _aliases(json.loads(row["attributes"])):
+            if _aliases(attrs) != _aliases(old_attrs):
                 name_keys.put(self.conn, eid, entity_type, name, _aliases(attrs))
+            if desc == row["description"] and _body(attrs) == _body(old_attrs):
+                # Bookkeeping only (validity, sources): the indexed text and its vector hold.
+                return Entity(eid, entity_type, name, desc, attrs, created, ts)
             self.text.remove(eid, entity_type)
             # The text changed, so its vector is stale; the embedder will catch up.
             self.conn.execute("DELETE FROM vectors WHERE entity_id = ?", (eid,))
