@@ -15,8 +15,10 @@ from brainbridge.bridge.judge import (
     ABOUT_ME,
     QUESTION,
     SHORT_MESSAGE_WORDS,
+    TOPIC_TERMS,
     Verdict,
     about_self,
+    has_cues,
     judge_locally,
     needs_brain_check,
     pointed_words,
@@ -51,6 +53,9 @@ log = logging.getLogger(__name__)
 
 # "my car", "our food allergies", "my new job": the words a possessive points at.
 _OWN_WORDS = re.compile(r"\b(?:my|our)\s+([a-z]+)(?:\s+([a-z]+))?", re.I)
+# A word in more entries than this (and than the share) is common, not a topic's own.
+TOPIC_RARE_MIN = 50
+TOPIC_RARE_SHARE = 0.002
 # Capitalised, yet no one's name: "on Friday" is not someone the user talked about.
 CALENDAR_WORDS = frozenset(
     """monday tuesday wednesday thursday friday saturday sunday january february march april
@@ -224,20 +229,28 @@ class Bridge:
         matched = 0
         knows_user = False
         if needs_brain_check(message, mentions):
-            coverage, known, matched, knows_user = await self.brain._run(self._brain_check, message)
+            cued = has_cues(message, mentions)
+            coverage, known, matched, knows_user = await self.brain._run(
+                self._brain_check, message, cued
+            )
         verdict = judge_locally(message, mentions, coverage, known, matched, knows_user)
         queries = (
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
         return verdict, queries, "local"
 
-    def _brain_check(self, message: str) -> tuple[float, list[tuple[str, str]], int, bool]:
+    def _brain_check(
+        self, message: str, cued: bool = True
+    ) -> tuple[float, list[tuple[str, str]], int, bool]:
         """(best coverage, the pointed-at words the brain holds, how many of the message's
-        known words the best match holds, whether the brain holds facts about the user)."""
+        known words the best match holds, whether the brain holds facts about the user).
+
+        `cued`: the message names someone, speaks in the first person or refers back;
+        without that, only a topic match can change the verdict."""
         pointed = pointed_words(message, FILLER)
         df = self.brain.store.doc_freq([w for _, w in pointed]) if pointed else {}
         known = [(det, w) for det, w in pointed if df.get(w)]
-        coverage, matched = self._best_coverage(message)
+        coverage, matched = self._best_coverage(message, cued or bool(known))
         knows_user = bool(ABOUT_ME.search(message)) and bool(self._user_facts(1))
         return coverage, known, matched, knows_user
 
@@ -246,7 +259,7 @@ class Bridge:
         found = self.brain.store.names_with_prefix("Fact", f"{USER}'s {predicate}", limit * 4)
         return [e for e in found if holds_at(e)][:limit]
 
-    def _best_coverage(self, message: str) -> tuple[float, int]:
+    def _best_coverage(self, message: str, cued: bool = True) -> tuple[float, int]:
         from brainbridge.store.sqlite.fts import query_terms
 
         # Words no entity uses cannot tell entities apart, yet IDF weighs them most: in a
@@ -256,12 +269,18 @@ class Bridge:
         df = store.doc_freq(terms)
         known = [t for t in terms if df.get(t)]
         query = " ".join(known)
+        total = self.brain.searcher.entity_count()
+        if not cued:
+            # Only a topic match could matter, and that takes several words distinctive of
+            # a few entries: common ones cannot make one, so BM25 is spared.
+            rare = [t for t in known if df[t] <= max(TOPIC_RARE_MIN, TOPIC_RARE_SHARE * total)]
+            if len(rare) < TOPIC_TERMS:
+                return 0.0, 0
         # History counts: people and plans often live only in past conversations. BM25's
         # best ten suffice: coverage counts words, which is what BM25 ranks by.
         ids = [eid for eid, _ in store.bm25(query, 10)] if query else []
         if not ids:
             return 0.0, 0
-        total = self.brain.searcher.entity_count()
         coverage = Coverage(query, df, total)
         best, matched = max(
             (coverage.of(text), coverage.count(text))

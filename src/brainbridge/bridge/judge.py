@@ -272,6 +272,15 @@ def judge_locally(
     )
 
 
+def has_cues(message: str, mentions: list[Mention]) -> bool:
+    """Whether the message names someone, speaks in the first person or refers back."""
+    return (
+        bool(mentions)
+        or bool(FIRST_PERSON.search(message))
+        or any(p.search(message) for p in REFERENCE_CUES)
+    )
+
+
 def needs_brain_check(message: str, mentions: list[Mention]) -> bool:
     """Whether a brain lookup could change the verdict (an exact name already decides)."""
     if any(m.strength == "exact" for m in mentions):
