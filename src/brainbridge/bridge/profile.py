@@ -192,7 +192,7 @@ def _about(name: str, rest: str) -> str:
     """ " Ines lives in Porto." or " Her clinic is on Queen Street." after a role sentence."""
     if not rest:
         return ""
-    if _PRONOUN_START.match(rest):
+    if not name or _PRONOUN_START.match(rest):
         return f" {rest[:1].upper()}{rest[1:]}."
     return f" {name} {rest}."
 
@@ -208,37 +208,18 @@ def people(text: str) -> list[PersonFact]:
         word = word.lower()
         return f"{word} ({ROLE_WORDS[word]})" if word in ROLE_WORDS else word
 
-    for m in MY_ROLE_NAME.finditer(text):
-        role, name = m.group(2), m.group(3)
-        rest = _rest(text, m.end())
-        out.append(
-            PersonFact(
-                name,
-                role.lower(),
-                f"The user's {role_of(role)}." + _about(name, rest),
-            )
-        )
-    for m in NAME_IS_ROLE.finditer(text):
-        name, role = m.group(1), m.group(3)
-        rest = _rest(text, m.end())
-        out.append(
-            PersonFact(
-                name,
-                role.lower(),
-                f"The user's {role_of(role)}."
-                + (f" {rest[:1].upper()}{rest[1:]}." if rest else ""),
-            )
-        )
-    for m in ROLE_IS_NAME.finditer(text):
-        role, name = m.group(2), m.group(3)
-        rest = _rest(text, m.end())
-        out.append(
-            PersonFact(
-                name,
-                role.lower(),
-                f"The user's {role_of(role)}." + _about(name, rest),
-            )
-        )
+    # (pattern, group of the name, group of the role): "my sister Ines", "Theo is our
+    # landlord", "my GP is Dr. Amara Okafor".
+    # After "X is our landlord, ..." the rest is a sentence of its own, not about X.
+    for pattern, name_at, role_at, subject in (
+        (MY_ROLE_NAME, 3, 2, True),
+        (NAME_IS_ROLE, 1, 3, False),
+        (ROLE_IS_NAME, 3, 2, True),
+    ):
+        for m in pattern.finditer(text):
+            name, role = m.group(name_at), m.group(role_at)
+            about = _about(name if subject else "", _rest(text, m.end()))
+            out.append(PersonFact(name, role.lower(), f"The user's {role_of(role)}.{about}"))
     introduced = {p.name for p in out}
     for m in REPORTER.finditer(text):
         name = m.group(1)

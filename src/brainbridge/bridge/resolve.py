@@ -41,13 +41,7 @@ def resolve_name(store: SqliteStore, entity_type: str, name: str) -> str | None:
     wanted = form(name)
     if not wanted:
         return None
-    kind = PART if entity_type == "Person" else WORD
-    seen: dict[str, None] = {}
-    for word in wanted:
-        if len(word) >= MIN_PART:
-            seen.update(
-                dict.fromkeys(_of_type(store, store.name_key_owners(word, kind), entity_type))
-            )
+    seen = _sharing_a_word(store, entity_type, wanted)
     same = [n for n in seen if form(n) == wanted]
     if same:
         return same[0] if len(same) == 1 else AMBIGUOUS
@@ -74,13 +68,7 @@ def lookalikes(
     wanted = form(name)
     if not wanted:
         return []
-    kind = PART if entity_type == "Person" else WORD
-    seen: dict[str, None] = {}
-    for word in wanted:
-        if len(word) >= MIN_PART:
-            seen.update(
-                dict.fromkeys(_of_type(store, store.name_key_owners(word, kind), entity_type))
-            )
+    seen = _sharing_a_word(store, entity_type, wanted)
     whole = " ".join(wanted)
     scored = [
         (n, JaroWinkler.similarity(whole, " ".join(form(n))))
@@ -89,6 +77,18 @@ def lookalikes(
     ]
     close = [(n, s) for n, s in scored if s >= REVIEW_SIMILARITY]
     return sorted(close, key=lambda x: -x[1])[:limit]
+
+
+def _sharing_a_word(store: SqliteStore, entity_type: str, words: tuple[str, ...]) -> list[str]:
+    """Known names of this type with one of `words` as a name part (people) or word."""
+    kind = PART if entity_type == "Person" else WORD
+    seen: dict[str, None] = {}
+    for word in words:
+        if len(word) >= MIN_PART:
+            seen.update(
+                dict.fromkeys(_of_type(store, store.name_key_owners(word, kind), entity_type))
+            )
+    return list(seen)
 
 
 def _of_type(store: SqliteStore, ids: list[int], entity_type: str) -> list[str]:
