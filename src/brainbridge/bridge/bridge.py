@@ -342,7 +342,7 @@ class Bridge:
                 h
                 for h in hits
                 if set(h.retrievers) != {"context"}
-                or any(n in shown for n in adjacent(_position(h.entity) or ("", -9)))
+                or ((p := _position(h.entity)) is not None and any(n in shown for n in adjacent(p)))
             )
             seen.update(h.entity.id for h in fresh)
             results.append((q, fresh))

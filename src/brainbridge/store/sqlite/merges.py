@@ -42,8 +42,7 @@ def m015_merges(conn: sqlite3.Connection) -> None:
 
 
 def _row(r: sqlite3.Row) -> dict[str, Any]:
-    out = {k: r[k] for k in r.keys() if k != "snapshot"}  # noqa: SIM118 (sqlite3.Row)
-    return out
+    return {k: r[k] for k in r.keys() if k != "snapshot"}  # noqa: SIM118 (sqlite3.Row)
 
 
 def propose(
