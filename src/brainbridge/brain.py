@@ -14,7 +14,6 @@ from datetime import date
 from pathlib import Path
 from typing import Any, TypeVar
 
-from brainbridge.embed import load_embedder
 from brainbridge.errors import InvalidInput, NotFound, SchemaError
 from brainbridge.home import DB_FILE, init_home
 from brainbridge.model import Entity, Hit, Relation, Subgraph, holds_at
@@ -81,11 +80,14 @@ class Brain:
         path: str | Path,
         embedder: Embedder | str | None = "auto",
         background_indexing: bool = True,
+        sync_types: bool = True,
     ) -> Brain:
         """Open the brain folder at `path`, creating it if missing.
 
         `embedder` is an Embedder, a name for `load_embedder` ("auto", "minilm",
-        "hashing", "none") or None for BM25 and graph only.
+        "hashing", "none") or None for BM25 and graph only. `sync_types=False` keeps the
+        entity types already stored instead of re-reading `entity_types.yaml` (for
+        read-mostly paths such as the prompt hook; a new brain still reads it).
         Raises: BrainError if the folder or database cannot be opened; SchemaError for a bad
         `entity_types.yaml`.
         """
@@ -93,12 +95,13 @@ class Brain:
         if folder.suffix == ".db":
             folder = folder.parent
         if isinstance(embedder, str) or embedder is None:
-            embedder = await asyncio.to_thread(load_embedder, embedder)
+            embedder = await asyncio.to_thread(_load_embedder, embedder)
 
         def _open() -> SqliteStore:
             init_home(folder)
             store = SqliteStore.open(folder / DB_FILE)
-            _sync_types(store, folder / TYPES_FILE)
+            if sync_types or not store.get_types():
+                _sync_types(store, folder / TYPES_FILE)
             return store
 
         store = await asyncio.to_thread(_open)
@@ -426,6 +429,16 @@ class Brain:
             return await self._run(import_lines, self.store, lines, self.types, progress)
         finally:
             self._written()
+
+
+def _load_embedder(name: str | None) -> Embedder | None:
+    """`load_embedder`, imported only when asked for: NumPy and ONNX stay out of the
+    hooks' cold path, which opens the brain with no embedder."""
+    if name is None:
+        return None
+    from brainbridge.embed import load_embedder
+
+    return load_embedder(name)
 
 
 def _day(value: str | None) -> str | None:

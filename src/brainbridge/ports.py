@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
-
 if TYPE_CHECKING:
+    import numpy as np
+
     from brainbridge.llm.base import ToolCall, ToolSpec
 
 

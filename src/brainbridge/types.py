@@ -8,8 +8,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from brainbridge.errors import SchemaError
 from brainbridge.model import CHAT_EXCHANGE
 
@@ -38,6 +36,8 @@ def parse_types(text: str, source: str = TYPES_FILE) -> dict[str, dict[str, Any]
 
     Raises: SchemaError with the file name and the offending type or attribute.
     """
+    import yaml  # here: opening a brain whose types are already stored needs no YAML
+
     try:
         raw = yaml.safe_load(text) or {}
     except yaml.YAMLError as exc:

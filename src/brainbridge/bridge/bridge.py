@@ -10,7 +10,6 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from brainbridge.bridge.block import STEP_BACK_NOTE, BlockItem, QueryResults, format_block
-from brainbridge.bridge.changes import find_retired, retire, successors
 from brainbridge.bridge.judge import (
     ABOUT_ME,
     QUESTION,
@@ -24,16 +23,8 @@ from brainbridge.bridge.judge import (
     pointed_words,
     word_count,
 )
-from brainbridge.bridge.merging import decide_with_llm
 from brainbridge.bridge.names import Mention, NameIndex, capitalised_words
-from brainbridge.bridge.observe import (
-    exchange_attributes,
-    exchange_name,
-    extract,
-    is_trivial,
-    store_facts,
-)
-from brainbridge.bridge.profile import PREDICATE_WORDS, USER
+from brainbridge.bridge.predicates import PREDICATE_WORDS, USER
 from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
 from brainbridge.bridge.queries import FILLER, REFERENCED_NOUN, build_queries, keywords
 from brainbridge.errors import LLMError
@@ -441,6 +432,17 @@ class Bridge:
         extra: dict[str, Any],
         today: date | None,
     ) -> Observation:
+        # Imported here: learning from a turn compiles many patterns that a prompt hook,
+        # which only enriches, should not wait for.
+        from brainbridge.bridge.merging import decide_with_llm
+        from brainbridge.bridge.observe import (
+            exchange_attributes,
+            exchange_name,
+            extract,
+            is_trivial,
+            store_facts,
+        )
+
         message, response = redact(message), redact(response)
         stored: list[str] = []
         exchange = None
@@ -480,6 +482,8 @@ class Bridge:
 
     def _retire(self, message: str, exchange_id: int, name: str, when: str) -> list[str]:
         """On the store thread: retire what this statement changes or completes."""
+        from brainbridge.bridge.changes import find_retired, retire, successors
+
         store = self.brain.searcher.store
         retired = find_retired(store, message, exchange_id, name, when)
         done = retire(store, retired, name, when)

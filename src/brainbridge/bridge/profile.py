@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-USER = "User"
+from brainbridge.bridge.predicates import USER
+
 _CAPS = r"[A-Z][\w&'’\-]*(?:[ \-](?:[A-Z0-9][\w&'’\-]*|de|van|von|da|of|the))*"
 _PLACE = rf"({_CAPS})"
 # A role: a few lower-case words up to punctuation or a joining word.
@@ -46,27 +47,6 @@ ROLE_WORDS = {
     "pediatrician": "kids' doctor",
     "paediatrician": "kids' doctor",
     "vet": "veterinarian",
-}
-# Words a question uses for the user's facts: "my job" asks for the employer fact.
-PREDICATE_WORDS = {
-    "job": "employer",
-    "work": "employer",
-    "company": "employer",
-    "employer": "employer",
-    "workplace": "employer",
-    "home": "home",
-    "city": "home",
-    "town": "home",
-    "place": "home",
-    "house": "home",
-    "flat": "home",
-    "apartment": "home",
-    "car": "car",
-    "vehicle": "car",
-    "diet": "diet",
-    "food": "diet",
-    "allergies": "allergy",
-    "allergy": "allergy",
 }
 _DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"

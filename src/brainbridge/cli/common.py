@@ -213,6 +213,19 @@ def fail(message: str, code: int) -> None:
     raise SystemExit(code)
 
 
+def require(*modules: str) -> None:
+    """Check that optional packages are importable, without importing them.
+
+    Raises: ModuleNotFoundError naming the first one missing (`guarded` turns it into one
+    line with the install command).
+    """
+    import importlib.util
+
+    for module in modules:
+        if importlib.util.find_spec(module) is None:
+            raise ModuleNotFoundError(f"No module named {module!r}", name=module)
+
+
 def guarded(fn: Callable[[], T]) -> T:
     """Call `fn`, turning expected failures into a message and an exit code.
 
@@ -224,6 +237,13 @@ def guarded(fn: Callable[[], T]) -> T:
         fail(str(exc), exit_code(exc))
     except BrokenPipeError:
         raise
+    except ModuleNotFoundError as exc:  # an install missing a dependency, not our bug
+        log.debug("missing module", exc_info=True)
+        fail(
+            f"{exc.name} is not installed in {sys.executable};"
+            " reinstall brainbridge: python -m pip install brainbridge",
+            EXIT_ERROR,
+        )
     except OSError as exc:  # a folder we may not write, a disk that is full
         log.debug("OS error", exc_info=True)
         where = f"{exc.filename}: " if exc.filename else ""

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from brainbridge.cli.common import App, fail, guarded, pass_app
+from brainbridge.cli.common import App, fail, guarded, pass_app, require
 from brainbridge.hooks.runner import SERVER_FILE
 
 
@@ -106,13 +106,20 @@ def _add_curator(config, llm, curator) -> None:  # type: ignore[no-untyped-def]
 @pass_app
 def mcp(app: App) -> None:
     """Serve the brain's tools over MCP on stdio (`claude mcp add --scope user brain -- brain mcp`)."""
-    from brainbridge.brain import Brain
-    from brainbridge.mcp import build_server
+    from brainbridge.mcp.stdio import serve
 
     settings = guarded(lambda: app.settings)
-    llm = guarded(settings.make_llm)
-    server = build_server(
-        lambda: Brain.open(settings.brain_path, embedder=settings.embedder),
-        make_bridge=lambda brain: settings.make_bridge(brain, llm),
-    )
-    server.run("stdio")
+    guarded(lambda: require("mcp"))
+
+    def build():  # type: ignore[no-untyped-def]
+        # In a thread while the handshake is answered: the SDK import is the slow part.
+        from brainbridge.brain import Brain
+        from brainbridge.mcp import build_server
+
+        llm = guarded(settings.make_llm)
+        return build_server(
+            lambda: Brain.open(settings.brain_path, embedder=settings.embedder),
+            make_bridge=lambda brain: settings.make_bridge(brain, llm),
+        )
+
+    guarded(lambda: serve(build))

@@ -150,7 +150,11 @@ async def _run_here(
     home = settings.brain_path
     # No embedding model on this cold path: BM25 and the graph answer in milliseconds,
     # and vectors for what we store are filled in by the next indexing run.
-    brain = await Brain.open(home, embedder=None, background_indexing=False)
+    # Only Stop writes entities; the prompt paths keep the stored entity types (saving the
+    # YAML parse) and the drainer re-reads entity_types.yaml.
+    brain = await Brain.open(
+        home, embedder=None, background_indexing=False, sync_types=kind == "stop"
+    )
     try:
         bridge = settings.make_bridge(brain, llm)
         if kind == "stop":

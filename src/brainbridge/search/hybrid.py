@@ -22,17 +22,21 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from brainbridge.model import Entity, Hit, holds_at
 from brainbridge.ports import Embedder
 from brainbridge.search.context import conversation_context
 from brainbridge.search.fusion import convex, rrf, scale
 from brainbridge.search.relevance import Coverage, entity_text
-from brainbridge.search.vectors import VectorIndex
 from brainbridge.store.sqlite.fts import query_terms
 from brainbridge.store.sqlite.store import SqliteStore
+
+if TYPE_CHECKING:
+    # NumPy and the vector index load with an embedder only: the hooks' cold path has none.
+    import numpy as np
+
+    from brainbridge.search.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +95,11 @@ class HybridSearch:
     def __init__(self, store: SqliteStore, embedder: Embedder | None = None) -> None:
         self.store = store
         self.embedder = embedder
-        self.index = VectorIndex(store, embedder.name, embedder.dim) if embedder else None
+        self.index: VectorIndex | None = None
+        if embedder is not None:
+            from brainbridge.search.vectors import VectorIndex
+
+            self.index = VectorIndex(store, embedder.name, embedder.dim)
         self._total = (0, -1, 0.0)  # (entity count, total_changes, when) for IDF
 
     def entity_count(self) -> int:

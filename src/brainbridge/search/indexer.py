@@ -8,8 +8,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-
 from brainbridge.ports import Embedder
 from brainbridge.store.sqlite.store import SqliteStore
 
@@ -49,6 +47,8 @@ def embed_after(
 ) -> tuple[int, int]:
     """Embed entities with an id above `after` that lack a vector, walking the table once
     by id: (how many were embedded, the last id embedded, or `after` if none)."""
+    import numpy as np  # here, not at the top: the hooks' cold path never embeds
+
     done = 0
     while limit is None or done < limit:
         batch = store.pending_vectors(BATCH, embedder.name, after)

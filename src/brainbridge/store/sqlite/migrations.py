@@ -11,7 +11,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from brainbridge.store.sqlite.db import write_tx
-from brainbridge.store.sqlite.directives import m010_directives
 from brainbridge.store.sqlite.exchanges import m013_exchange_position, m016_turn_key
 from brainbridge.store.sqlite.merges import m015_merges
 from brainbridge.store.sqlite.name_keys import m012_name_keys, m014_folded_alias_keys
@@ -23,7 +22,7 @@ Migration = tuple[str, Callable[[sqlite3.Connection], None]]
 MIGRATIONS: list[Migration] = [
     ("001_core", m001_core),
     ("002_sessions", m002_sessions),
-    ("010_directives", m010_directives),
+    ("010_directives", lambda conn: _m010_directives(conn)),
     ("011_exchange_index", m011_exchange_index),
     ("012_name_keys", m012_name_keys),
     ("013_exchange_position", m013_exchange_position),
@@ -31,6 +30,13 @@ MIGRATIONS: list[Migration] = [
     ("015_merges", m015_merges),
     ("016_turn_key", m016_turn_key),
 ]
+
+
+def _m010_directives(conn: sqlite3.Connection) -> None:
+    # Imported when needed: the directive model compiles patterns every hook would pay for.
+    from brainbridge.store.sqlite.directives import m010_directives
+
+    m010_directives(conn)
 
 
 def migrate(conn: sqlite3.Connection) -> list[str]:

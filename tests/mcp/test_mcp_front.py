@@ -1,0 +1,99 @@
+"""`brain mcp` answers the handshake before the SDK has loaded, and hands over cleanly."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from brainbridge.brain import Brain
+from brainbridge.mcp.manifest import load_manifest, record
+
+
+async def test_the_stored_manifest_is_what_the_sdk_answers() -> None:
+    # Fails after a tool changes until `python -m brainbridge.mcp.manifest` is run.
+    assert load_manifest() == await record()
+
+
+def _session(home: Path, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Send the messages, read one reply per request, then close stdin: nothing more comes."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BRAIN_")}
+    env |= {"BRAIN_HOME": str(home)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "brainbridge.cli.main", "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    for message in messages:
+        proc.stdin.write(json.dumps(message).encode() + b"\n")
+    proc.stdin.flush()
+    replies = [json.loads(proc.stdout.readline()) for m in messages if "id" in m]
+    proc.stdin.close()
+    rest = proc.stdout.read()
+    proc.stdout.close()
+    assert proc.wait(timeout=60) == 0
+    assert rest == b"", rest  # no second answer to anything
+    return replies
+
+
+def _initialize(version: str) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"},
+        },
+    }
+
+
+async def test_one_answer_per_request_across_the_hand_over(tmp_path: Path) -> None:
+    home = tmp_path / "brain"
+    async with await Brain.open(home, embedder=None, background_indexing=False) as brain:
+        await brain.upsert_entity("Person", "Ana Souza", {}, "Owns the proxy's Helm chart.")
+    replies = _session(
+        home,
+        [
+            _initialize("2025-06-18"),
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+            {"jsonrpc": "2.0", "id": 3, "method": "ping"},
+            {
+                "jsonrpc": "2.0",
+                "id": 4,
+                "method": "tools/call",
+                "params": {"name": "search", "arguments": {"query": "helm chart"}},
+            },
+        ],
+    )
+    # The SDK's own answer to the replayed initialize is dropped: one reply per id.
+    assert [r["id"] for r in replies] == [1, 2, 3, 4]
+    manifest = load_manifest()
+    assert manifest is not None
+    assert replies[0]["result"] == manifest["initialize"]["2025-06-18"]
+    assert {t["name"] for t in replies[1]["result"]["tools"]} >= {"remember", "search", "recall"}
+    assert replies[2]["result"] == {}
+    assert "result" in replies[3], replies[3]
+    assert "Ana Souza" in replies[3]["result"]["content"][0]["text"]
+
+
+async def test_a_version_the_manifest_lacks_waits_for_the_sdk(tmp_path: Path) -> None:
+    replies = _session(
+        tmp_path / "brain",
+        [
+            _initialize("1999-01-01"),
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        ],
+    )
+    # The SDK counter-offers its newest handshake version; tools/list follows it.
+    assert [r["id"] for r in replies] == [1, 2]
+    assert replies[0]["result"]["protocolVersion"] != "1999-01-01"
+    assert replies[1]["result"]["tools"]
