@@ -24,6 +24,7 @@ from .llm_wire import (
     REASONS,
     Behaviour,
     FakeRequest,
+    anthropic_events,
     anthropic_message,
     error_body,
     new_id,
@@ -297,6 +298,9 @@ class _Handler(BaseHTTPRequestHandler):
                 headers["retry-after"] = str(behaviour.retry_after)
             message = behaviour.error_message or REASONS.get(behaviour.status, "Error")
             self._send(behaviour.status, error_body(request, behaviour.status, message), headers)
+        elif request.provider == "anthropic" and request.body.get("stream"):
+            events = anthropic_events(anthropic_message(request, behaviour))
+            self._send(200, events, content_type="text/event-stream")
         elif request.provider == "anthropic":
             self._send(200, anthropic_message(request, behaviour))
         else:
