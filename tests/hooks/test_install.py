@@ -82,11 +82,13 @@ def test_project_install_merges_is_idempotent_and_uninstalls_only_ours(tmp_path:
 
 
 def test_installed_command_is_what_claude_code_can_run(tmp_path: Path) -> None:
-    """Run the command string exactly as written into settings.json, through a shell."""
+    """Run the command string exactly as written into settings.json, through a shell, from
+    an environment that knows nothing of the brain: the command pins it."""
     home = seed_folder(tmp_path / "brain-home", with_session=False)
     assert brain("hooks", "install", cwd=tmp_path).returncode == 0
     settings = json.loads((tmp_path / ".claude" / "settings.json").read_text())
     (command,) = commands(settings, "UserPromptSubmit")
+    assert command.startswith(f"BRAIN_HOME={home.resolve()} ")
     payload = prompt_payload(
         "What did Acme Robotics agree to sponsor this spring?", fresh_session()
     )
@@ -96,12 +98,26 @@ def test_installed_command_is_what_claude_code_can_run(tmp_path: Path) -> None:
         input=json.dumps(payload).encode(),
         capture_output=True,
         timeout=10,
-        env=serve_env(home),
+        env={**{k: v for k, v in serve_env(home).items() if k != "BRAIN_HOME"}, "HOME": "/nowhere"},
         cwd=tmp_path,
     )
     assert proc.returncode == 0
     out = json.loads(proc.stdout)
     assert "Acme Robotics" in out["hookSpecificOutput"]["additionalContext"]
+
+
+def test_portable_install_names_no_path_of_this_machine(tmp_path: Path) -> None:
+    r = brain("hooks", "install", "--project", "--portable", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    settings = json.loads((tmp_path / ".claude" / "settings.json").read_text())
+    assert commands(settings, "UserPromptSubmit") == ["brain hook prompt"]
+    assert commands(settings, "Stop") == ["brain hook stop"]
+    assert "claude mcp add --scope project brain -- brain mcp" in r.stdout
+    # Installing again without --portable replaces ours rather than adding a second copy.
+    assert brain("hooks", "install", "--project", cwd=tmp_path).returncode == 0
+    settings = json.loads((tmp_path / ".claude" / "settings.json").read_text())
+    (command,) = commands(settings, "UserPromptSubmit")
+    assert "-m brainbridge.hooks prompt" in command
 
 
 def test_user_install_honours_claude_config_dir(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -36,12 +37,35 @@ def _scope(project: bool, user: bool) -> str:
 @hooks.command()
 @click.option("--project", is_flag=True, help="This project's .claude/settings.json (default).")
 @click.option("--user", is_flag=True, help="Your ~/.claude/settings.json.")
-def install(project: bool, user: bool) -> None:
-    """Add the SessionStart, UserPromptSubmit and Stop hooks, keeping any others."""
+@click.option(
+    "--portable",
+    is_flag=True,
+    help="Write `brain hook KIND` (found on PATH, brain from $BRAIN_HOME or ~/.brain) instead"
+    " of this interpreter and brain folder: for project settings that are committed.",
+)
+@pass_app
+def install(app: App, project: bool, user: bool, portable: bool) -> None:
+    """Add the SessionStart, UserPromptSubmit and Stop hooks, keeping any others.
+
+    The command written names this Python and this brain folder (`--brain` or
+    $BRAIN_HOME), so Claude Code uses this brain whatever environment it starts in.
+    """
+    from brainbridge.hooks.install import hook_command
     from brainbridge.hooks.install import install as do_install
 
-    path = guarded(lambda: do_install(_scope(project, user)))
+    home = None if portable else guarded(lambda: app.settings.brain_path).resolve()
+    command = hook_command(home, portable)
+    path = guarded(lambda: do_install(_scope(project, user), command=command))
     click.echo(f"brain hooks installed in {path}")
+    if home is not None:
+        click.echo(f"  they use the brain at {home}")
+    brain = shlex.quote(str(Path(sys.executable).with_name("brain"))) if home else "brain"
+    pin = f"-e BRAIN_HOME={shlex.quote(str(home))} " if home else ""
+    click.echo(
+        "  for the brain's MCP tools: claude mcp add --scope "
+        f"{_scope(project, user)} brain {pin}-- {brain} mcp"
+    )
+    click.echo("  check the whole setup with: brain doctor")
 
 
 @hooks.command()

@@ -50,6 +50,7 @@ OPTIONAL_COMMANDS: dict[str, str] = {
     "mcp": "brainbridge.cli.serve:mcp",
     "hook": "brainbridge.cli.hooks:hook",
     "hooks": "brainbridge.cli.hooks:hooks",
+    "doctor": "brainbridge.cli.doctor:doctor",
     "import-notes": "brainbridge.cli.notes:import_notes_cmd",
     "context": "brainbridge.cli.notes:context_cmd",
     "import-claude": "brainbridge.cli.notes:import_claude",

@@ -26,13 +26,23 @@ PROMPT_TIMEOUT = 10
 STOP_TIMEOUT = 10
 
 
-def hook_command() -> str:
-    """How Claude Code should start our hooks: this interpreter with the lean hook entry.
+PORTABLE = "brain hook"
 
-    `python -m brainbridge.hooks` starts faster than the `brain` command, and an absolute
-    interpreter path works whatever PATH Claude Code runs with.
+
+def hook_command(home: Path | None = None, portable: bool = False) -> str:
+    """How Claude Code should start our hooks.
+
+    By default: this interpreter with the lean hook entry (`python -m brainbridge.hooks`
+    starts faster than the `brain` command, and an absolute path works whatever PATH
+    Claude Code runs with), with `BRAIN_HOME` set to `home` when given, so a Claude Code
+    started from another environment still uses this brain. `portable`: `brain hook`,
+    for project settings that are committed and run on other machines (each finds
+    `brain` on its PATH and its own brain folder).
     """
-    return f"{shlex.quote(sys.executable)} {ENTRY}"
+    if portable:
+        return PORTABLE
+    command = f"{shlex.quote(sys.executable)} {ENTRY}"
+    return f"BRAIN_HOME={shlex.quote(str(home))} {command}" if home else command
 
 
 def our_hooks(command: str) -> dict[str, list[dict[str, Any]]]:
@@ -81,7 +91,7 @@ def settings_path(scope: str, cwd: Path | None = None) -> Path:
     raise InvalidInput(f"scope must be 'project' or 'user', not {scope!r}")
 
 
-def _load(path: Path) -> dict[str, Any]:
+def read_settings(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
@@ -101,7 +111,7 @@ def _load(path: Path) -> dict[str, Any]:
     return data
 
 
-def _is_ours(hook: Any) -> bool:
+def is_ours(hook: Any) -> bool:
     cmd = hook.get("command", "") if isinstance(hook, dict) else ""
     return isinstance(cmd, str) and _OURS.search(cmd + " ") is not None
 
@@ -113,10 +123,10 @@ def _strip(hooks: dict[str, list[Any]]) -> dict[str, list[Any]]:
         kept = []
         for group in groups:
             inner = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(inner, list) or not any(_is_ours(h) for h in inner):
+            if not isinstance(inner, list) or not any(is_ours(h) for h in inner):
                 kept.append(group)
                 continue
-            remaining = [h for h in inner if not _is_ours(h)]
+            remaining = [h for h in inner if not is_ours(h)]
             if remaining:
                 kept.append({**group, "hooks": remaining})
         if kept or not groups:
@@ -136,11 +146,12 @@ def _write(path: Path, data: dict[str, Any]) -> None:
 def install(scope: str = "project", cwd: Path | None = None, command: str | None = None) -> Path:
     """Merge our hooks into the settings file (replacing older copies of ours); return its path.
 
+    `command` is what `hook_command` returns (default: this interpreter, unpinned).
     Raises: InvalidInput if the existing file is not valid JSON of the expected shape
     (the file is left untouched).
     """
     path = settings_path(scope, cwd)
-    data = _load(path)
+    data = read_settings(path)
     hooks = _strip(data.get("hooks") or {})
     for event, groups in our_hooks(command or hook_command()).items():
         hooks.setdefault(event, []).extend(groups)
@@ -157,7 +168,7 @@ def uninstall(scope: str = "project", cwd: Path | None = None) -> Path:
     path = settings_path(scope, cwd)
     if not path.exists():
         return path
-    data = _load(path)
+    data = read_settings(path)
     before = data.get("hooks")
     if not before:
         return path

@@ -92,9 +92,7 @@ async def record() -> dict[str, Any]:
         tg.cancel_scope.cancel()
     by_id = {r["id"]: r["result"] for r in replies}
     return {
-        "initialize": {
-            version: by_id[i] for i, version in enumerate(HANDSHAKE_PROTOCOL_VERSIONS)
-        },
+        "initialize": {version: by_id[i] for i, version in enumerate(HANDSHAKE_PROTOCOL_VERSIONS)},
         "tools/list": by_id[len(requests) - 2],
     }
 

@@ -1,0 +1,253 @@
+"""`brain doctor`: checks the chain Claude Code relies on and says what to fix.
+
+Brain folder → dependencies → hooks registered (and pointing at this brain) → MCP
+registered → server → spool → recent hook failures. Each line is ok, a note (works, but
+could be better) or a problem with the command that fixes it; the exit code is 1 when
+any problem is found.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shlex
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+
+from brainbridge.cli.common import App, guarded, pass_app
+
+OK, NOTE, PROBLEM = "ok", "note", "problem"
+EVENTS = ("SessionStart", "UserPromptSubmit", "Stop")
+RECENT_FAILURE_S = 24 * 3600
+
+
+@dataclass(frozen=True)
+class Check:
+    level: str
+    what: str
+    fix: str = ""
+
+
+@click.command()
+@pass_app
+def doctor(app: App) -> None:
+    """Check the brain, the Claude Code hooks, MCP, the server and recent hook errors."""
+    checks = diagnose(guarded(lambda: app.settings.brain_path), Path.cwd())
+    marks = {OK: "ok     ", NOTE: "note   ", PROBLEM: "PROBLEM"}
+    for check in checks:
+        click.echo(f"{marks[check.level]} {check.what}")
+        if check.fix:
+            click.echo(f"        → {check.fix}")
+    problems = sum(c.level == PROBLEM for c in checks)
+    click.echo(f"\n{problems} problem(s)" if problems else "\nall good")
+    sys.exit(1 if problems else 0)
+
+
+def diagnose(home: Path, cwd: Path) -> list[Check]:
+    """Every check, in the order the chain runs."""
+    home = home.expanduser().resolve()
+    checks = [_brain(home), _dependencies(), *_hooks(home, cwd), _mcp(home, cwd), _server(home)]
+    return checks + [c for c in (_spool(home), _failures(home)) if c is not None]
+
+
+def _brain(home: Path) -> Check:
+    db = home / "brain.db"
+    if not db.exists():
+        return Check(PROBLEM, f"no brain at {home}", "brain init (or set BRAIN_HOME)")
+    import sqlite3
+
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=2)
+        try:
+            rows = dict(conn.execute("SELECT type, COUNT(*) FROM entities GROUP BY type"))
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        return Check(PROBLEM, f"brain at {home} cannot be read: {exc}", "restore a backup")
+    exchanges = rows.pop("Chat_Exchange", 0)
+    return Check(OK, f"brain at {home}: {sum(rows.values())} entities, {exchanges} exchanges")
+
+
+def _dependencies() -> Check:
+    missing = [m for m in ("mcp", "fastapi", "uvicorn") if importlib.util.find_spec(m) is None]
+    if missing:
+        return Check(
+            PROBLEM,
+            f"{', '.join(missing)} not installed in {sys.executable}",
+            f"{shlex.quote(sys.executable)} -m pip install brainbridge",
+        )
+    return Check(OK, "MCP server and HTTP server packages installed")
+
+
+def _hooks(home: Path, cwd: Path) -> list[Check]:
+    from brainbridge.hooks.install import is_ours, read_settings, settings_path
+
+    found: dict[str, list[tuple[Path, dict[str, Any]]]] = {e: [] for e in EVENTS}
+    checks = []
+    for scope in ("user", "project"):
+        path = settings_path(scope, cwd)
+        try:
+            data = read_settings(path)
+        except Exception as exc:
+            checks.append(Check(PROBLEM, str(exc), f"fix {path} by hand"))
+            continue
+        for event, groups in (data.get("hooks") or {}).items():
+            for group in groups:
+                for hook in group.get("hooks") or [] if isinstance(group, dict) else []:
+                    if event in found and is_ours(hook):
+                        found[event].append((path, hook))
+    missing = [e for e in EVENTS if not found[e]]
+    if len(missing) == len(EVENTS):
+        return [*checks, Check(PROBLEM, "no brain hooks in Claude Code's settings", _INSTALL)]
+    if missing:
+        checks.append(Check(PROBLEM, f"brain hooks missing for {', '.join(missing)}", _INSTALL))
+    for event, hooks in found.items():
+        for path, hook in hooks:
+            checks += _hook_command(event, path, hook, home)
+    if not missing and all(c.level == OK for c in checks):
+        where = sorted({str(p) for hooks in found.values() for p, _ in hooks})
+        checks = [Check(OK, f"hooks registered in {', '.join(where)}")]
+    return checks
+
+
+_INSTALL = "brain hooks install --user"
+
+
+def _hook_command(event: str, path: Path, hook: dict[str, Any], home: Path) -> list[Check]:
+    command = str(hook.get("command", ""))
+    out = []
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return [Check(PROBLEM, f"{event} hook in {path} is not a valid command", _INSTALL)]
+    pinned = next((w.split("=", 1)[1] for w in words if w.startswith("BRAIN_HOME=")), None)
+    program = next((w for w in words if "=" not in w), "")
+    if pinned is not None and Path(pinned).expanduser().resolve() != home:
+        out.append(
+            Check(NOTE, f"{event} hook in {path} uses the brain at {pinned}, not {home}", "")
+        )
+    if program and "/" in program and not Path(program).exists():
+        out.append(
+            Check(PROBLEM, f"{event} hook in {path} runs {program}, which is gone", _INSTALL)
+        )
+    if event == "Stop" and hook.get("async"):
+        out.append(
+            Check(
+                PROBLEM,
+                f"the Stop hook in {path} is async: `claude -p` and the Agent SDK cancel it"
+                " and store nothing",
+                _INSTALL,
+            )
+        )
+    return out
+
+
+def _claude_json() -> Path:
+    base = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(base) / ".claude.json" if base else Path.home() / ".claude.json"
+
+
+def _mcp(home: Path, cwd: Path) -> Check:
+    servers: list[tuple[str, dict[str, Any]]] = []
+    for label, path, pick in (
+        ("user", _claude_json(), lambda d: d.get("mcpServers")),
+        (
+            "local",
+            _claude_json(),
+            lambda d: (d.get("projects") or {}).get(str(cwd), {}).get("mcpServers"),
+        ),
+        ("project", cwd / ".mcp.json", lambda d: d.get("mcpServers")),
+    ):
+        try:
+            data = json.loads(path.read_text("utf-8"))
+            entries = pick(data) or {}
+        except (OSError, ValueError, AttributeError):
+            continue
+        for name, spec in entries.items() if isinstance(entries, dict) else []:
+            if isinstance(spec, dict) and _is_brain_mcp(spec):
+                servers.append((f"{name} ({label})", spec))
+    brain_cmd = Path(sys.executable).with_name("brain")
+    fix = f"claude mcp add --scope user brain -e BRAIN_HOME={shlex.quote(str(home))} -- {brain_cmd} mcp"
+    if not servers:
+        return Check(PROBLEM, "the brain's MCP server is not registered with Claude Code", fix)
+    name, spec = servers[0]
+    pinned = (spec.get("env") or {}).get("BRAIN_HOME")
+    command = str(spec.get("command", ""))
+    if "/" in command and not Path(command).exists():
+        return Check(PROBLEM, f"MCP server {name} runs {command}, which is gone", fix)
+    if pinned and Path(pinned).expanduser().resolve() != home:
+        return Check(NOTE, f"MCP server {name} uses the brain at {pinned}, not {home}")
+    return Check(OK, f"MCP server registered: {name}")
+
+
+def _is_brain_mcp(spec: dict[str, Any]) -> bool:
+    """`brain mcp`, or `python -m brainbridge.cli.main mcp`."""
+    args = [str(a) for a in spec.get("args") or []]
+    program = Path(str(spec.get("command", ""))).name
+    return "mcp" in args and ("brain" in program or any("brainbridge" in a for a in args))
+
+
+def _server(home: Path) -> Check:
+    from brainbridge.hooks.runner import read_server_file
+
+    info = read_server_file(home)
+    if info is None:
+        return Check(NOTE, "brain serve is not running (hooks open the brain themselves)")
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{info['url']}/health", timeout=2) as response:
+            ok = response.status == 200
+    except OSError:
+        ok = False
+    if ok:
+        return Check(OK, f"brain serve answers at {info['url']}")
+    return Check(
+        NOTE,
+        f"server.json points at {info['url']} but nothing answers there (hooks fall back)",
+        "brain serve &   (or delete server.json)",
+    )
+
+
+def _spool(home: Path) -> Check | None:
+    from brainbridge.hooks.spool import PENDING, drainer_lock, read_records, spool_dir
+
+    folder = spool_dir(home)
+    files = [folder / PENDING, *folder.glob("claimed-*.jsonl")] if folder.exists() else []
+    count = sum(1 for f in files for _ in read_records(f))
+    if not count:
+        return None
+    with drainer_lock(home) as free:
+        if not free:
+            return Check(OK, f"{count} turn(s) being stored from the spool")
+    return Check(
+        PROBLEM,
+        f"{count} turn(s) wait in {folder} with no drainer running",
+        f"BRAIN_HOME={shlex.quote(str(home))} {shlex.quote(sys.executable)} -m brainbridge.hooks drain",
+    )
+
+
+def _failures(home: Path) -> Check | None:
+    from brainbridge.hooks.runner import FAILURE_LOG
+
+    path = home / FAILURE_LOG
+    try:
+        age = time.time() - path.stat().st_mtime
+        tail = path.read_text("utf-8", "replace")[-4000:]
+    except OSError:
+        return None
+    entries = [e for e in tail.split("--- ") if e.strip()]
+    if not entries or age > RECENT_FAILURE_S:
+        return None
+    last = entries[-1].strip().splitlines()
+    return Check(
+        NOTE,
+        f"last hook problem ({last[0]}): {last[-1][:200] if len(last) > 1 else ''}".rstrip(": "),
+        f"see {path}",
+    )
