@@ -242,8 +242,14 @@ def anthropic_events(message: Mapping[str, Any]) -> bytes:
             start = {**block, "input": {}}
             delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
         events += [
-            ("content_block_start", {"type": "content_block_start", "index": index, "content_block": start}),
-            ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}),
+            (
+                "content_block_start",
+                {"type": "content_block_start", "index": index, "content_block": start},
+            ),
+            (
+                "content_block_delta",
+                {"type": "content_block_delta", "index": index, "delta": delta},
+            ),
             ("content_block_stop", {"type": "content_block_stop", "index": index}),
         ]
     events += [
