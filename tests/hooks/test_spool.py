@@ -107,3 +107,26 @@ def test_import_claude_after_a_stop_keeps_every_turn_once(home: Path, tmp_path: 
     )
     said = sorted(ex["user_message"] for ex in asyncio.run(session_exchanges(home, sid)))
     assert said == [f"Question {i} about the Lyra rollout?" for i in (1, 2, 3)]
+
+
+def test_a_prompt_repeated_in_many_turns_is_one_line_of_the_block(
+    home: Path, tmp_path: Path
+) -> None:
+    """Each repeat is a turn of its own (stored), but the block says it once."""
+    prompt = "Remind me which venue Kestrel Labs booked for the robotics hackathon"
+    reply = "Kestrel Labs booked the Foundry Hall venue for the robotics hackathon."
+    for i in range(4):
+        sid = fresh_session()
+        transcript = realistic_transcript(tmp_path / f"t{i}.jsonl", sid, prompt, reply)
+        run_hook("stop", stop_payload(reply, transcript, sid), home)
+        wait_drained(home)
+    from hooks.conftest import prompt_payload
+
+    run = run_hook(
+        "prompt",
+        prompt_payload("Which venue did Kestrel Labs book for the robotics hackathon again?"),
+        home,
+    )
+    block = run.context("UserPromptSubmit")
+    assert block is not None and "Foundry Hall" in block
+    assert block.count("Foundry Hall") == 1, block

@@ -106,20 +106,8 @@ def _add_curator(config, llm, curator) -> None:  # type: ignore[no-untyped-def]
 @pass_app
 def mcp(app: App) -> None:
     """Serve the brain's tools over MCP on stdio (`claude mcp add --scope user brain -- brain mcp`)."""
-    from brainbridge.mcp.stdio import serve
+    from brainbridge.mcp.stdio import serve, server_for
 
     settings = guarded(lambda: app.settings)
     guarded(lambda: require("mcp"))
-
-    def build():  # type: ignore[no-untyped-def]
-        # In a thread while the handshake is answered: the SDK import is the slow part.
-        from brainbridge.brain import Brain
-        from brainbridge.mcp import build_server
-
-        llm = guarded(settings.make_llm)
-        return build_server(
-            lambda: Brain.open(settings.brain_path, embedder=settings.embedder),
-            make_bridge=lambda brain: settings.make_bridge(brain, llm),
-        )
-
-    guarded(lambda: serve(build))
+    guarded(lambda: serve(lambda: server_for(settings)))

@@ -6,7 +6,9 @@ the hooks (which only need `brainbridge.mcp.text`) must not pay for it.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["build_server"]
 

@@ -14,54 +14,102 @@ stdio transport; a test checks that the stored copy still matches. After changin
 from __future__ import annotations
 
 import json
-from importlib import resources
-from pathlib import Path
-from typing import Any
+import os
+
+TYPE_CHECKING = False  # typing itself is not imported: `brain mcp` answers before it could
+if TYPE_CHECKING:
+    from typing import Any
 
 MANIFEST_FILE = "mcp_manifest.json"
+MANIFEST_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", MANIFEST_FILE)
 
 
 def load_manifest() -> dict[str, Any] | None:
-    """The stored manifest: {"initialize": {version: result}, "tools/list": result}, or None."""
+    """The stored manifest, or None: {"initialize": {version: result}, "handshake":
+    {method: result}, "stateless": {version: {method: result}}}."""
     try:
-        text = (resources.files("brainbridge") / "data" / MANIFEST_FILE).read_text("utf-8")
-        manifest = json.loads(text)
+        with open(MANIFEST_PATH, encoding="utf-8") as fh:
+            manifest = json.load(fh)
     except (OSError, ValueError):
         return None
-    ok = isinstance(manifest, dict) and isinstance(manifest.get("initialize"), dict)
-    return manifest if ok and isinstance(manifest.get("tools/list"), dict) else None
+    parts = ("initialize", "handshake", "stateless")
+    ok = isinstance(manifest, dict) and all(isinstance(manifest.get(k), dict) for k in parts)
+    return manifest if ok else None
+
+
+MODERN_META = "io.modelcontextprotocol/protocolVersion"
+# What a client asks for while connecting; answered from the manifest (first page only).
+LISTS = ("tools/list", "prompts/list", "resources/list", "resources/templates/list")
+
+
+def version_of(params: Any) -> str | None:
+    """The protocol version a stateless (2026-07 and later) request names in its `_meta`."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    version = meta.get(MODERN_META) if isinstance(meta, dict) else None
+    return version if isinstance(version, str) else None
 
 
 async def record() -> dict[str, Any]:
-    """Ask a real server (on a throwaway brain it never opens) what it answers."""
-    import anyio
-    from mcp.server.stdio import stdio_server
-    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+    """Ask a real server (on a throwaway brain it never opens) what it answers.
+
+    Two sessions: the `initialize` handshake (each version it negotiates, then the
+    lists), and the stateless protocol Claude Code probes for first (`server/discover`
+    and the lists, each request carrying its version).
+    """
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
     from brainbridge.mcp.server import build_server
 
     async def never_opened() -> Any:
         raise RuntimeError("recording the manifest opens no brain")
 
-    server = build_server(never_opened)
-    requests = [
+    client = {"name": "brainbridge-manifest", "version": "1"}
+    handshake: list[dict[str, Any]] = [
         {
             "jsonrpc": "2.0",
-            "id": i,
+            "id": f"initialize {version}",
             "method": "initialize",
-            "params": {
-                "protocolVersion": version,
-                "capabilities": {},
-                "clientInfo": {"name": "brainbridge-manifest", "version": "1"},
-            },
+            "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": client},
         }
-        for i, version in enumerate(HANDSHAKE_PROTOCOL_VERSIONS)
+        for version in HANDSHAKE_PROTOCOL_VERSIONS
     ]
-    requests += [
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": len(requests), "method": "tools/list"},
-    ]
-    replies: list[dict[str, Any]] = []
+    handshake += [{"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    handshake += [{"jsonrpc": "2.0", "id": m, "method": m} for m in LISTS]
+    stateless = []
+    for version in MODERN_PROTOCOL_VERSIONS:
+        meta = {
+            MODERN_META: version,
+            "io.modelcontextprotocol/clientInfo": client,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+        stateless += [
+            {
+                "jsonrpc": "2.0",
+                "id": f"{method} {version}",
+                "method": method,
+                "params": {"_meta": meta},
+            }
+            for method in ("server/discover", *LISTS)
+        ]
+    answers = await _session(build_server(never_opened), handshake)
+    answers |= await _session(build_server(never_opened), stateless)
+    return {
+        "initialize": {v: answers[f"initialize {v}"] for v in HANDSHAKE_PROTOCOL_VERSIONS},
+        "handshake": {m: answers[m] for m in LISTS},
+        "stateless": {
+            v: {m: answers[f"{m} {v}"] for m in ("server/discover", *LISTS)}
+            for v in MODERN_PROTOCOL_VERSIONS
+        },
+    }
+
+
+async def _session(server: Any, requests: list[dict[str, Any]]) -> dict[str, Any]:
+    """Run one stdio session of `requests` against the server: {request id: result}."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    expected = sum("id" in r for r in requests)
+    replies: dict[str, Any] = {}
     done = anyio.Event()
 
     class Lines:
@@ -75,34 +123,31 @@ async def record() -> dict[str, Any]:
 
     class Replies:
         async def write(self, line: str) -> None:
-            replies.append(json.loads(line))
-            if len(replies) == len(requests) - 1:
+            reply = json.loads(line)
+            replies[reply["id"]] = reply.get("result", reply.get("error"))
+            if len(replies) == expected:
                 done.set()
 
         async def flush(self) -> None:
             pass
 
+    lowlevel = server._lowlevel_server
     async with (
         stdio_server(stdin=Lines(), stdout=Replies()) as (read, write),  # type: ignore[arg-type]
         anyio.create_task_group() as tg,
     ):
-        options = server._lowlevel_server.create_initialization_options()
-        tg.start_soon(server._lowlevel_server.run, read, write, options)
+        tg.start_soon(lowlevel.run, read, write, lowlevel.create_initialization_options())
         await done.wait()
         tg.cancel_scope.cancel()
-    by_id = {r["id"]: r["result"] for r in replies}
-    return {
-        "initialize": {version: by_id[i] for i, version in enumerate(HANDSHAKE_PROTOCOL_VERSIONS)},
-        "tools/list": by_id[len(requests) - 2],
-    }
+    return replies
 
 
 def main() -> None:
     import anyio
 
-    path = Path(__file__).resolve().parent.parent / "data" / MANIFEST_FILE
-    path.write_text(json.dumps(anyio.run(record), indent=1, sort_keys=True) + "\n", "utf-8")
-    print(f"wrote {path}")
+    with open(MANIFEST_PATH, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(anyio.run(record), indent=1, sort_keys=True) + "\n")
+    print(f"wrote {MANIFEST_PATH}")
 
 
 if __name__ == "__main__":

@@ -15,13 +15,21 @@ import json
 import queue
 import sys
 import threading
-from collections.abc import AsyncIterator, Callable
-from typing import IO, TYPE_CHECKING, Any
 
+from brainbridge.mcp.manifest import version_of
+
+TYPE_CHECKING = False  # typing itself is not imported: the first answer must not wait for it
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Callable
+    from typing import IO, Any
+
     from mcp.server.mcpserver import MCPServer
 
+    from brainbridge.settings import Settings
+
 EOF = None
+ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
+SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 
 
 class Front:
@@ -34,12 +42,13 @@ class Front:
         self.handed_over = False
         self.holding = False
         self.replayed_id: Any = None  # the SDK's answer to this id is a duplicate
+        self.acknowledged: set[str] = set()  # listen streams acknowledged here (JSON ids)
         self._lock = threading.Lock()
 
     def take(self, line: str) -> None:
         """One line from the client: answer it here, or pass it on to the SDK."""
         with self._lock:
-            if self.handed_over or self.holding:
+            if self.handed_over:
                 self.lines.put(line)
                 return
             try:
@@ -49,9 +58,12 @@ class Front:
             if isinstance(message, dict) and "id" not in message:
                 self.lines.put(line)  # a notification: the SDK's, and nothing waits on it
                 return
-            answer = self._answer(message, line)
+            stateless = isinstance(message, dict) and version_of(message.get("params"))
+            # A handshake session is ordered: nothing is answered ahead of a held request.
+            # Stateless requests stand alone (a held subscriptions/listen blocks nothing).
+            answer = None if self.holding and not stateless else self._answer(message, line)
             if answer is None:
-                self.holding = True  # answer nothing ahead of what waits for the SDK
+                self.holding = self.holding or not stateless
                 self.lines.put(line)
             else:
                 self._write(answer)
@@ -64,33 +76,58 @@ class Front:
         if self.manifest is None or not isinstance(message, dict):
             return None
         method, params = message.get("method"), message.get("params") or {}
+        if isinstance(params, dict) and params.get("cursor"):
+            return None  # later pages: the SDK's
+        version = version_of(params)  # the 2026-07 protocol: no initialize, versioned calls
         result: Any = None
-        if method == "initialize" and isinstance(params, dict):
+        if version is not None and method == "subscriptions/listen":
+            self._acknowledge(message, params)
+            return None  # and on to the SDK, which serves the stream
+        if version is not None:
+            result = self.manifest["stateless"].get(version, {}).get(method)
+        elif method == "initialize" and isinstance(params, dict):
             result = self.manifest["initialize"].get(str(params.get("protocolVersion")))
             if result is not None:
                 self.replayed_id = message["id"]
                 self.lines.put(line)  # the SDK must see the handshake too
-        elif method == "tools/list" and not (isinstance(params, dict) and params.get("cursor")):
-            result = self.manifest["tools/list"]
         elif method == "ping":
             result = {}
+        else:
+            result = self.manifest["handshake"].get(str(method))
         if result is None:
             return None
         return {"jsonrpc": "2.0", "id": message["id"], "result": result}
 
+    def _acknowledge(self, message: dict[str, Any], params: dict[str, Any]) -> None:
+        """Acknowledge a listen stream now (Claude Code waits for it before listing tools)
+        as the SDK would: every kind asked for is honoured. The SDK serves the stream from
+        the hand-over on; its own acknowledgement, a copy, is dropped."""
+        asked = params.get("notifications")
+        asked = asked if isinstance(asked, dict) else {}
+        honoured: dict[str, Any] = {
+            k: True
+            for k in ("toolsListChanged", "promptsListChanged", "resourcesListChanged")
+            if asked.get(k)
+        }
+        if asked.get("resourceSubscriptions"):
+            honoured["resourceSubscriptions"] = list(asked["resourceSubscriptions"])
+        self._write(
+            {
+                "jsonrpc": "2.0",
+                "method": ACKNOWLEDGED,
+                "params": {"_meta": {SUBSCRIPTION_ID: message["id"]}, "notifications": honoured},
+            }
+        )
+        self.acknowledged.add(json.dumps(message["id"]))
+
     def write_line(self, line: str) -> None:
         """A line from the SDK, unless it repeats the handshake answer already sent."""
-        if self.replayed_id is not None:
+        if self.replayed_id is not None or self.acknowledged:
             try:
                 message = json.loads(line)
             except ValueError:
                 message = None
-            if (
-                isinstance(message, dict)
-                and message.get("id") == self.replayed_id
-                and "method" not in message
-            ):
-                self.replayed_id = None
+            if _is_copy(message, self):
                 return
         with self._lock:
             self.out.write(line.rstrip("\n").encode("utf-8") + b"\n")
@@ -99,6 +136,23 @@ class Front:
     def _write(self, message: dict[str, Any]) -> None:
         self.out.write(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
         self.out.flush()
+
+
+def _is_copy(message: Any, front: Front) -> bool:
+    """The SDK's answer to the replayed initialize, or its acknowledgement of a listen
+    stream the front already acknowledged (each dropped once)."""
+    if not isinstance(message, dict):
+        return False
+    if "method" not in message and message.get("id") == front.replayed_id:
+        front.replayed_id = None
+        return True
+    if message.get("method") == ACKNOWLEDGED:
+        meta = (message.get("params") or {}).get("_meta") or {}
+        key = json.dumps(meta.get(SUBSCRIPTION_ID))
+        if key in front.acknowledged:
+            front.acknowledged.discard(key)
+            return True
+    return False
 
 
 def read_client(front: Front, stdin: IO[bytes]) -> None:
@@ -132,14 +186,69 @@ def serve(build: Callable[[], MCPServer[Any]]) -> None:
         finally:
             ready.set()
 
-    threading.Thread(target=prepare, name="mcp-sdk-import", daemon=True).start()
+    # The reader first, and short GIL turns while the SDK imports in the other thread, so a
+    # waiting client is answered within milliseconds.
     threading.Thread(
         target=read_client, args=(front, sys.stdin.buffer), name="mcp-stdin", daemon=True
     ).start()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.0005)
+    threading.Thread(target=prepare, name="mcp-sdk-import", daemon=True).start()
     ready.wait()
+    sys.setswitchinterval(interval)
     if "error" in built:
         raise built["error"]
     run_sdk(built["server"], front)
+
+
+def server_for(settings: Settings) -> MCPServer[Any]:
+    """The SDK server on the brain and LLM that `settings` name (the brain opens on first use).
+
+    Raises: BrainError for an LLM setting that cannot be used.
+    """
+    from brainbridge.brain import Brain
+    from brainbridge.mcp.server import build_server
+
+    llm = settings.make_llm()
+    return build_server(
+        lambda: Brain.open(settings.brain_path, embedder=settings.embedder),
+        make_bridge=lambda brain: settings.make_bridge(brain, llm),
+    )
+
+
+def main() -> int:
+    """`brain mcp` without the CLI framework: the first answer goes out in milliseconds.
+
+    Problems (a missing package, a bad setting) are one line on stderr and exit 1.
+    """
+    import importlib.util
+    import os
+
+    if importlib.util.find_spec("mcp") is None:
+        print(
+            f"brain: error: mcp is not installed in {sys.executable}; reinstall brainbridge:"
+            " python -m pip install brainbridge",
+            file=sys.stderr,
+        )
+        return 1
+
+    def build() -> MCPServer[Any]:
+        from brainbridge.settings import load_settings
+
+        return server_for(load_settings(os.environ))
+
+    try:
+        serve(build)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        from brainbridge.errors import BrainError
+
+        if not isinstance(exc, BrainError):
+            raise
+        print(f"brain: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def run_sdk(server: MCPServer[Any], front: Front) -> None:
