@@ -14,9 +14,16 @@ import pytest
 
 from brainbridge.brain import Brain
 from brainbridge.bridge.prompts import EXTRACT_SYSTEM, JUDGE_SYSTEM
+from brainbridge.curator.prompts import SYSTEM as CURATOR_SYSTEM
 from brainbridge.model import CHAT_EXCHANGE
 from bridge.judge_set import fill, load
-from fakes.llm_server import FakeLLMServer, FakeRequest, reply_json, reply_text
+from fakes.llm_server import (
+    FakeLLMServer,
+    FakeRequest,
+    reply_json,
+    reply_text,
+    reply_tool_calls,
+)
 
 REPLY = "Loop is in good shape; Seedling still needs a sharper market slide before demo day."
 
@@ -153,6 +160,10 @@ def _scripted(request: FakeRequest):
         return reply_json({"judgment": "pass_through", "queries": []})
     if request.system.startswith(EXTRACT_SYSTEM):
         return reply_json({"facts": []})
+    if request.system.startswith(CURATOR_SYSTEM):
+        if any(m["role"] == "tool" for m in request.messages):
+            return reply_text("Done.")
+        return reply_tool_calls([("update_title", {"title": "Kevin's Cohort This Month"})])
     return reply_text(REPLY)
 
 
@@ -187,7 +198,7 @@ def test_chat_runs_the_bridge_around_every_turn(home: Path, fake_llm_server: Fak
     chats = [
         r
         for r in fake_llm_server.requests
-        if not r.system.startswith((JUDGE_SYSTEM, EXTRACT_SYSTEM))
+        if not r.system.startswith((JUDGE_SYSTEM, EXTRACT_SYSTEM, CURATOR_SYSTEM))
     ]
     assert len(chats) == 2
     assert "## Brain Context" in chats[0].system and "Kevin Alvarez" in chats[0].system
@@ -211,6 +222,8 @@ def test_chat_runs_the_bridge_around_every_turn(home: Path, fake_llm_server: Fak
     assert ex2 is not None
     assert session.message_count == 2
     assert [e["judgment"] for e in session.bridge_context_log] == ["enrich", "pass_through"]
+    # The curator runs in chat as in `brain serve` and the hooks.
+    assert session.title == "Kevin's Cohort This Month"
 
 
 def test_chat_keeps_going_when_the_llm_fails(home: Path, fake_llm_server: FakeLLMServer) -> None:

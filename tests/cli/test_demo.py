@@ -47,6 +47,12 @@ def test_demo_json_and_a_second_run_in_the_same_folder(cli: BrainCli, tmp_path: 
     assert len(first["searches"]) == 3
     assert all(s["results"] for s in first["searches"])
     assert first["recall"]["count"] > 0
+    # The bridge on one message of each kind, with the local judge (no LLM).
+    judged = {b["message"]: b for b in first["bridge"]}
+    assert [b["judgment"] for b in first["bridge"]] == ["enrich", "step_back", "pass_through"]
+    block = judged["Drivers still lose stops after syncing, any new ideas?"]["block"]
+    assert block.startswith("## Brain Context") and "Offline sync conflicts" in block
+    assert all(b["reasons"] for b in first["bridge"])
     again = cli.ok("demo", str(folder), "--json").json()
     assert again["loaded"]["vectors"] == 0  # nothing new to embed
     stats = cli.ok("--brain", str(folder), "stats", "--json").json()

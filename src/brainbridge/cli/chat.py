@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING
 import click
 from rich.text import Text
 
-from brainbridge.cli.common import App, json_option, open_brain, pass_app, read_text_arg, run
+from brainbridge.cli.common import (
+    App,
+    guarded,
+    json_option,
+    open_brain,
+    pass_app,
+    read_text_arg,
+    run,
+)
 from brainbridge.cli.output import emit_json, err, out, write_utf8
 from brainbridge.errors import LLMError
 from brainbridge.model import Judgment
@@ -21,6 +29,7 @@ from brainbridge.model import Judgment
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
     from brainbridge.bridge import Bridge, Enrichment
+    from brainbridge.curator.config import CuratorConfig
     from brainbridge.ports import LLM
     from brainbridge.settings import Settings
 
@@ -147,11 +156,15 @@ def chat(app: App, session_id: str | None) -> None:
     if llm is None:
         click.echo(no_llm_help(settings), err=True)
         raise SystemExit(1)
-    run(_chat(settings, llm, session_id or uuid.uuid4().hex))
+    curator = guarded(settings.curator_config)
+    run(_chat(settings, llm, session_id or uuid.uuid4().hex, curator))
 
 
-async def _chat(settings: Settings, llm: LLM, session_id: str) -> None:
+async def _chat(
+    settings: Settings, llm: LLM, session_id: str, curator: CuratorConfig | None = None
+) -> None:
     from brainbridge.brain import Brain
+    from brainbridge.curator.wiring import attach_curator
 
     try:
         brain = await Brain.open(settings.brain_path, embedder=settings.embedder)
@@ -160,6 +173,8 @@ async def _chat(settings: Settings, llm: LLM, session_id: str) -> None:
         raise
     bridge = settings.make_bridge(brain, llm)
     try:
+        # As in `brain serve` and the hooks: titles, summaries and the daily log as you go.
+        await attach_curator(brain, bridge, llm, curator)
         session = await brain._run(brain.sessions.ensure, session_id)
         interactive = sys.stdin.isatty()
         _dim(

@@ -1,4 +1,5 @@
-"""`brain demo`: a sample brain in a fresh folder, then a few searches and a recall."""
+"""`brain demo`: a sample brain in a fresh folder, a few searches and a recall, then the
+bridge judging three messages as it would before each turn of a chat."""
 
 from __future__ import annotations
 
@@ -24,6 +25,12 @@ SEARCHES = (
     "money left and monthly spending for the board",
 )
 RECALL = "When does the Atlas beta launch and why did it move?"
+# One of each judgment: leans on what the brain knows, asks for the brain itself, general.
+MESSAGES = (
+    "Drivers still lose stops after syncing, any new ideas?",
+    "Show me what my brain has on Acme Freight",
+    "How do I reverse a list in Python?",
+)
 
 
 @click.command()
@@ -53,6 +60,9 @@ def demo(app: App, directory: Path | None, as_json: bool) -> None:
             vectors = await brain.index_vectors()
             searches = [(q, await brain.search(q, 5)) for q in SEARCHES]
             recall = await brain.recall(RECALL, 5)
+            bridge = settings.make_bridge(brain, None)  # the local judge: no LLM needed
+            judged = [await bridge.enrich(m, "brain-demo") for m in MESSAGES]
+            await bridge.drain()
             embedder = brain.embedder.name if brain.embedder else "none"
         return {
             "path": str(folder),
@@ -65,6 +75,10 @@ def demo(app: App, directory: Path | None, as_json: bool) -> None:
             "embedder": embedder,
             "searches": searches,
             "recall": recall,
+            "bridge": [
+                {"message": m, **{k: e.to_dict()[k] for k in ("judgment", "reasons", "block")}}
+                for m, e in zip(MESSAGES, judged, strict=True)
+            ],
         }
 
     result = run(_demo())
@@ -95,9 +109,21 @@ def _print(result: dict[str, Any], seconds: float) -> None:
         print_hits(hits, query, title=f"brain search {query!r}")
     console.print()
     print_recall(result["recall"])
+    console.print()
+    say(Text("The bridge, before each message of a chat:", style="bold"))
+    for turn in result["bridge"]:
+        console.print()
+        say(Text(f"you › {turn['message']}", style="bold"))
+        why = "; ".join(turn["reasons"])
+        say(Text(f"  judgment: {turn['judgment']} ({why})", style="cyan"))
+        if turn["block"]:
+            say(Text("  injected ahead of the message:", style="dim"))
+            for line in turn["block"].splitlines():
+                say(Text(f"    {line}", style="dim"))
     brain_opt = f"--brain {shlex.quote(result['path'])}"
     console.print()
     say(Text("Try your own questions:", style="bold"))
     say(Text(f'  brain {brain_opt} search "who designs the driver app"'))
     say(Text(f'  brain {brain_opt} show "Maya Chen"'))
     say(Text(f'  brain {brain_opt} recall "what is Acme Freight waiting for"'))
+    say(Text(f'  brain {brain_opt} enrich "what did we promise Acme Freight again?"'))
