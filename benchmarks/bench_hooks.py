@@ -12,9 +12,16 @@ stdin and reads its stdout to the end, on a synthetic brain of 10k entities (qui
 - the floor: spawning the interpreter with `python -c pass`, and the server's own
   time for POST /hooks/prompt on a kept-alive connection.
 
+Then the cold paths Claude Code meets without a server: the SessionStart hook, the Stop
+hook's blocking time (it spools the turn and starts a detached drainer), and `brain mcp`
+from process start to its answer to `tools/list`, beside the MCP SDK server alone (what
+`brain mcp` ran before the stdio front answered from the manifest).
+
 The server and the brain use the model-free hashing embedder so that building the
-brain takes seconds; the server's enrich does not depend on the model much. Target:
-p95 ≤ 250 ms end to end with a running server.
+brain takes seconds; the server's enrich does not depend on the model much. Targets:
+p95 ≤ 250 ms end to end with a running server; cold prompt and SessionStart hooks p95 ≤
+300 ms at 10k entities; `brain mcp` to tools/list p95 ≤ 500 ms. Bytecode is compiled
+(as in an installed package): PYTHONDONTWRITEBYTECODE is dropped for the hooks.
 
 Run: python -m benchmarks --only hooks [--quick]
 """
@@ -42,6 +49,16 @@ from typing import Any
 from brainbridge.brain import Brain
 
 TARGET_P95_MS = 250.0
+COLD_TARGET_P95_MS = 300.0
+MCP_TARGET_P95_MS = 500.0
+# The same rows before the 2026-11-25 cold-path work (issue #16, and docs/benchmarks.md of
+# that morning, same machine, 10k entities): p50 / p95 ms.
+BEFORE = {
+    "cold prompt": "542 / 773",
+    "cold session-start": "≈ 450 / — (3.4 s in #16's first test)",
+    "stop": "≈ 120 / 157 (async, cancelled by `claude -p`)",
+    "mcp": "≈ 1,000 / — (1.3–3.5 s in #16)",
+}
 FULL = {"entities": 10_000, "exchanges": 2_000, "samples": 100}
 QUICK = {"entities": 1_000, "exchanges": 200, "samples": 25}
 WARMUP = 3
@@ -153,7 +170,8 @@ async def _build(home: Path, synthetic: Synthetic) -> None:
 
 
 def _env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BRAIN_")}
+    drop = ("PYTHONDONTWRITEBYTECODE",)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BRAIN_") and k not in drop}
     return {**env, "BRAIN_HOME": str(home), "BRAIN_EMBEDDER": "hashing"}
 
 
@@ -191,6 +209,113 @@ def _round_trips(
             times.append(elapsed)
             with_context += bool(proc.stdout.strip())
     return times, with_context
+
+
+def _session_start_payload(i: int) -> bytes:
+    return json.dumps(
+        {
+            "session_id": f"start-{i}",
+            "transcript_path": f"/tmp/start-{i}.jsonl",
+            "cwd": f"/home/dev/src/{WORDS[i % len(WORDS)]}",
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+        }
+    ).encode()
+
+
+def _stop_payload(i: int) -> bytes:
+    return json.dumps(
+        {
+            "session_id": f"stop-{i % 10}",
+            "transcript_path": "/nonexistent.jsonl",
+            "cwd": "/home/dev/src/app",
+            "hook_event_name": "Stop",
+            "stop_hook_active": False,
+            "prompt": f"Ask Priya about the {WORDS[i % len(WORDS)]} review for sprint {i}.",
+            "last_assistant_message": f"Noted: the {WORDS[i % len(WORDS)]} review, sprint {i}.",
+        }
+    ).encode()
+
+
+def _timed(
+    command: list[str], payloads: list[bytes], home: Path, between: Any = None
+) -> list[float]:
+    """Wall time (ms) of each spawn → payload → exit, after the warm-up runs; `between()`
+    runs after each, untimed."""
+    times = []
+    for i, payload in enumerate(payloads):
+        if between is not None and i:
+            between()
+        started = time.perf_counter()
+        proc = subprocess.run(
+            command, input=payload, capture_output=True, env=_env(home), timeout=60
+        )
+        if proc.returncode != 0:
+            raise RuntimeError(f"{command} exited {proc.returncode}: {proc.stderr[-500:]!r}")
+        if i >= WARMUP:
+            times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def _wait_drained(home: Path, timeout: float = 300.0) -> float:
+    """Seconds until the Stop hooks' drainer has stored everything spooled."""
+    from brainbridge.hooks.spool import drainer_lock, waiting
+
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if not waiting(home):
+            with drainer_lock(home) as free:
+                if free:
+                    return time.monotonic() - started
+        time.sleep(0.05)
+    raise RuntimeError("the spool was not drained")
+
+
+MCP_SDK_ONLY = (
+    "import sys; from brainbridge.settings import load_settings;"
+    " from brainbridge.mcp.stdio import server_for;"
+    " server_for(load_settings(__import__('os').environ)).run('stdio')"
+)
+
+
+def _mcp_to_tools(command: list[str], home: Path, n: int) -> list[float]:
+    """ms from spawning an MCP stdio server to its answer to tools/list (after initialize)."""
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "bench", "version": "1"},
+        },
+    }
+    lines = [init, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    lines.append({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    data = "".join(json.dumps(m) + "\n" for m in lines).encode()
+    times = []
+    for i in range(n + WARMUP):
+        started = time.perf_counter()
+        proc = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=_env(home),
+        )
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(data)
+        proc.stdin.flush()
+        replies = [json.loads(proc.stdout.readline()) for _ in range(2)]
+        elapsed = (time.perf_counter() - started) * 1000
+        proc.stdin.close()
+        proc.stdout.close()
+        proc.wait(timeout=60)
+        if not replies[1].get("result", {}).get("tools"):
+            raise RuntimeError(f"{command}: no tools in {replies[1]!r}")
+        if i >= WARMUP:
+            times.append(elapsed)
+    return times
 
 
 def _free_port() -> int:
@@ -262,6 +387,21 @@ def run(quick: bool = False) -> str:
         floor, _ = _round_trips("floor", [sys.executable, "-c", "pass"], home, synthetic, n)
 
         cold, cold_ctx = _round_trips("cold", lean, home, synthetic, n)
+        hooks = [sys.executable, "-m", "brainbridge.hooks"]
+        starts = [_session_start_payload(i) for i in range(n + WARMUP)]
+        cold_start = _timed([*hooks, "session-start"], starts, home)
+        # One turn at a time, as in a chat: each Stop's drainer finishes before the next.
+        drains: list[float] = []
+        stops = _timed(
+            [*hooks, "stop"],
+            [_stop_payload(i) for i in range(n + WARMUP)],
+            home,
+            between=lambda: drains.append(_wait_drained(home)),
+        )
+        drains.append(_wait_drained(home))
+        mcp_cmd = [cli[0], "mcp"] if brain_script else [*cli, "mcp"]
+        mcp_front = _mcp_to_tools(mcp_cmd, home, max(10, n // 4))
+        mcp_sdk = _mcp_to_tools([sys.executable, "-c", MCP_SDK_ONLY], home, max(5, n // 10))
         proc, info = _start_server(home)
         try:
             fast, fast_ctx = _round_trips("fast", lean, home, synthetic, n)
@@ -276,6 +416,12 @@ def run(quick: bool = False) -> str:
 
     p95 = _percentile(fast, 0.95)
     verdict = "meets" if p95 <= TARGET_P95_MS else "misses"
+
+    def cold_row(label: str, samples: list[float], target: float, before: str) -> str:
+        p50, p95_ = _percentile(samples, 0.5), _percentile(samples, 0.95)
+        met = "meets" if p95_ <= target else "misses"
+        return f"| {label} | {len(samples)} | {p50:.0f} | {p95_:.0f} | {before} | {met} ≤ {target:.0f} |"
+
     total = len(synthetic.rows)
     return "\n".join(
         [
@@ -300,6 +446,42 @@ def run(quick: bool = False) -> str:
             f" {max(0.0, _percentile(fast, 0.5) - _percentile(server, 0.5)):.0f} ms."
             f" Load average {load_before:.1f} before and {os.getloadavg()[0]:.1f} after, on"
             f" {os.cpu_count()} cores: every number here moves with the machine's load.",
+            "",
+            "Cold paths, no server (what `claude -p` on a fresh machine meets):",
+            "",
+            "| path | n | p50 ms | p95 ms | before (p50 / p95) | target p95 |",
+            "|---|---:|---:|---:|---|---|",
+            cold_row(
+                "UserPromptSubmit hook, no server", cold, COLD_TARGET_P95_MS, BEFORE["cold prompt"]
+            ),
+            cold_row(
+                "SessionStart hook, no server",
+                cold_start,
+                COLD_TARGET_P95_MS,
+                BEFORE["cold session-start"],
+            ),
+            cold_row(
+                "Stop hook, blocking time (spools, starts the drainer)",
+                stops,
+                COLD_TARGET_P95_MS,
+                BEFORE["stop"],
+            ),
+            cold_row(
+                "`brain mcp`, process start to tools/list answered",
+                mcp_front,
+                MCP_TARGET_P95_MS,
+                BEFORE["mcp"],
+            ),
+            cold_row(
+                "baseline: the MCP SDK server alone, to tools/list",
+                mcp_sdk,
+                MCP_TARGET_P95_MS,
+                "what `brain mcp` ran before",
+            ),
+            "",
+            "A Stop's turn was stored by the detached drainer (observe, facts, curator, no"
+            f" LLM) within p50 {_percentile(drains, 0.5) * 1000:.0f} ms / p95"
+            f" {_percentile(drains, 0.95) * 1000:.0f} ms of the hook returning.",
         ]
     )
 
