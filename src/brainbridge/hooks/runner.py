@@ -156,6 +156,10 @@ async def _run_here(
         home, embedder=None, background_indexing=False, sync_types=kind == "stop"
     )
     try:
+        if kind == "session-start":  # project context: no bridge to build
+            result = await run_hook(brain, kind, payload)
+            emit(kind, result)
+            return result
         bridge = settings.make_bridge(brain, llm)
         if kind == "stop":
             await _attach_curator(brain, bridge, llm, settings, kind)

@@ -5,10 +5,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from brainbridge.bridge import Bridge, Observation
-
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
+    from brainbridge.bridge import Bridge, Observation
 
 log = logging.getLogger(__name__)
 
@@ -27,10 +26,8 @@ async def run_hook(
     `exchange_number` numbers a Stop's exchange (default: the session's next turn).
     Raises: whatever the brain raises; ValueError for an unknown kind.
     """
-    own = bridge is None
-    bridge = bridge or Bridge(brain)
     session_id = str(payload.get("session_id") or "claude-code")
-    if kind == "session-start":
+    if kind == "session-start":  # project context only: no bridge (and none of its imports)
         cwd = str(payload.get("cwd") or "")
         if not cwd:
             return {"context": None}
@@ -40,6 +37,10 @@ async def run_hook(
         from brainbridge.mcp.text import context_text
 
         return {"context": context_text(entries, cwd)}
+    from brainbridge.bridge import Bridge
+
+    own = bridge is None
+    bridge = bridge or Bridge(brain)
     if kind == "prompt":
         # No session write before enrich: the turn is logged after, so a locked
         # database delays only the log, never the context.

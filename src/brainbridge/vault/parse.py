@@ -11,8 +11,6 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote
 
-import yaml
-
 _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
 _WIKILINK = re.compile(r"!?\[\[([^\]\|#\n]+)(?:#[^\]\|\n]*)?(?:\|[^\]\n]*)?\]\]")
 _WIKILINK_TEXT = re.compile(r"!?\[\[([^\]\|#\n]+)(?:#[^\]\|\n]*)?(?:\|([^\]\n]*))?\]\]")
@@ -123,6 +121,8 @@ def parse_note(path: Path, root: Path) -> Note:
     body = text
     m = _FRONTMATTER.match(text)
     if m:
+        import yaml  # here: `excerpt` (on every SessionStart hook) needs no YAML
+
         body = text[m.end() :]
         try:
             loaded = yaml.safe_load(m.group(1))
