@@ -130,3 +130,17 @@ def test_a_prompt_repeated_in_many_turns_is_one_line_of_the_block(
     block = run.context("UserPromptSubmit")
     assert block is not None and "Foundry Hall" in block
     assert block.count("Foundry Hall") == 1, block
+
+
+def test_brain_serve_stores_what_was_spooled_before_it_started(home: Path, tmp_path: Path) -> None:
+    from api.served import serve_brain
+
+    sid = fresh_session()
+    transcript = realistic_transcript(tmp_path / "t.jsonl", sid, PROMPT, REPLY)
+    record = turn_record(stop_payload(REPLY, transcript, sid))
+    assert record is not None
+    append(home, record)  # a turn whose drainer never ran
+    with serve_brain(home):
+        wait_drained(home)
+    (ex,) = asyncio.run(session_exchanges(home, sid))
+    assert ex["user_message"] == PROMPT

@@ -31,7 +31,7 @@ from brainbridge.api.page import PAGE_HTML
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
-from brainbridge.hooks.spool import turn_record
+from brainbridge.hooks.spool import start_drainer, turn_record, waiting
 from brainbridge.hooks.work import run_hook, store_turn
 from brainbridge.mcp import build_server
 
@@ -82,6 +82,10 @@ def create_app(config: ServerConfig) -> FastAPI:
         state.update(brain=b, bridge=br)
         for hook in config.on_start:
             await hook(b, br)
+        if waiting(config.brain_path):
+            # Turns a Stop hook spooled before this server ran (a drainer that died, a
+            # crash): stored by a drainer of their own, as the hooks would.
+            start_drainer(config.brain_path)
         try:
             async with mcp.session_manager.run():
                 yield
