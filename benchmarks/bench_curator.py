@@ -245,10 +245,54 @@ def _table(
     return lines
 
 
+def _extractive(turns: list[tuple[str, str]]) -> str:
+    from brainbridge.curator.local import Exchange, local_summary
+
+    return local_summary([Exchange(n, u, a) for n, (u, a) in enumerate(turns, 1)], BUDGET)
+
+
+def labelled_sessions() -> list[str]:
+    """Titles and summaries of the sessions in tests/data/curator, per split, beside the
+    baselines: does the title name the topic, does the summary carry the key facts?"""
+    from benchmarks.curator_sessions import SPLITS, score
+
+    def first_600(ex: Any) -> str:
+        return first_chars([(e.user, e.ai) for e in ex])
+
+    def six_words(ex: Any) -> str:
+        return first_words([(e.user, e.ai) for e in ex])
+
+    def extractive(ex: Any) -> str:
+        return _extractive([(e.user, e.ai) for e in ex])
+
+    lines = [
+        "| split | method | sessions | titles naming the topic | facts in summaries |"
+        " summaries with every fact | summaries without User:/AI: |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for split in SPLITS:
+        for label, title, summary in (
+            ("local curator", None, None),
+            (f"baseline: first 6 words / first {BUDGET} chars", six_words, first_600),
+            ("before: the extractive summary", None, extractive),
+        ):
+            r = score(split, title=title, summary=summary)
+            t = "-" if label.startswith("before") else f"{r['titles naming the topic']:.2f}"
+            lines.append(
+                f"| {split} | {label} | {r['sessions']} | {t} | {r['facts in summaries']:.2f} |"
+                f" {r['summaries with every fact']:.2f} |"
+                f" {r['summaries without transcript labels']:.2f} |"
+            )
+    return lines
+
+
 def report(samples: list[Sample], elapsed: float) -> str:
     """The Markdown report."""
     summaries = {
         "local curator": [s.summary for s in samples],
+        "before: the extractive summary (previous local curator)": [
+            _extractive(s.turns) for s in samples
+        ],
         "baseline: lead-3 sentences": [lead_3(s.turns) for s in samples],
         f"baseline: first {BUDGET} chars": [first_chars(s.turns) for s in samples],
     }
@@ -276,6 +320,15 @@ def report(samples: list[Sample], elapsed: float) -> str:
         "### Titles",
         "",
         *_table(samples, titles, "title", {"content words found in gold": title_precision}),
+        "",
+        "### Labelled sessions (tests/data/curator)",
+        "",
+        "Sessions written and labelled (topic words, key facts) before the local curator was"
+        " changed; `dev` was tuned on, `fresh` is scored once by this run. A title names the"
+        " topic when it holds one of the topic words (stemmed); a summary names a fact when it"
+        " holds the string.",
+        "",
+        *labelled_sessions(),
         "",
         "### Cost",
         "",

@@ -10,9 +10,9 @@ import textwrap
 import threading
 from pathlib import Path
 
-from brainbridge.curator import Curator, CuratorConfig, local_summary
+from brainbridge.curator import Curator, CuratorConfig
 from brainbridge.curator.files import day_record_file, read_day
-from brainbridge.curator.local import Exchange
+from brainbridge.curator.local import Exchange, session_summary
 from fakes.llm_server import FakeLLMServer, reply_tool_calls
 
 from .conftest import MIGRATION_CHAT, GatedLLM, fixed_now, seed
@@ -39,7 +39,7 @@ async def test_ten_triggers_at_once_run_once_plus_one_follow_up(brain) -> None:
     assert_serial(runs)
     session = await brain._run(brain.sessions.get, "s-1")
     chat = [Exchange(n, u, a) for n, (u, a) in enumerate(MIGRATION_CHAT, start=1)]
-    assert session.summary == local_summary(chat, 600)
+    assert session.summary == session_summary(chat, 600)
 
 
 async def test_triggers_during_a_run_are_never_lost(brain) -> None:
@@ -57,7 +57,7 @@ async def test_triggers_during_a_run_are_never_lost(brain) -> None:
     assert last["through"] == len(MIGRATION_CHAT)
     chat = [Exchange(n, u, a) for n, (u, a) in enumerate(MIGRATION_CHAT, start=1)]
     session = await brain._run(brain.sessions.get, "s-1")
-    assert session.summary == local_summary(chat, 600)
+    assert session.summary == session_summary(chat, 600)
 
 
 async def test_a_slow_llm_never_piles_up_runs(brain, gated_llm: GatedLLM) -> None:

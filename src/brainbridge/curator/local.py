@@ -27,12 +27,22 @@ from brainbridge.curator.text import (
     is_describing,
     sentences,
     stem,
-    title_case,
     words,
 )
 from brainbridge.llm import ToolCall
 from brainbridge.model import Session
 
+# Words that never name a topic, though they pass as content words: verbs of state and
+# change ("Mom turns 70", "the garden keeps drying"), hedges, and dates (a date is a fact
+# of the session, not its subject).
+_NOT_A_TOPIC = frozenset(
+    "almost about nearly keeps kept shows showed turns turned ends ended moves moved starts "
+    "started runs run drying gets got goes went comes came takes took makes made seems looks "
+    "uses used says said wants needs owns talks gives does "
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may "
+    "june july august september october november december jan feb mar apr jun jul aug sep sept "
+    "oct nov dec today tomorrow tonight yesterday week weeks month months year years".split()
+)
 _CLAUSE = re.compile(r"[,;:()\"“”\[\]–—/]|\s-\s|\.\.\.")
 _MMR_LAMBDA = 0.7
 _REDUNDANT = 0.6
@@ -62,19 +72,28 @@ def local_title(exchanges: Sequence[Exchange], max_words: int = 8) -> str:
     for ex in exchanges:
         for text in (ex.user, ex.ai):
             _content_runs(text, capital, vocative)
-    for ex in exchanges:
-        for text, weight in ((ex.user, 2.0), (ex.ai, 1.0)):
+    first_seen: dict[tuple[str, ...], int] = {}
+    for e, ex in enumerate(exchanges):
+        # The user names the topic, first of all in the opening message; the assistant's
+        # words count for salience only (its advice is not what the session is about).
+        user_weight = 3.0 if e == 0 else 1.5
+        for text, weight in ((ex.user, user_weight), (ex.ai, 1.0)):
             for run in _content_runs(text, capital, vocative):
                 for token in run:
                     tf[stem(token)] += weight
+                if text is ex.ai:
+                    continue
                 for n in (3, 2, 1):
                     for i in range(len(run) - n + 1):
                         gram = run[i : i + n]
+                        if any(w.lower() in _NOT_A_TOPIC for w in gram):
+                            continue
                         # A title names things: "Creative Writing", not "Creative".
                         if is_describing(gram[-1]):
                             continue
                         key = tuple(stem(w) for w in gram)
                         phrases.setdefault(key, gram)
+                        first_seen.setdefault(key, len(first_seen))
                         counts[key] += 1
     if not phrases:
         return ""
@@ -101,10 +120,13 @@ def local_title(exchanges: Sequence[Exchange], max_words: int = 8) -> str:
         # Two topics at most, a third only while the title is still under three words.
         if len(chosen) == 3 or (len(chosen) == 2 and total + len(key) >= 3):
             break
+    # In the order the user said them, as written: "Kitchen and contractor quotes".
+    chosen.sort(key=lambda k: first_seen[k])
     parts = [_surface(phrases[k], capital) for k in chosen]
     if len(parts) > 1:
         parts = [", ".join(parts[:-1]), parts[-1]]
-    return title_case(" and ".join(parts))
+    title = " and ".join(parts)
+    return title[:1].upper() + title[1:]
 
 
 def _content_runs(text: str, capital: set[str], vocative: set[str]) -> list[list[str]]:
@@ -278,9 +300,19 @@ def _dot(a: dict[str, float], b: dict[str, float]) -> float:
 
 
 def local_activity(exchanges: Sequence[Exchange], title: str, limit: int = 240) -> str:
-    """One line for the day's activity log about these (new) exchanges: what the user said."""
-    gist = local_summary(exchanges, limit, ("User",), labels=False)
+    """One line for the day's activity log about these (new) exchanges, in prose."""
+    from brainbridge.curator.prose import prose_summary
+
+    gist = prose_summary(exchanges, limit)
     return gist or local_summary(exchanges, limit, labels=False) or clip(title, limit)
+
+
+def session_summary(exchanges: Sequence[Exchange], limit: int = 600) -> str:
+    """The local summary of a session: prose (`prose.py`), else the extractive one
+    without labels."""
+    from brainbridge.curator.prose import prose_summary
+
+    return prose_summary(exchanges, limit) or local_summary(exchanges, limit, labels=False)
 
 
 def plan_locally(
@@ -307,7 +339,7 @@ def plan_locally(
             calls.append(ToolCall("update_title", {"title": new_title}))
             title = new_title
     if not (only_missing and session.summary):
-        summary = local_summary(exchanges, config.max_summary_chars)
+        summary = session_summary(exchanges, config.max_summary_chars)
         if summary and summary != session.summary:
             calls.append(ToolCall("update_summary", {"summary": summary}))
     if only_missing:
@@ -329,4 +361,5 @@ __all__ = [
     "local_summary",
     "local_title",
     "plan_locally",
+    "session_summary",
 ]

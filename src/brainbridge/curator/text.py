@@ -12,6 +12,7 @@ _URL = re.compile(r"https?://\S+")
 _MARKUP = re.compile(r"^\s*(?:[#>*\-+]+|\d+[.)])\s+", re.MULTILINE)
 _EMPHASIS = re.compile(r"(?<!\w)[*_]{1,3}(?=\w)|(?<=\w)[*_]{1,3}(?!\w)")
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+_ABBREVIATION = re.compile(r"(?:^|\s)(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Sr|Jr|vs|etc|e\.g|i\.e)\.$")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 _EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f]")
 
@@ -70,10 +71,14 @@ def clean(text: str) -> str:
 
 def sentences(text: str) -> list[str]:
     """Sentences of a message's prose, whitespace collapsed."""
-    out = []
+    out: list[str] = []
     for part in _SENTENCE_END.split(clean(text)):
         part = " ".join(part.split())
-        if part:
+        if not part:
+            continue
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] = f"{out[-1]} {part}"  # "Dr. Hannah Ode" is one sentence
+        else:
             out.append(part)
     return out
 
