@@ -37,6 +37,10 @@ SECRETS = [
         "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
     ),
     ("private_key", PEM),
+    ("npm_token", "npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"),
+    ("gitlab_token", "glpat-AbCdEf1234567890XyZw"),
+    ("twilio_key", "SK0123456789abcdef0123456789abcdef"),
+    ("card_number", "4111 1111 1111 1111"),
 ]
 
 
@@ -126,6 +130,21 @@ def test_each_personal_identifier_is_replaced(kind: str, value: str) -> None:
 
 def test_chat_redaction_keeps_personal_identifiers() -> None:
     assert redact("mail bob@example.com") == "mail bob@example.com"
+
+
+def test_keys_inside_azure_connection_strings_and_sas_urls_go() -> None:
+    key = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A="
+    conn = f"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={key};EndpointSuffix=x"
+    assert redact(conn) == conn.replace(key, "[REDACTED:azure_key]")
+    sas = "https://a.blob.core.windows.net/c/f?sv=2022-11-02&sig=AbCdEfGhIjKl0123456789%2B%3D&se=1"
+    assert "[REDACTED:azure_sas]" in redact(sas) and "AbCdEfGhIjKl0123456789" not in redact(sas)
+
+
+def test_card_numbers_are_credentials_but_other_long_numbers_stay() -> None:
+    # Stored exchanges use `redact`: a pasted card number never reaches the brain.
+    assert redact("pay with 5500-0000-0000-0004 please") == "pay with [REDACTED:card_number] please"
+    kept = "order 1234567890123, sid AC0123456789abcdef0123456789abcdef, sha 3f2a9c1d8e7b6a5f"
+    assert redact(kept) == kept
 
 
 @pytest.mark.parametrize(
