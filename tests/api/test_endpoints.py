@@ -355,3 +355,20 @@ async def test_export_is_jsonl(seeded: httpx.AsyncClient) -> None:
     rows = [json.loads(line) for line in r.text.splitlines() if line]
     names = {row.get("name") for row in rows}
     assert {"Ada Lovelace", "Kevin Ortiz", "Spring Cohort"} <= names
+
+
+async def test_health_says_nothing_about_the_brain(app: FastAPI) -> None:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as bare:
+        health = await bare.get("/health")
+    assert health.json() == {"ok": True}
+
+
+async def test_a_body_over_the_cap_is_refused_before_it_is_read(
+    seeded: httpx.AsyncClient,
+) -> None:
+    from brainbridge.api.guard import MAX_BODY
+
+    big = b'{"message": "' + b"x" * (MAX_BODY + 10) + b'"}'
+    r = await seeded.post("/enrich", content=big, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "request body over" in r.json()["error"]

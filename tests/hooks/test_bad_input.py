@@ -139,3 +139,13 @@ def test_unknown_kind_and_bad_arguments_exit_0(home: Path) -> None:
         proc = subprocess.run([*HOOK, *args], input=b"{}", capture_output=True, timeout=60)
         assert proc.returncode == 0 and proc.stdout == b""
         assert b"usage" in proc.stderr
+
+
+def test_a_corrupt_database_is_logged_not_shown(tmp_path: Path) -> None:
+    home = tmp_path / "brain"
+    home.mkdir()
+    (home / "brain.db").write_bytes(b"not a database, just junk " * 200)
+    run = run_hook("prompt", prompt_payload("What did Kevin say about the spring cohort?"), home)
+    assert run.out == b""
+    assert run.err == ""  # Claude Code shows hook stderr; the traceback goes to hooks.log
+    assert "is not a usable brain database" in (home / "hooks.log").read_text()

@@ -130,7 +130,8 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/health")
     async def health() -> dict[str, Any]:
-        return {"ok": "brain" in state, "brain": str(config.brain_path)}
+        # No token here: say only whether the server is up, not where the brain lives.
+        return {"ok": "brain" in state}
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def page() -> str:

@@ -7,7 +7,7 @@ import secrets
 from urllib.parse import parse_qs
 
 from fastapi.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 def is_loopback(host: str) -> bool:
@@ -21,6 +21,13 @@ def is_loopback(host: str) -> bool:
 
 
 PUBLIC_PATHS = frozenset({"/", "/health", "/openapi.json", "/docs", "/docs/oauth2-redirect"})
+# Request bodies above this are refused before they are read: a 5 MB message as JSON
+# (hooks, /enrich, /observe) fits with room to spare.
+MAX_BODY = 16 * 1024 * 1024
+
+
+class BodyTooLarge(Exception):
+    pass
 
 
 class Guard:
@@ -51,9 +58,25 @@ class Guard:
         if self.token and not public and not self._authorized(scope, headers):
             await _refuse(scope, receive, send, 401, "missing or wrong token")
             return
+        length = headers.get(b"content-length", b"")
+        if length.isdigit() and int(length) > MAX_BODY:
+            await _refuse(scope, receive, send, 413, f"request body over {MAX_BODY} bytes")
+            return
         if scope["path"] == "/mcp":  # both /mcp and /mcp/ reach the MCP app, no redirect
             scope = {**scope, "path": "/mcp/", "raw_path": b"/mcp/"}
-        await self.app(scope, receive, send)
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, _capped(receive), tracked)
+        except BodyTooLarge as exc:
+            if started:
+                raise
+            await _refuse(scope, receive, send, 413, str(exc))
 
     def _authorized(self, scope: Scope, headers: dict[bytes, bytes]) -> bool:
         assert self.token is not None
@@ -63,6 +86,22 @@ class Guard:
             query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
             sent = (query.get("token") or [""])[0].encode("latin-1", "replace")
         return secrets.compare_digest(sent, self.token)
+
+
+def _capped(receive: Receive) -> Receive:
+    """`receive` that stops a body sent without a length (chunked) at MAX_BODY bytes."""
+    seen = 0
+
+    async def capped() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY:
+                raise BodyTooLarge(f"request body over {MAX_BODY} bytes")
+        return message
+
+    return capped
 
 
 def host_name(header: str) -> str:

@@ -26,6 +26,10 @@ def run(argv: list[str]) -> int:
     if len(kinds) != 1 or kinds[0] not in EVENTS:
         print(USAGE, file=sys.stderr)
         return 0
+    if not verbose:
+        # Failures go to hooks.log (runner._log_failure); without a handler, logging's
+        # last resort would print their tracebacks on the stderr Claude Code shows.
+        logging.getLogger("brainbridge").addHandler(logging.NullHandler())
     if verbose:
         logging.basicConfig(
             level=logging.DEBUG if verbose > 1 else logging.INFO,
