@@ -354,3 +354,13 @@ async def test_an_emptied_vault_removes_its_notes_only(brain: Brain, vault: Path
     assert len(report.deleted) == len(ALL_NOTES)
     entities, links = await snapshot(brain)
     assert set(entities) == {"Kevin Lee"} and links == set()
+
+
+async def test_a_binary_file_named_md_is_skipped_with_a_warning(brain: Brain, vault: Path) -> None:
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 20
+    (vault / "screenshot.md").write_bytes(png)
+    report = await import_notes(brain, vault)
+
+    assert "screenshot.md: binary content, not a note; skipped" in report.warnings
+    entities, _ = await snapshot(brain)
+    assert "screenshot" not in entities and "Café notes" in entities

@@ -16,7 +16,7 @@ from brainbridge.errors import BrainError, InvalidInput, NotFound, SchemaError
 from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.redact import redact
 from brainbridge.types import validate
-from brainbridge.vault.parse import Note, clean_path, excerpt, parse_note, slugify
+from brainbridge.vault.parse import Note, NotText, clean_path, excerpt, parse_note, slugify
 
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
@@ -98,6 +98,11 @@ async def import_notes(
         except OSError as exc:
             report.warnings.append(f"{clean_path(path)}: cannot read ({exc.strerror})")
             existing.pop(clean_path(path), None)  # unreadable for now, not deleted
+            continue
+        except NotText as exc:
+            rel = clean_path(path.relative_to(root).as_posix())
+            report.warnings.append(f"{rel}: {exc}")
+            existing.pop(rel, None)  # kept as it was, not deleted
             continue
         if note.warning:
             report.warnings.append(f"{note.rel_path}: {note.warning}")

@@ -109,12 +109,18 @@ def _links(body: str, rel: PurePosixPath) -> list[str]:
     return [t for t in links if t and PurePosixPath(t).suffix.lower()[1:] not in _ATTACHMENT]
 
 
+class NotText(ValueError):
+    """A file named like a note that holds binary data (an image or archive renamed .md)."""
+
+
 def parse_note(path: Path, root: Path) -> Note:
     """Read and parse a note; broken frontmatter becomes a warning, never an exception.
 
-    Raises: OSError if the file cannot be read.
+    Raises: OSError if the file cannot be read; NotText for binary content.
     """
     raw = path.read_bytes()
+    if b"\x00" in raw[:8192]:  # text, in any encoding a note uses, has no NUL bytes
+        raise NotText("binary content, not a note; skipped")
     text, warning = _decode(raw[:MAX_NOTE_BYTES])
     warnings = [warning] if warning else []
     meta: dict[str, Any] = {}
