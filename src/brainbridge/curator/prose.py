@@ -45,8 +45,7 @@ _DATED = re.compile(
     r"(?:the )?\d{1,2}(?:st|nd|rd|th)\b)",
     re.IGNORECASE,
 )
-_SAME = 0.5
-_ABOUT_WORDS = 5  # content-word overlap at which a clause repeats one already said
+_SAME = 0.5  # content-word overlap at which a clause repeats one already said
 # A decision said as a plain fact of the session's outcome, subject first.
 _SUBJECT = re.compile(
     r"^(?:we|i)(?:'ll| will|'re going to| are going to|'m going to| am going to|'ve| have)?\s+",
@@ -111,11 +110,8 @@ def prose_summary(exchanges: Sequence[Exchange], limit: int = 600) -> str:
     ]
     if not user:
         return ""
-    # What it is about: the user's first real statement (not "Hey Mel!" or a question).
-    opening = next(
-        (u for u in user if len(words(u[3])) >= _ABOUT_WORDS and not u[3].endswith("?")), user[0]
-    )
-    user = [u for u in user if u is not opening]
+    opening = user[0]  # what it is about: what the user opened with
+    user = user[1:]
     about = third_person(_INTERJECTION.sub("", opening[3]).rstrip(".!") + ".")
     said = [_terms(about)]
     sections: dict[str, list[str]] = {"Decided": [], "Due": [], "Also": []}
