@@ -14,6 +14,13 @@ from brainbridge.hooks.runner import EVENTS, main
 USAGE = f"usage: python -m brainbridge.hooks [-v] {{{','.join(EVENTS)}}}"
 
 
+class _OneLine(logging.Formatter):
+    """The message without the traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return " ".join(record.getMessage().split())
+
+
 def run(argv: list[str]) -> int:
     """Handle one hook event; a wrong call is reported on stderr, never as a failing exit."""
     verbose = sum(a.count("v") for a in argv if a.startswith("-") and set(a[1:]) == {"v"})
@@ -27,9 +34,12 @@ def run(argv: list[str]) -> int:
         print(USAGE, file=sys.stderr)
         return 0
     if not verbose:
-        # Failures go to hooks.log (runner._log_failure); without a handler, logging's
-        # last resort would print their tracebacks on the stderr Claude Code shows.
-        logging.getLogger("brainbridge").addHandler(logging.NullHandler())
+        # Warnings and failures as one line each on stderr; their tracebacks go to
+        # hooks.log only (runner._log_failure), never to the stderr Claude Code shows.
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setLevel(logging.WARNING)
+        handler.setFormatter(_OneLine())
+        logging.getLogger("brainbridge").addHandler(handler)
     if verbose:
         logging.basicConfig(
             level=logging.DEBUG if verbose > 1 else logging.INFO,
