@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
-
-TYPE_CHECKING = False  # `typing` costs ~10 ms; `brain mcp` and the hooks start without it
-if TYPE_CHECKING:
-    from typing import Any
+from brainbridge.lazy import lazy_exports
 
 # Loaded on first use: hook processes start cold on every prompt and need none of it.
 _EXPORTS = {
@@ -25,8 +21,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'brainbridge' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

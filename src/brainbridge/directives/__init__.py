@@ -9,8 +9,7 @@ Exports load on first use, so the store can import `directives.model` cheaply.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from brainbridge.lazy import lazy_exports
 
 _EXPORTS = {
     "DirectiveBridge": "brainbridge.directives.bridge",
@@ -28,8 +27,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'brainbridge.directives' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

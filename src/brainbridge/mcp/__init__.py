@@ -6,16 +6,10 @@ the hooks (which only need `brainbridge.mcp.text`) must not pay for it.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+from brainbridge.lazy import lazy_exports
 
-__all__ = ["build_server"]
+_EXPORTS = {"build_server": "brainbridge.mcp.server"}
 
+__all__ = sorted(_EXPORTS)
 
-def __getattr__(name: str) -> Any:
-    if name == "build_server":
-        from brainbridge.mcp.server import build_server
-
-        return build_server
-    raise AttributeError(f"module 'brainbridge.mcp' has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _EXPORTS)

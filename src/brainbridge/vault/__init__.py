@@ -6,11 +6,7 @@ Names load on first use: `brain_context` (every SessionStart hook) needs only
 
 from __future__ import annotations
 
-import importlib
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+from brainbridge.lazy import lazy_exports
 
 _EXPORTS = {
     "ImportReport": "brainbridge.vault.importer",
@@ -25,8 +21,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'brainbridge.vault' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)
