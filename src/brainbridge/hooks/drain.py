@@ -13,6 +13,8 @@ from brainbridge.hooks.work import store_turn
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
     from brainbridge.bridge import Bridge
+    from brainbridge.ports import LLM
+    from brainbridge.settings import Settings
 
 log = logging.getLogger(__name__)
 # A drainer that finds turns spooled while it was finishing goes round again this often.
@@ -23,7 +25,7 @@ async def store_spooled(home: Path) -> int:
     """Store every spooled turn not stored yet; how many were stored. One drainer at a time:
     another one running returns 0 at once. Raises: whatever opening the brain raises."""
     from brainbridge.brain import Brain
-    from brainbridge.hooks.runner import _attach_curator, _make_llm, hook_settings
+    from brainbridge.hooks.runner import _make_llm, hook_settings
 
     with drainer_lock(home) as mine:
         if not mine or not waiting(home):
@@ -34,7 +36,7 @@ async def store_spooled(home: Path) -> int:
         stored = 0
         try:
             bridge = settings.make_bridge(brain, llm)
-            await _attach_curator(brain, bridge, llm, settings, "stop")
+            await _attach_curator(brain, bridge, llm, settings)
             while files := claim(home):
                 for path in files:
                     done, count = await _store_file(brain, bridge, path)
@@ -59,6 +61,21 @@ async def _store_file(brain: Brain, bridge: Bridge, path: Path) -> tuple[bool, i
             return False, stored
         stored += obs is not None and obs.exchange is not None
     return True, stored
+
+
+async def _attach_curator(
+    brain: Brain, bridge: Bridge, llm: LLM | None, settings: Settings
+) -> None:
+    """The curator, as in `brain serve`; a [curator] setting it cannot use is noted once."""
+    from brainbridge.curator.wiring import attach_curator
+    from brainbridge.hooks.runner import _note, _problem
+
+    try:
+        config = settings.curator_config()
+    except Exception as exc:
+        _note(settings.brain_path, "stop", f"{_problem(exc)}; the curator used its defaults")
+        config = None
+    await attach_curator(brain, bridge, llm, config)
 
 
 def main(home: Path) -> int:

@@ -20,8 +20,6 @@ from urllib.parse import urlsplit
 from brainbridge.hooks.payload import context_output, read_payload
 
 if TYPE_CHECKING:
-    from brainbridge.brain import Brain
-    from brainbridge.bridge import Bridge
     from brainbridge.ports import LLM
     from brainbridge.settings import Settings
 
@@ -148,21 +146,16 @@ async def _run_here(
     from brainbridge.hooks.work import run_hook
 
     home = settings.brain_path
-    # No embedding model on this cold path: BM25 and the graph answer in milliseconds,
-    # and vectors for what we store are filled in by the next indexing run.
-    # Only Stop writes entities; the prompt paths keep the stored entity types (saving the
-    # YAML parse) and the drainer re-reads entity_types.yaml.
-    brain = await Brain.open(
-        home, embedder=None, background_indexing=False, sync_types=kind == "stop"
-    )
+    # No embedding model on this cold path: BM25 and the graph answer in milliseconds.
+    # These hooks write no entities, so the stored entity types serve (no YAML parse);
+    # the drainer, which stores Stop turns, re-reads entity_types.yaml.
+    brain = await Brain.open(home, embedder=None, background_indexing=False, sync_types=False)
     try:
         if kind == "session-start":  # project context: no bridge to build
             result = await run_hook(brain, kind, payload)
             emit(kind, result)
             return result
         bridge = settings.make_bridge(brain, llm)
-        if kind == "stop":
-            await _attach_curator(brain, bridge, llm, settings, kind)
         try:
             result = await run_hook(brain, kind, payload, bridge)
             emit(kind, result)
@@ -193,19 +186,6 @@ def _make_llm(settings: Settings, home: Path, kind: str) -> LLM | None:
     except Exception as exc:
         _note(home, kind, f"{_problem(exc)}; this hook ran without an LLM")
         return None
-
-
-async def _attach_curator(
-    brain: Brain, bridge: Bridge, llm: LLM | None, settings: Settings, kind: str
-) -> None:
-    from brainbridge.curator.wiring import attach_curator
-
-    try:
-        config = settings.curator_config()
-    except Exception as exc:
-        _note(settings.brain_path, kind, f"{_problem(exc)}; the curator used its defaults")
-        config = None
-    await attach_curator(brain, bridge, llm, config)
 
 
 def main(kind: str, home: Path | None = None) -> int:

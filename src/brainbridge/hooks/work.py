@@ -15,18 +15,13 @@ SESSION_START_ENTRIES = 8
 
 
 async def run_hook(
-    brain: Brain,
-    kind: str,
-    payload: dict[str, Any],
-    bridge: Bridge | None = None,
-    exchange_number: int | None = None,
+    brain: Brain, kind: str, payload: dict[str, Any], bridge: Bridge | None = None
 ) -> dict[str, Any]:
-    """Handle one hook event: {"context": text or None, ...}.
+    """Handle a SessionStart or UserPromptSubmit event: {"context": text or None, ...}.
 
-    `exchange_number` numbers a Stop's exchange (default: the session's next turn).
-    Raises: whatever the brain raises; ValueError for an unknown kind.
+    A Stop's turn goes through `spool.turn_record` and `store_turn` instead.
+    Raises: whatever the brain raises; ValueError for any other kind.
     """
-    session_id = str(payload.get("session_id") or "claude-code")
     if kind == "session-start":  # project context only: no bridge (and none of its imports)
         cwd = str(payload.get("cwd") or "")
         if not cwd:
@@ -37,30 +32,19 @@ async def run_hook(
         from brainbridge.mcp.text import context_text
 
         return {"context": context_text(entries, cwd)}
+    if kind != "prompt":
+        raise ValueError(f"unknown hook {kind!r}")
     from brainbridge.bridge import Bridge
 
     own = bridge is None
     bridge = bridge or Bridge(brain)
-    if kind == "prompt":
-        # No session write before enrich: the turn is logged after, so a locked
-        # database delays only the log, never the context.
-        result = await bridge.enrich(str(payload.get("prompt") or ""), session_id)
-        if own:  # a shared (server) bridge finishes its background work on its own
-            await bridge.drain()
-        return {"context": result.block, "judgment": result.judgment.value}
-    if kind == "stop":
-        from brainbridge.hooks.spool import turn_record
-
-        record = turn_record(payload)
-        if record is None:
-            return {"context": None}
-        obs = await store_turn(brain, bridge, record, exchange_number)
-        if own:
-            await bridge.drain()
-        if obs is None:
-            return {"context": None, "stored": [], "duplicate": True}
-        return {"context": None, "stored": list(obs.stored), "error": obs.error}
-    raise ValueError(f"unknown hook {kind!r}")
+    # No session write before enrich: the turn is logged after, so a locked database
+    # delays only the log, never the context.
+    session_id = str(payload.get("session_id") or "claude-code")
+    result = await bridge.enrich(str(payload.get("prompt") or ""), session_id)
+    if own:  # a shared (server) bridge finishes its background work on its own
+        await bridge.drain()
+    return {"context": result.block, "judgment": result.judgment.value}
 
 
 async def store_turn(
