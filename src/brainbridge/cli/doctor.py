@@ -172,8 +172,9 @@ def _mcp(home: Path, cwd: Path) -> Check:
         for name, spec in entries.items() if isinstance(entries, dict) else []:
             if isinstance(spec, dict) and _is_brain_mcp(spec):
                 servers.append((f"{name} ({label})", spec))
-    brain_cmd = Path(sys.executable).with_name("brain")
-    fix = f"claude mcp add --scope user brain -e BRAIN_HOME={shlex.quote(str(home))} -- {brain_cmd} mcp"
+    from brainbridge.hooks.install import mcp_add_command
+
+    fix = mcp_add_command("user", home)
     if not servers:
         return Check(PROBLEM, "the brain's MCP server is not registered with Claude Code", fix)
     name, spec = servers[0]
@@ -216,11 +217,10 @@ def _server(home: Path) -> Check:
 
 
 def _spool(home: Path) -> Check | None:
-    from brainbridge.hooks.spool import PENDING, drainer_lock, read_records, spool_dir
+    from brainbridge.hooks.spool import drainer_lock, read_records, spool_dir, spooled
 
     folder = spool_dir(home)
-    files = [folder / PENDING, *folder.glob("claimed-*.jsonl")] if folder.exists() else []
-    count = sum(1 for f in files for _ in read_records(f))
+    count = sum(1 for f in spooled(home) for _ in read_records(f))
     if not count:
         return None
     with drainer_lock(home) as free:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from pathlib import Path
 
@@ -50,7 +49,7 @@ def install(app: App, project: bool, user: bool, portable: bool) -> None:
     The command written names this Python and this brain folder (`--brain` or
     $BRAIN_HOME), so Claude Code uses this brain whatever environment it starts in.
     """
-    from brainbridge.hooks.install import hook_command
+    from brainbridge.hooks.install import hook_command, mcp_add_command
     from brainbridge.hooks.install import install as do_install
 
     home = None if portable else guarded(lambda: app.settings.brain_path).resolve()
@@ -59,12 +58,7 @@ def install(app: App, project: bool, user: bool, portable: bool) -> None:
     click.echo(f"brain hooks installed in {path}")
     if home is not None:
         click.echo(f"  they use the brain at {home}")
-    brain = shlex.quote(str(Path(sys.executable).with_name("brain"))) if home else "brain"
-    pin = f"-e BRAIN_HOME={shlex.quote(str(home))} " if home else ""
-    click.echo(
-        "  for the brain's MCP tools: claude mcp add --scope "
-        f"{_scope(project, user)} brain {pin}-- {brain} mcp"
-    )
+    click.echo(f"  for the brain's MCP tools: {mcp_add_command(_scope(project, user), home)}")
     click.echo("  check the whole setup with: brain doctor")
 
 

@@ -8,9 +8,10 @@ what is due, in prose with no `User:` / `AI:` labels and no dialogue lines.
   "I booked Casa Lupa for June 8") and the assistant's "Noted: …" recaps, as verb
   phrases without their subject.
 - *Due*: the user's sentences that name a date or deadline, when not already said.
+- *Also*: what else the user stated, while there is room.
 
-What none of these cover falls back to the extractive summary (`local.local_summary`),
-unlabelled and in the third person.
+A session where the user said nothing gets "" here; `local.session_summary` then falls
+back to the extractive summary, unlabelled.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ def run(argv: list[str]) -> int:
         handler.setLevel(logging.WARNING)
         handler.setFormatter(_OneLine())
         logging.getLogger("brainbridge").addHandler(handler)
-    if verbose:
+    else:
         logging.basicConfig(
             level=logging.DEBUG if verbose > 1 else logging.INFO,
             format="%(levelname)s %(name)s: %(message)s",

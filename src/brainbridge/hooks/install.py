@@ -45,6 +45,15 @@ def hook_command(home: Path | None = None, portable: bool = False) -> str:
     return f"BRAIN_HOME={shlex.quote(str(home))} {command}" if home else command
 
 
+def mcp_add_command(scope: str, home: Path | None) -> str:
+    """The `claude mcp add` line for this install's `brain mcp`, pinned to `home` (None: the
+    portable form, `brain` from PATH on the brain of $BRAIN_HOME or ~/.brain)."""
+    if home is None:
+        return f"claude mcp add --scope {scope} brain -- brain mcp"
+    brain = shlex.quote(str(Path(sys.executable).with_name("brain")))
+    return f"claude mcp add --scope {scope} brain -e BRAIN_HOME={shlex.quote(str(home))} -- {brain} mcp"
+
+
 def our_hooks(command: str) -> dict[str, list[dict[str, Any]]]:
     """The settings.json `hooks` entries for SessionStart, UserPromptSubmit and Stop."""
     return {

@@ -161,7 +161,14 @@ def drainer_lock(home: Path) -> Iterator[bool]:
         os.close(fd)
 
 
-def waiting(home: Path) -> bool:
-    """Whether turns wait in the spool (pending or claimed by a drainer that died)."""
+def spooled(home: Path) -> list[Path]:
+    """The spool files holding turns not stored yet: pending, and claimed by a drainer
+    that may have died."""
     folder = spool_dir(home)
-    return (folder / PENDING).exists() or any(folder.glob("claimed-*.jsonl"))
+    pending = folder / PENDING
+    return [*([pending] if pending.exists() else []), *folder.glob("claimed-*.jsonl")]
+
+
+def waiting(home: Path) -> bool:
+    """Whether turns wait in the spool."""
+    return bool(spooled(home))
