@@ -1,9 +1,11 @@
 """`brain mcp`: MCP over stdio, answering the handshake before the SDK has loaded.
 
 A reader thread takes the client's lines from the first moment. Until the SDK server is
-built (in another thread: importing the SDK takes most of a second) it answers
-`initialize`, `tools/list` and `ping` from the recorded manifest (`manifest.py`) and
-holds every other message. Then the SDK takes over the session: it is handed the
+built (in another thread: importing the SDK takes most of a second) it answers from the
+recorded manifest (`manifest.py`): Claude Code's `server/discover` probe and the lists of
+the stateless protocol, `initialize`, the lists and `ping` of the handshake one; it
+acknowledges a `subscriptions/listen` stream as the SDK would, and holds every other
+message. Then the SDK takes over the session: it is handed the
 client's `initialize` again (its answer, a copy of the one already sent, is dropped),
 then everything held, then the live stream. A client that asks for its tools at once
 therefore gets them in milliseconds, and every tool call still runs in the SDK.
