@@ -5,42 +5,21 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 
 from brainbridge.bridge.profile import people, user_facts
+from brainbridge.when import DAY, resolve
 
-_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
 _NAME = r"([A-Z][a-zA-Z'\-]+(?:\s+(?:[A-Z][a-zA-Z'\-]+|de|van|von|da))*)"
 _ORG = r"([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*)"
-_DUE = (
-    r"(?:by|before|until|on|due)\s+((?:next\s+)?(?:monday|tuesday|wednesday|thursday|"
-    r"friday|saturday|sunday)|tomorrow|tonight|today|end of (?:the )?(?:day|week|month)|"
-    r"next week|\d{4}-\d{2}-\d{2}|(?:january|february|march|april|may|june|july|august|"
-    r"september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?|"
-    r"\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:january|february|march|april|may|june|july|"
-    r"august|september|october|november|december))"
-)
+_DUE = rf"(?:by|before|until|on|due)\s+(?P<due>{DAY})"
 
 COMMITMENT = re.compile(
     r"\b(?:i|we)(?:'ll| will| need to| have to| must| promised to| am going to|'m going to|"
     r" are going to|'re going to| should| plan to| committed to|"
     # "I promised Priya (that) I would send ...", "I told Kevin I'd ..."
     r" (?:promised|told|assured) (?P<to>(?-i:[A-Z])\w+) (?:that )?(?:i|we)(?:'d| would|'ll| will))"
-    r"\s+(?P<action>.{6,120}?)\s+" + _DUE.replace("((?:next", "(?P<due>(?:next", 1),
+    r"\s+(?P<action>.{6,120}?)\s+" + _DUE,
     re.I,
 )
 # "send her the deck" after "I promised Dana": the pronoun is the person promised.
@@ -101,42 +80,12 @@ def _named(person: str, pronoun: re.Match[str]) -> str:
 
 
 def resolve_due(text: str, today: date) -> str | None:
-    """A due phrase ("Friday", "next week", "March 3") as YYYY-MM-DD, or None."""
-    t = text.lower().strip()
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", t):
-        return t
-    if t in {"today", "tonight", "end of day", "end of the day"}:
-        return today.isoformat()
-    if t == "tomorrow":
-        return (today + timedelta(days=1)).isoformat()
-    if t in {"next week"}:
-        return (today + timedelta(days=7 - today.weekday())).isoformat()
-    if t in {"end of week", "end of the week"}:
-        return (today + timedelta(days=(4 - today.weekday()) % 7)).isoformat()
-    if t in {"end of month", "end of the month"}:
-        first_of_next = (today.replace(day=28) + timedelta(days=4)).replace(day=1)
-        return (first_of_next - timedelta(days=1)).isoformat()
-    nxt = t.startswith("next ")
-    day = t.removeprefix("next ")
-    if day in _WEEKDAYS:
-        if nxt:  # that weekday in the coming calendar week, as "next week" means Monday of it
-            monday = today + timedelta(days=7 - today.weekday())
-            return (monday + timedelta(days=_WEEKDAYS.index(day))).isoformat()
-        ahead = (_WEEKDAYS.index(day) - today.weekday()) % 7
-        return (today + timedelta(days=ahead)).isoformat()
-    m = re.match(r"(?:(\w+)\s+(\d{1,2})|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(\w+))", t)
-    if m:
-        month, dnum = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
-        month = re.sub(r"\d.*", "", month or "")
-        if month in _MONTHS:
-            try:
-                d = date(today.year, _MONTHS.index(month) + 1, int(re.sub(r"\D", "", dnum)))
-            except ValueError:
-                return None
-            return (
-                d if d >= today - timedelta(days=31) else d.replace(year=d.year + 1)
-            ).isoformat()
-    return None
+    """A due phrase ("Friday", "next week", "March 3", "the 9th") as YYYY-MM-DD, or None.
+
+    "next week" is due when that week starts; the days come from `when.resolve`.
+    """
+    day = resolve(text, today, end=False)
+    return day.isoformat() if day else None
 
 
 def _clip(text: str, n: int = 80) -> str:

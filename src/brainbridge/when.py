@@ -1,0 +1,312 @@
+"""Calendar phrases in messages: a day ("the 9th", "next Friday", "January 15") and the
+time bounds of guidance ("until Friday", "starting the 20th", "for the rest of the week").
+
+Absolute dates ("January 15", "Dec 1st", "2026-12-01", a bare weekday) are read by
+`dateparser`, a maintained parser. It is not asked what it gets wrong or cannot read
+(measured on 2026-11-25 with dateparser 1.5.0): a bare ordinal ("the 9th" gave a day
+in September of the next year), spans ("the end of the month", "next sprint", "the
+rest of the week" give nothing) and "next <weekday>", which here means that weekday
+in the coming calendar week. Those are computed below from a `Calendar`.
+
+Bounds are inclusive days in the brain's timezone: "until Friday" holds through Friday.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+_NUMBERS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+} | {"a": 1, "an": 1, "couple of": 2, "few": 3}
+_UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14}
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """What a span means here: sprints start on `sprint_start` and last `sprint_days`.
+
+    With no sprint start the sprint is taken to be the calendar week.
+    """
+
+    sprint_start: date | None = None
+    sprint_days: int = 14
+
+    def sprint(self, today: date, ahead: int = 0) -> tuple[date, date]:
+        """First and last day of the sprint holding `today` (`ahead` sprints later)."""
+        if self.sprint_start is None or self.sprint_days < 1:
+            first = today - timedelta(days=today.weekday()) + timedelta(weeks=ahead)
+            return first, first + timedelta(days=6)
+        n = (today - self.sprint_start).days // self.sprint_days + ahead
+        first = self.sprint_start + timedelta(days=n * self.sprint_days)
+        return first, first + timedelta(days=self.sprint_days - 1)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """When guidance holds: `starts`/`ends` inclusive, or `open_ended` ("till further
+    notice"); `said` quotes the words that set them."""
+
+    starts: date | None = None
+    ends: date | None = None
+    open_ended: bool = False
+    said: str = ""
+
+    def __bool__(self) -> bool:
+        return self.starts is not None or self.ends is not None or self.open_ended
+
+
+NONE = Bounds()
+
+
+def span(
+    period: str, today: date, ahead: int = 0, calendar: Calendar = Calendar()
+) -> tuple[date, date]:
+    """First and last day of the `period` ("day", "week", "weekend", "month", "quarter",
+    "year", "sprint", "q1".."q4") holding `today`, or `ahead` periods later."""
+    p = period.lower()
+    if p in ("day", "today"):
+        d = today + timedelta(days=ahead)
+        return d, d
+    if p == "week":
+        first = today - timedelta(days=today.weekday()) + timedelta(weeks=ahead)
+        return first, first + timedelta(days=6)
+    if p == "weekend":
+        sat = today + timedelta(days=(5 - today.weekday()) % 7) + timedelta(weeks=ahead)
+        if today.weekday() == 6 and ahead == 0:
+            sat = today - timedelta(days=1)
+        return sat, sat + timedelta(days=1)
+    if p == "sprint":
+        return calendar.sprint(today, ahead)
+    if p == "month":
+        first = _add_months(today.replace(day=1), ahead)
+        return first, _add_months(first, 1) - timedelta(days=1)
+    if p == "quarter" or re.fullmatch(r"q[1-4]", p):
+        q = (today.month - 1) // 3 if p == "quarter" else int(p[1]) - 1
+        year = today.year
+        if p != "quarter" and q < (today.month - 1) // 3:
+            year += 1  # "Q1" said in November is next year's
+        first = _add_months(date(year, 3 * q + 1, 1), 3 * ahead)
+        return first, _add_months(first, 3) - timedelta(days=1)
+    if p == "year":
+        y = today.year + ahead
+        return date(y, 1, 1), date(y, 12, 31)
+    raise ValueError(f"unknown period {period!r}")
+
+
+def _add_months(d: date, n: int) -> date:
+    m = d.month - 1 + n
+    return d.replace(year=d.year + m // 12, month=m % 12 + 1)
+
+
+_PERIOD = r"(?:day|week|weekend|month|quarter|year|sprint|q[1-4])"
+_WEEKDAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?"
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_ORD = r"\d{1,2}(?:st|nd|rd|th)?"
+# One day, as people write it. Spans ("the end of the month") resolve to their last day.
+DAY = (
+    rf"(?:(?:the )?end of (?:the |this |next )?{_PERIOD}|eo[dwm]|"
+    rf"(?:this |next |coming |the coming )?{_WEEKDAY}(?: (?:morning|noon|afternoon|evening|night))?|"
+    rf"{_MONTH}\.? {_ORD}(?:,? \d{{4}})?|(?:the )?{_ORD} of {_MONTH}(?:,? \d{{4}})?|{_ORD} {_MONTH}|"
+    rf"the {_ORD}|\d{{4}}-\d{{2}}-\d{{2}}|tomorrow|today|tonight|"
+    rf"(?:the )?(?:start|beginning) of (?:the |this |next )?{_PERIOD}|next {_PERIOD})"
+)
+_DAY_RE = re.compile(rf"^{DAY}$", re.IGNORECASE)
+
+
+def resolve(
+    phrase: str, today: date, calendar: Calendar = Calendar(), *, end: bool = True
+) -> date | None:
+    """The day `phrase` names, on or after `today` (a day in the last month for a bare
+    month-day), or None. A span ("next week", "the end of the sprint") gives its last
+    day when `end`, else its first."""
+    p = " ".join(phrase.lower().replace(",", " ").split()).removesuffix(".")
+    if not p:
+        return None
+    if p in ("today", "tonight", "eod", "end of day", "end of the day"):
+        return today
+    if p == "tomorrow":
+        return today + timedelta(days=1)
+    if p in ("eow", "end of week", "end of the week", "the end of the week", "end of this week"):
+        return span("week", today)[0] + timedelta(days=4)  # the working week ends on Friday
+    if p in ("eom",):
+        return span("month", today)[1]
+    if m := re.fullmatch(
+        rf"(?:the )?(end|start|beginning) of (?:the |this |(next) )?({_PERIOD})", p
+    ):
+        first, last = span(m.group(3), today, 1 if m.group(2) else 0, calendar)
+        return last if m.group(1) == "end" else first
+    if m := re.fullmatch(rf"next ({_PERIOD})", p):
+        first, last = span(m.group(1), today, 1, calendar)
+        return last if end else first
+    if m := re.fullmatch(rf"(this |next |coming |the coming )?({_WEEKDAY})(?: \w+)?", p):
+        wd = _weekday(m.group(2))
+        if wd is None:
+            return None
+        if (m.group(1) or "").strip() == "next":  # that weekday in the coming calendar week
+            return span("week", today, 1)[0] + timedelta(days=wd)
+        return today + timedelta(days=(wd - today.weekday()) % 7)
+    if m := re.fullmatch(r"the (\d{1,2})(?:st|nd|rd|th)?", p):
+        return _day_of_month(int(m.group(1)), today)
+    return _absolute(p, today)
+
+
+def _weekday(word: str) -> int | None:
+    w = word.lower().rstrip("s") if not word.lower().endswith("ss") else word.lower()
+    for i, name in enumerate(WEEKDAYS):
+        if name.startswith(w[:3]):
+            return i
+    return None
+
+
+def _day_of_month(n: int, today: date) -> date | None:
+    """The next day numbered `n` on or after `today`."""
+    year, month = today.year, today.month
+    for _ in range(3):
+        try:
+            d = date(year, month, n)
+        except ValueError:
+            d = None
+        if d is not None and d >= today:
+            return d
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return None
+
+
+def _absolute(phrase: str, today: date) -> date | None:
+    """A written date ("January 15", "Dec 1st", "2026-12-01"), read by dateparser."""
+    if not re.search(r"\d", phrase) or not re.search(rf"{_MONTH}|\d{{4}}-", phrase):
+        return None
+    import dateparser
+
+    clean = re.sub(r"^the ", "", phrase).replace(" of ", " ")
+    base = datetime(today.year, today.month, today.day, 12)
+    try:
+        got = dateparser.parse(
+            clean,
+            languages=["en"],
+            settings={"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future"},
+        )
+    except (ValueError, OverflowError):
+        return None
+    if got is None:
+        return None
+    d = got.date()
+    if not re.search(r"\d{4}", clean) and d < today - timedelta(days=31):
+        d = d.replace(year=d.year + 1)
+    return d
+
+
+_AHEAD = (
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|couple of|few)"
+)
+_OPEN = re.compile(
+    r"\b(?:(?:until|till|til) (?:further notice|(?:i|we) say otherwise)|indefinitely|"
+    r"permanently|for good)\b",
+    re.IGNORECASE,
+)
+_UNTIL = re.compile(
+    rf"\b(?:until|till|til|through|thru|up (?:to|until)|to|ending|no later than)\s+({DAY})\b",
+    re.IGNORECASE,
+)
+_START = re.compile(
+    rf"\b(starting|beginning|from|as of|effective|after|once it'?s)\s+({DAY})(?:\s+(?:on|onwards?))?\b",
+    re.IGNORECASE,
+)
+_REST = re.compile(
+    rf"\b(?:for |over )?(?:the )?(?:rest|remainder) of (?:the |this )?({_PERIOD})\b", re.IGNORECASE
+)
+_ONLY = re.compile(
+    rf"\b(?:(this|next) ({_PERIOD})|(today|tonight)) only\b|\bonly (?:for )?(this|next) ({_PERIOD})\b",
+    re.IGNORECASE,
+)
+# "for two weeks" bounds the rule when it frames the clause or says "the next"; "idle for
+# 30 days" is a condition, not a validity.
+_FOR = re.compile(
+    rf"(?:(?:^|[,;:.!]\s*)(?:for|over|during)|\b(?:for|over|during|in) the (?:next|coming)) "
+    rf"(?:the )?(?:next |coming )?({_AHEAD}) ({_PERIOD}|fortnight)s?\b",
+    re.IGNORECASE,
+)
+# A span said as the frame of the rule: "This weekend, …", "Next week, …", "for next week".
+_FRAME = re.compile(
+    rf"(?:^|\bfor |\bduring |\bover )(this|next) ({_PERIOD})\b(?=\s*[,:;—-]|\s*$|\s+only\b)|\bthis weekend\b",
+    re.IGNORECASE,
+)
+
+
+def bounds(text: str, today: date, calendar: Calendar = Calendar()) -> Bounds:
+    """The time bounds `text` states for itself, resolved against `today`."""
+    starts: date | None = None
+    ends: date | None = None
+    said: list[str] = []
+    if m := _START.search(text):
+        d = resolve(m.group(2), today, calendar, end=False)
+        if d is not None:
+            starts = d + timedelta(days=1) if m.group(1).lower() == "after" else d
+            said.append(m.group(0))
+    for m in _UNTIL.finditer(text):
+        if m.group(0).lower().startswith("to ") and starts is None:
+            continue  # "to" bounds only "from X to Y"
+        d = resolve(m.group(1), today, calendar)
+        if d is not None:
+            ends = d
+            said.append(m.group(0))
+            break
+    if ends is None and (m := _REST.search(text)):
+        ends = span(m.group(1), today, 0, calendar)[1]
+        said.append(m.group(0))
+    if ends is None and (m := _FOR.search(text)):
+        ends = _after(today, _count(m.group(1)), m.group(2).lower(), calendar)
+        said.append(m.group(0))
+    if ends is None and (m := _ONLY.search(text)):
+        which = (m.group(1) or m.group(4) or "").lower()
+        period = (m.group(2) or m.group(5) or "day").lower()
+        first, last = span(period, today, 1 if which == "next" else 0, calendar)
+        if which == "next":
+            starts = starts or first
+        ends = last
+        said.append(m.group(0))
+    if starts is None and ends is None and (m := _FRAME.search(text)):
+        if m.group(0).lower().strip().endswith("weekend"):
+            which, period = "this", "weekend"
+        else:
+            which, period = m.group(1).lower(), m.group(2).lower()
+        first, last = span(period, today, 1 if which == "next" else 0, calendar)
+        starts = first if first > today else None
+        ends = last
+        said.append(m.group(0).strip())
+    open_ended = ends is None and _OPEN.search(text) is not None
+    if open_ended and (m := _OPEN.search(text)):
+        said.append(m.group(0))
+    if starts is not None and ends is not None and ends < starts:
+        ends = None  # "from the 20th until Friday": the end names the wrong week; keep the start
+    return Bounds(starts, ends, open_ended, "; ".join(said))
+
+
+def _after(today: date, n: int, unit: str, calendar: Calendar) -> date:
+    """The day `n` units after `today` ("for two weeks" ends two weeks on)."""
+    if unit in _UNIT_DAYS:
+        return today + timedelta(days=n * _UNIT_DAYS[unit])
+    if unit in ("month", "quarter", "year"):
+        months = n * {"month": 1, "quarter": 3, "year": 12}[unit]
+        return min(
+            _add_months(today.replace(day=1), months) + timedelta(days=today.day - 1),
+            _add_months(today.replace(day=1), months + 1) - timedelta(days=1),
+        )
+    return span(unit, today, n - 1, calendar)[1]  # "for two sprints": through the second
+
+
+def _count(word: str) -> int:
+    w = word.lower()
+    return int(w) if w.isdigit() else _NUMBERS.get(w, 1)

@@ -1,0 +1,73 @@
+"""Calendar phrases: days and the time bounds a message states for itself."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from brainbridge.when import Bounds, Calendar, bounds, resolve, span
+
+WED = date(2026, 11, 25)  # a Wednesday
+SPRINTS = Calendar(sprint_start=date(2026, 11, 16), sprint_days=14)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "day"),
+    [
+        ("Friday", date(2026, 11, 27)),
+        ("this Friday", date(2026, 11, 27)),
+        ("next Friday", date(2026, 12, 4)),  # that weekday in the coming calendar week
+        ("Wednesday", WED),
+        ("the 9th", date(2026, 12, 9)),  # the next 9th, not the one gone
+        ("the 25th", WED),
+        ("January 15", date(2027, 1, 15)),
+        ("Dec 1st", date(2026, 12, 1)),
+        ("2nd of January", date(2027, 1, 2)),
+        ("2026-12-24", date(2026, 12, 24)),
+        ("tomorrow", date(2026, 11, 26)),
+        ("the end of the month", date(2026, 11, 30)),
+        ("end of the quarter", date(2026, 12, 31)),
+        ("end of the week", date(2026, 11, 27)),
+        ("someday", None),
+        ("", None),
+    ],
+)
+def test_days(phrase: str, day: date | None) -> None:
+    assert resolve(phrase, WED) == day
+
+
+def test_spans_follow_the_sprint_calendar_or_the_week() -> None:
+    assert span("sprint", WED, 0, SPRINTS) == (date(2026, 11, 16), date(2026, 11, 29))
+    assert span("sprint", WED, 1, SPRINTS) == (date(2026, 11, 30), date(2026, 12, 13))
+    assert span("sprint", WED) == (date(2026, 11, 23), date(2026, 11, 29))  # no calendar
+    assert span("q1", WED) == (date(2027, 1, 1), date(2027, 3, 31))
+    assert span("weekend", WED) == (date(2026, 11, 28), date(2026, 11, 29))
+
+
+@pytest.mark.parametrize(
+    ("text", "starts", "ends"),
+    [
+        ("Through the end of the month, nothing ships on Fridays.", None, date(2026, 11, 30)),
+        ("Beginning next sprint, design reviews happen on Wednesdays.", date(2026, 11, 30), None),
+        ("Until Friday, route billing questions to Sam.", None, date(2026, 11, 27)),
+        ("For the rest of the week, no meetings after 3.", None, date(2026, 11, 29)),
+        ("Starting the 20th, send mail to my home address.", date(2026, 12, 20), None),
+        ("From Dec 7 through Dec 18, approvals go to Ana.", date(2026, 12, 7), date(2026, 12, 18)),
+        ("After this Friday, stop the legacy report.", date(2026, 11, 28), None),
+        ("For the next two weeks, lead with the outage notice.", None, date(2026, 12, 9)),
+        ("Next week, every deploy needs a second reviewer.", date(2026, 11, 30), date(2026, 12, 6)),
+        ("Today only: no pushes to main.", None, WED),
+        ("Archive tickets idle for 30 days.", None, None),  # a condition, not a validity
+        ("Send the report every Friday.", None, None),
+    ],
+)
+def test_bounds(text: str, starts: date | None, ends: date | None) -> None:
+    got = bounds(text, WED, SPRINTS)
+    assert (got.starts, got.ends) == (starts, ends)
+    assert bool(got) == bool(starts or ends)
+
+
+def test_till_further_notice_is_open_ended_and_quoted() -> None:
+    got = bounds("Keep the code freeze in place till further notice.", WED)
+    assert got == Bounds(open_ended=True, said="till further notice")
