@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from brainbridge.brain import Brain
     from brainbridge.bridge import Bridge
     from brainbridge.curator.config import CuratorConfig
+    from brainbridge.directives.model import DirectiveConfig
     from brainbridge.ports import LLM
 
 DEFAULT_EMBEDDER = "auto"
@@ -94,6 +95,16 @@ class Settings:
         from brainbridge.curator.config import curator_config
 
         return curator_config(self.section("curator"))
+
+    def directive_config(self) -> DirectiveConfig:
+        """The directive bridge's calendar from the `[directives]` table: `timezone` (an
+        IANA name; default this machine's), `sprint_start` (a date) and `sprint_days`.
+
+        Raises: InvalidInput naming the key whose value cannot be used.
+        """
+        from brainbridge.directives.model import directive_config
+
+        return directive_config(self.section("directives"))
 
 
 def load_settings(env: Mapping[str, str], brain: str | Path | None = None) -> Settings:

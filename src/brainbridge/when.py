@@ -245,6 +245,12 @@ _FRAME = re.compile(
 )
 
 
+def states_bounds(text: str) -> bool:
+    """Whether `text` words a time bound ("until …", "starting …", "for the rest of …");
+    a pattern check only, with no date resolved: cheap enough for every message."""
+    return any(p.search(text) for p in (_UNTIL, _START, _REST, _ONLY, _FOR, _FRAME, _OPEN))
+
+
 def bounds(text: str, today: date, calendar: Calendar = Calendar()) -> Bounds:
     """The time bounds `text` states for itself, resolved against `today`."""
     starts: date | None = None

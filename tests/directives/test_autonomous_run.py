@@ -86,7 +86,13 @@ def test_scheduled_runs_follow_the_admin_through_changes(tmp_path: Path) -> None
     assert f"#{monday.id} superseded by #{tuesday.id}" in ctx.text
     assert "evil" not in ctx.text and "Will do" not in ctx.text
     assert len(ctx.text) <= 1200
-    assert ctx.stats.states == {"active": 3, "superseded": 1, "expired": 1, "completed": 1}
+    assert ctx.stats.states == {
+        "scheduled": 0,
+        "active": 3,
+        "superseded": 1,
+        "expired": 1,
+        "completed": 1,
+    }
     assert ctx.stats.stale_rate == 0.2  # 1 expired of 5 directives and objectives
     assert ctx.stats.excluded_by_reason == {
         "ack": 1,

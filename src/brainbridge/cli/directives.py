@@ -56,12 +56,17 @@ def open_bridge(app: App, brain_path: str | None) -> Iterator[DirectiveBridge]:
     Raises: BrainError if the database cannot be opened.
     """
     from brainbridge.directives.bridge import DirectiveBridge
+    from brainbridge.embed import load_embedder
     from brainbridge.store.sqlite.db import connect
     from brainbridge.store.sqlite.directives import SqliteDirectiveStore
 
+    settings = app.settings_for(brain_path) if brain_path else app.settings
+    config = settings.directive_config()
     conn = connect(db_path(app, brain_path))
     try:
-        yield DirectiveBridge(SqliteDirectiveStore(conn))
+        yield DirectiveBridge(
+            SqliteDirectiveStore(conn), config, embedder=lambda: load_embedder(settings.embedder)
+        )
     finally:
         conn.close()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -35,7 +36,7 @@ from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.redact import redact
 
 if TYPE_CHECKING:
-    from brainbridge.ports import LLM
+    from brainbridge.ports import LLM, Embedder
 
 log = logging.getLogger(__name__)
 
@@ -53,11 +54,15 @@ class DirectiveBridge:
         *,
         llm: LLM | None = None,
         llm_timeout: float = 3.0,
+        embedder: Callable[[], Embedder | None] | None = None,
     ) -> None:
+        """`embedder` is called (once, only when a replacement names its target in words
+        no rule shares) for the sentence embedder that compares meaning."""
         self.store = store
         self.config = config or DirectiveConfig()
         self.llm = llm
         self.llm_timeout = llm_timeout
+        self._meaning = _Meaning(embedder) if embedder else None
 
     def add_message(
         self,
@@ -156,7 +161,9 @@ class DirectiveBridge:
             messages = self.store.room_messages(
                 source.room_ids, since, now, ROLODEX, categories=_FOLDED, owner_only=True
             )
-        resolution = resolve(messages, self.store.completions(), now, config, skipped)
+        resolution = resolve(
+            messages, self.store.completions(), now, config, skipped, self._meaning
+        )
         text, truncated = render(resolution.items, source, now, config.budget)
 
         states = Counter(i.state.value for i in resolution.items)
@@ -222,3 +229,33 @@ class DirectiveBridge:
         )
         log.debug("directive message #%d: %s (%s)", message.id, label.category.value, label.reason)
         return message
+
+
+class _Meaning:
+    """Cosine similarity of two texts with an embedder loaded on first use (vectors cached)."""
+
+    def __init__(self, load: Callable[[], Embedder | None]) -> None:
+        self._load = load
+        self._embedder: Embedder | None = None
+        self._tried = False
+        self._vectors: dict[str, list[float]] = {}
+
+    def __call__(self, a: str, b: str) -> float:
+        if not self._tried:
+            self._tried = True
+            try:
+                self._embedder = self._load()
+            except Exception:  # no model here: words alone decide
+                log.warning("directive replacement: no embedder, matching by words", exc_info=True)
+        if self._embedder is None:
+            return 0.0
+        va, vb = self._vector(a), self._vector(b)
+        dot = sum(x * y for x, y in zip(va, vb, strict=False))
+        norm = (sum(x * x for x in va) * sum(y * y for y in vb)) ** 0.5
+        return dot / norm if norm else 0.0
+
+    def _vector(self, text: str) -> list[float]:
+        if text not in self._vectors:
+            assert self._embedder is not None
+            self._vectors[text] = [float(v) for v in self._embedder.embed([text])[0]]
+        return self._vectors[text]

@@ -10,11 +10,15 @@ from __future__ import annotations
 import logging
 import re
 
+from brainbridge.directives import learned
+from brainbridge.directives.learned import features
 from brainbridge.directives.model import Category, Classification
+from brainbridge.directives.terms import REPLACEMENT as _REPLACES
 from brainbridge.directives.terms import VERBS as _IMPERATIVE
 from brainbridge.errors import LLMError
 from brainbridge.ports import LLM
 from brainbridge.redact import find_pii, redact
+from brainbridge.when import states_bounds
 
 log = logging.getLogger(__name__)
 
@@ -169,8 +173,8 @@ def _priority(text: str) -> int:
     return 1 if _HIGH.search(text) or _HIGH_CAPS.search(text) else 0
 
 
-def classify(text: str) -> Classification:
-    """Classify one message with local rules (deterministic, no I/O)."""
+def rules(text: str) -> Classification:
+    """Classify one message with the local rules alone (deterministic, no I/O)."""
     sentences = [s for s in _SENTENCES.findall(text) if s.strip()] or [text]
     best: tuple[Category, str] | None = None
     for s in sentences[:20]:  # a long paste is not standing guidance; the start decides
@@ -183,15 +187,128 @@ def classify(text: str) -> Classification:
     return Classification(category, reason, priority)
 
 
+_GROUP = {
+    Category.DIRECTIVE: "directive",
+    Category.OBJECTIVE: "objective",
+    Category.COMPLETION: "completion",
+    Category.ROLE: "people",
+    Category.TRUST: "people",
+    Category.CONTACT: "people",
+}
+
+
+def group(category: Category) -> str:
+    """The learned model's class for a category: directive, objective, completion, people
+    or chat."""
+    return _GROUP.get(category, "chat")
+
+
+# Cues the learned model weighs (it decides what they are worth in which company).
+_CUES = {
+    # earlier guidance retired: "no longer applies", "forget what I said about", "lift the"
+    "retire": re.compile(
+        r"\b(?:no longer (?:applies|needed|necessary|required)|no more \w+|any ?more\b|"
+        r"retire|let go of|lift(?:ed)?\b|forget (?:what|about|the|my)|drop (?:the|that|my)|"
+        r"scrap|cancel|disregard|ignore (?:my|the|what)|no need to|don'?t need to|"
+        r"is over|(?:is|are) off\b)",
+        re.IGNORECASE,
+    ),
+    # something reached: "passed", "went live", "is finished", "taken care of"
+    "done": re.compile(
+        r"\b(?:passed|launched|signed|merged|shipped|submitted|approved|closed|wrapped up|"
+        r"went live|(?:is|are) (?:now )?(?:live|out|done|finished|complete|fixed|sorted)|"
+        r"taken care of|check (?:it|that) off|finished|completed|done)\b",
+        re.IGNORECASE,
+    ),
+    # a goal: "our focus", "the plan is", "all about", "what matters most", "aiming to"
+    "goal": re.compile(
+        r"\b(?:focus|priority|goal|aim|aiming|target|plan is|push|north star|mission|objective|"
+        r"matters most|all about|want to (?:hit|reach|get|close|launch|ship)|by (?:spring|"
+        r"summer|autumn|fall|winter|launch|year end|the end of))\b",
+        re.IGNORECASE,
+    ),
+    # a person's part: "looks after", "joined as", "my stand-in", "on my behalf", "reach X at"
+    "person": re.compile(
+        r"\b(?:looks after|takes care of|joined as|stand-in|in my place|on my behalf|"
+        r"can be reached|reach \w+ (?:at|on)|desk|sign off on|may (?:approve|sign)|"
+        r"only \w+ (?:can|may)|spoofed|suspicion|impersonat\w*)",
+        re.IGNORECASE,
+    ),
+    # said about oneself or the past, not asked: "I always forget", "you should have seen"
+    "remark": re.compile(
+        r"^(?:i|we|he|she|they|it|everyone|nobody)\s+(?:always|never|usually|often)\s+\w+|"
+        r"\b(?:should|must|could|would) have \w+|don'?t (?:worry|know|think|mind)|"
+        r"\b(?:yesterday|last (?:night|week)|ago|haha|lol)\b|\b(?:got|was|were|went|showed|"
+        r"loved|saw|had)\b",
+        re.IGNORECASE,
+    ),
+    "wish": re.compile(
+        r"^(?:i'?d|i would|we'?d|it would be|would be|ideally|my preference|i want (?!to\b))",
+        re.IGNORECASE,
+    ),
+    "modal": _MODAL,
+    "replaces": _REPLACES,
+}
+
+
+def _cues(text: str) -> tuple[str, ...]:
+    found = [name for name, cue in _CUES.items() if cue.search(text)]
+    if states_bounds(text):
+        found.append("bounded")
+    return tuple(found)
+
+
+def learned_features(text: str, ruled: Classification | None = None) -> list[str]:
+    """The learned model's features for `text` (the rules' verdict is one of them)."""
+    ruled = ruled or rules(text)
+    return features(text, group(ruled.category), _cues(text))
+
+
+def classify(text: str) -> Classification:
+    """Classify one message locally: the rules, checked by the learned model.
+
+    Where the two agree the rules' finer category and reason stand; where they differ
+    the model's class wins, and the reason says so.
+    """
+    ruled = rules(text)
+    model = learned.model()
+    if model is None:
+        return ruled
+    cls, p = model.predict(learned_features(text, ruled))
+    if cls == group(ruled.category):
+        return ruled
+    category = _FROM_CLASS[cls]
+    if cls == "people":
+        category = Category.TRUST if _TRUST.search(text) else Category.ROLE
+    reason = f"learned: {cls} ({p:.0%}); the rules said {ruled.category.value}"
+    priority = _priority(text) if category in (Category.DIRECTIVE, Category.OBJECTIVE) else 0
+    return Classification(category, reason, priority)
+
+
+_FROM_CLASS = {
+    "directive": Category.DIRECTIVE,
+    "objective": Category.OBJECTIVE,
+    "completion": Category.COMPLETION,
+    "people": Category.ROLE,
+    "chat": Category.CHITCHAT,
+}
+
+
 SYSTEM_PROMPT = """You sort chat messages an admin sent to an autonomous agent.
 Answer with one JSON object: {"category": ..., "priority": 0 or 1, "reason": "..."}.
 Categories:
-- directive: an explicit standing instruction for the agent.
+- directive: an instruction for the agent or the team, however phrased: an imperative,
+  a wish ("I'd like every incident to get a write-up"), an obligation ("nobody is to…",
+  "everyone needs to…"), a request about how to work from now on ("could you start…?"),
+  a rule with dates ("until Friday…", "starting the 20th…"), or a replacement of an
+  earlier rule ("forget the rule about X, do Y").
 - objective: an operational goal that is not yet reached.
 - role: who someone is (a person's role or relationship).
 - trust: whom to trust or not, who may instruct the agent.
 - contact: how to reach someone (email, phone, address).
-- completion: says an earlier instruction or goal is done or cancelled.
+- completion: says an earlier instruction or goal is done, cancelled or dropped with
+  nothing in its place ("the migration is finished", "drop the Friday freeze").
+A question asking for something right now ("can you check the logs?") is chitchat.
 - greeting, ack (a bare acknowledgement) or chitchat: anything else.
 priority 1 only for urgent or absolute instructions ("never", "must", "immediately").
 reason: at most 12 words."""

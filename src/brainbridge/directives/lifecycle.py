@@ -4,15 +4,24 @@ active ──(newer conflicting item)──► superseded
 active ──(completion message or admin `complete`)──► completed
 active ──(not restated within `expiry`)──► expired      (directives and objectives only;
                                                           people claims do not expire)
+scheduled ──(its stated start comes)──► active ──(its stated end passes)──► expired
+
+Stated bounds ("until Friday", "starting the 20th", `when.bounds`) are read against
+the day the message was written, in the brain's timezone. A directive with a stated end
+still ahead, or one said to hold "till further notice", does not expire for want of
+restating. A rule that replaces another from a later start leaves the old one in force
+until then; a bounded rule that replaced another hands it back when it ends.
 A restatement keeps the older item and refreshes it (`last_seen`), so wording stays
 stable and a directive the admin keeps repeating never expires.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from itertools import islice
 
 from brainbridge.directives.model import (
@@ -28,6 +37,7 @@ from brainbridge.directives.model import (
     State,
 )
 from brainbridge.directives.terms import Fingerprint, Relation, compare, fingerprint, stem
+from brainbridge.when import NONE, Bounds, bounds
 
 # How many of the newest active items sharing a term are compared with a new one;
 # bounds a build on a long history without changing what recent guidance does.
@@ -36,8 +46,25 @@ _COMPLETION_WORDS = frozenset(
     stem(w)
     for w in "done finished finish complete completed resolved fixed shipped closed handled "
     "sorted cancel cancelled canceled need needed stop forget mind scratch mark all "
-    "anymore any more longer".split()
+    "anymore any more longer drop retire lift lifted scrap ignore disregard rule earlier old "
+    "previous said what let go applies requirement".split()
 )
+# The thing a replacement names: "the earlier rule about Friday releases", "instead of
+# emailing the metrics", "what I said about the 9am standup".
+_TARGET = re.compile(
+    r"\b(?:about|regarding|re:|on|instead of|rather than|in place of)\s+(?P<what>[^,;.!?]{3,80})",
+    re.IGNORECASE,
+)
+# Words that point back at an earlier rule; only then is a target looked up by topic.
+_POINTS_BACK = re.compile(
+    r"\b(?:forget|scrap|ignore|disregard|drop|retire|replaces?|swap|instead of|rather than|"
+    r"in place of|change of plans?|what i said|earlier|previous|old|former)\b",
+    re.IGNORECASE,
+)
+# A replacement whose named target scores at least this, and this much above the next
+# candidate, retires it; two close candidates are listed as a conflict instead.
+TARGET_MIN = 0.5
+TARGET_MARGIN = 0.15
 
 
 @dataclass
@@ -52,6 +79,7 @@ class _Open:
     replaces: list[int] = field(default_factory=list)
     conflict: str = ""
     superseded_by: int | None = None
+    bounds: Bounds = NONE
 
     def freeze(self) -> Item:
         return Item(
@@ -62,6 +90,8 @@ class _Open:
             replaces=tuple(self.replaces),
             conflict=self.conflict,
             superseded_by=self.superseded_by,
+            starts=self.bounds.starts,
+            ends=self.bounds.ends,
         )
 
 
@@ -72,10 +102,16 @@ class Resolution:
     conflicts: int
 
 
+Similarity = Callable[[str, str], float]  # meaning overlap of two texts, 0..1
+
+
 class _Fold:
-    def __init__(self, now: datetime, config: DirectiveConfig) -> None:
+    def __init__(
+        self, now: datetime, config: DirectiveConfig, similar: Similarity | None = None
+    ) -> None:
         self.now = now
         self.config = config
+        self.similar = similar
         self.items: dict[int, _Open] = {}
         # topic term -> ids of *active* directives/objectives, oldest first (dicts keep
         # order and delete in O(1), so scans never wade through superseded items)
@@ -109,13 +145,29 @@ class _Fold:
                 return self.skip(m, "restatement", f"restates #{cand.message.id} (refreshed)")
             if relation is Relation.CONFLICTS:
                 conflicting.append((cand, why))
+        ambiguous: tuple[int, ...] = ()
+        if not conflicting and cat in GUIDANCE and _POINTS_BACK.search(m.text):
+            found, ambiguous = self.named_target(m.text, fp)
+            if found is not None:
+                conflicting.append((found, "replaced: the rule it names"))
+            elif ambiguous:
+                self.conflicts += 1
         item = _Open(m, fp, last_seen=m.at)
+        if ambiguous:
+            item.conflict = (
+                "may replace "
+                + " or ".join(f"#{i}" for i in ambiguous)
+                + (" (unclear which; both kept)")
+            )
+        if cat in GUIDANCE:
+            item.bounds = bounds(m.text, self.config.day(m.at), self.config.calendar)
         for cand, why in conflicting:
             self.close(cand, State.SUPERSEDED, f"superseded by #{m.id} ({why})")
             cand.superseded_by = m.id
             item.replaces.append(cand.message.id)
             self.conflicts += 1
-        item.conflict = "; ".join(why for _, why in conflicting)
+        if conflicting:
+            item.conflict = "; ".join(why for _, why in conflicting)
         self.items[m.id] = item
         if people:
             if fp.subject:
@@ -123,6 +175,38 @@ class _Fold:
         else:
             for term in fp.terms:
                 self.postings.setdefault(term, {})[m.id] = None
+
+    def named_target(self, text: str, fp: Fingerprint) -> tuple[_Open | None, tuple[int, ...]]:
+        """The active guidance a replacement names by topic, or (None, ids) when two or
+        more fit about equally well. Scored by the named words (values such as
+        "Friday" count here) and, with a `similar` function, by meaning."""
+        m = _TARGET.search(text)
+        named = fingerprint(m.group("what")).terms if m else fp.terms
+        named = named - _COMPLETION_WORDS
+        active = [
+            o
+            for o in self.items.values()
+            if o.state is State.ACTIVE and o.message.classification.category in GUIDANCE
+        ]
+        if not named or not active:
+            return None, ()
+        scored = []
+        for o in active:
+            lexical = len(named & o.fp.terms) / len(named)
+            meaning = (
+                self.similar(m.group("what") if m else text, o.message.text)
+                if self.similar
+                else 0.0
+            )
+            scored.append((max(lexical, meaning), o.message.id, o))
+        scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
+        best = scored[0]
+        if best[0] < TARGET_MIN:
+            return None, ()
+        close = [t for t in scored[1:] if best[0] - t[0] < TARGET_MARGIN]
+        if close:
+            return None, tuple(sorted([best[1]] + [t[1] for t in close]))
+        return best[2], ()
 
     def candidates(self, cat: Category, fp: Fingerprint) -> list[_Open]:
         """Active items the new one could restate or contradict, newest first."""
@@ -149,6 +233,8 @@ class _Fold:
     def completion(self, m: Message) -> None:
         target = self.completion_target(m)
         if target is None:
+            target, _ = self.named_target(m.text, fingerprint(m.text))
+        if target is None:
             return self.skip(
                 m, "completion_unmatched", "says something is done; no active item matches"
             )
@@ -170,16 +256,52 @@ class _Fold:
             why = f"completed by the admin on {at:%Y-%m-%d}" + (f": {note}" if note else "")
             self.close(item, State.COMPLETED, why)
 
-    def finish(self) -> Resolution:
-        for item in self.items.values():
-            cat = item.message.classification.category
+    def settle(self, item: _Open, today: date) -> None:
+        """Scheduled before its stated start, expired after its stated end or when it
+        was not restated within `expiry` (unless an end ahead or "till further notice"
+        says how long it holds)."""
+        b = item.bounds
+        if b.ends is not None and today > b.ends:
+            self.close(item, State.EXPIRED, f"ended {_day(b.ends)} ({b.said})")
+        elif b.starts is not None and today < b.starts:
+            self.close(item, State.SCHEDULED, f"starts {_day(b.starts)} ({b.said})")
+        elif b.ends is None and not b.open_ended:
             seen = item.last_seen or item.message.at
-            if (
-                item.state is State.ACTIVE
-                and cat in GUIDANCE
-                and self.now - seen > self.config.expiry
-            ):
+            if b.starts is not None:  # a rule counts as said on the day it starts
+                seen = max(seen, _start_of(b.starts, self.config))
+            if self.now - seen > self.config.expiry:
                 self.close(item, State.EXPIRED, f"not restated since {seen:%Y-%m-%d}")
+
+    def hand_back(self, today: date) -> None:
+        """A rule replaced from a later start stays in force until then; a bounded
+        replacement that has ended gives the rule it replaced back."""
+        for item in self.items.values():
+            new = self.items.get(item.superseded_by) if item.superseded_by else None
+            if item.state is not State.SUPERSEDED or new is None:
+                continue
+            if new.state is State.SCHEDULED and new.bounds.starts is not None:
+                item.state = State.ACTIVE
+                item.note = f"until #{new.message.id} takes over on {_day(new.bounds.starts)}"
+                self.settle(item, today)
+            elif (
+                new.state is State.EXPIRED
+                and new.bounds.ends is not None
+                and new.bounds.ends < today
+            ):
+                item.state = State.ACTIVE
+                item.note = f"back in force after #{new.message.id} ended {_day(new.bounds.ends)}"
+                item.last_seen = max(
+                    item.last_seen or item.message.at,
+                    _start_of(new.bounds.ends + timedelta(days=1), self.config),
+                )
+                self.settle(item, today)
+
+    def finish(self) -> Resolution:
+        today = self.config.day(self.now)
+        for item in self.items.values():
+            if item.state is State.ACTIVE and item.message.classification.category in GUIDANCE:
+                self.settle(item, today)
+        self.hand_back(today)
         decisions = list(self.decisions)
         for item in self.items.values():
             cls = item.message.classification
@@ -190,6 +312,18 @@ class _Fold:
         decisions.sort(key=lambda d: d.message_id)
         items = tuple(self.items[i].freeze() for i in sorted(self.items))
         return Resolution(items, tuple(decisions), self.conflicts)
+
+
+def _day(d: date) -> str:
+    return f"{d:%a %Y-%m-%d}"
+
+
+def _start_of(d: date, config: DirectiveConfig) -> datetime:
+    """Midnight starting `d` in the brain's timezone."""
+    midnight = datetime(d.year, d.month, d.day)
+    if config.timezone is None:
+        return midnight.astimezone()  # this machine's zone
+    return midnight.replace(tzinfo=config.timezone)
 
 
 def skip_decision(label: MessageLabel) -> Decision | None:
@@ -208,13 +342,16 @@ def resolve(
     now: datetime,
     config: DirectiveConfig,
     skipped: list[Decision] | None = None,
+    similar: Similarity | None = None,
 ) -> Resolution:
     """Fold `messages` (any order) and admin `completions` into items, states and decisions.
 
     `skipped` are decisions already made for messages left out of `messages`
-    (`skip_decision`); they only join the decision list.
+    (`skip_decision`); they only join the decision list. `similar` scores how close in
+    meaning two texts are; with it a replacement finds the rule it names by meaning
+    ("Friday releases" / "nothing ships on Fridays"), not only by shared words.
     """
-    fold = _Fold(now, config)
+    fold = _Fold(now, config, similar)
     fold.decisions.extend(skipped or ())
     ordered = sorted(messages, key=lambda m: (m.at, m.id))
     pending = sorted((at, mid, note) for mid, (at, note) in completions.items() if at <= now)

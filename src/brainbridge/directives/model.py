@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from enum import StrEnum
 from typing import Any, Protocol
 
 from brainbridge.errors import InvalidInput
+from brainbridge.when import Calendar
 
 
 class RoomKind(StrEnum):
@@ -40,6 +41,7 @@ DEFAULT_ALLOWED = frozenset({Category.DIRECTIVE, Category.OBJECTIVE, Category.RO
 
 
 class State(StrEnum):
+    SCHEDULED = "scheduled"  # stated with a start that has not come yet
     ACTIVE = "active"
     SUPERSEDED = "superseded"
     EXPIRED = "expired"
@@ -155,6 +157,13 @@ class DirectiveConfig:
     dm_limit: int = 200  # most recent owner DMs read when no room qualifies
     budget: Budget = field(default_factory=Budget)
     allowed: frozenset[Category] = DEFAULT_ALLOWED
+    # The brain's timezone: "until Friday" ends when Friday ends there (None: this machine's).
+    timezone: tzinfo | None = None
+    calendar: Calendar = field(default_factory=Calendar)  # what "next sprint" means
+
+    def day(self, at: datetime) -> date:
+        """The calendar day `at` falls on in the brain's timezone."""
+        return at.astimezone(self.timezone).date()
 
     def __post_init__(self) -> None:
         if self.expiry <= timedelta(0) or self.retention <= timedelta(0) or self.dm_limit < 1:
@@ -172,6 +181,8 @@ class Item:
     replaces: tuple[int, ...] = ()  # items this one superseded (a conflict, marked in output)
     conflict: str = ""  # the heuristic that found the conflict
     superseded_by: int | None = None
+    starts: date | None = None  # first day it holds, as stated ("starting the 20th")
+    ends: date | None = None  # last day it holds, as stated ("until Friday")
 
     @property
     def id(self) -> int:
@@ -263,6 +274,8 @@ class DirectiveContext:
                     "replaces": list(i.replaces),
                     "superseded_by": i.superseded_by,
                     "conflict": i.conflict,
+                    "starts": i.starts.isoformat() if i.starts else None,
+                    "ends": i.ends.isoformat() if i.ends else None,
                 }
                 for i in self.items
             ],
@@ -336,3 +349,32 @@ class DirectiveStore(Protocol):
     def completions(self) -> dict[int, tuple[datetime, str]]:
         """Admin completions: message id -> (when, note)."""
         ...
+
+
+def directive_config(table: Mapping[str, Any]) -> DirectiveConfig:
+    """A `DirectiveConfig` from config.toml's `[directives]` table.
+
+    Raises: InvalidInput naming the key whose value cannot be used.
+    """
+    zone: tzinfo | None = None
+    if name := table.get("timezone"):
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        try:
+            zone = ZoneInfo(str(name))
+        except (ZoneInfoNotFoundError, ValueError):
+            raise InvalidInput(
+                f"[directives] timezone {name!r} is no IANA zone name (like Europe/Berlin)"
+            ) from None
+    start = table.get("sprint_start")
+    if isinstance(start, str):
+        try:
+            start = date.fromisoformat(start)
+        except ValueError:
+            raise InvalidInput(f"[directives] sprint_start {start!r} is no date") from None
+    if start is not None and not isinstance(start, date):
+        raise InvalidInput("[directives] sprint_start must be a date like 2026-11-16")
+    days = table.get("sprint_days", 14)
+    if not isinstance(days, int) or days < 1:
+        raise InvalidInput("[directives] sprint_days must be a whole number of days >= 1")
+    return DirectiveConfig(timezone=zone, calendar=Calendar(start, days))

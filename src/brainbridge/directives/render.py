@@ -3,7 +3,8 @@
 Layer 1 (short-term): directives and objectives in force, high priority first, then
 the most recently stated — the `directives` budget. People and trust claims have
 their own `identity` budget. Layer 2 (continuity): where the guidance came from and
-what happened to older intent (superseded, completed, expired) — the `continuity`
+what happened to older intent (superseded, completed, expired, with dates) and what is
+scheduled to start — the `continuity`
 budget. Each section stops at the first item that does not fit; what was left out is
 counted per section in the truncation reasons. Output depends only on the items,
 the source, `now` and the budget, so the same input always gives the same bytes.
@@ -68,6 +69,10 @@ def _directive_line(item: Item, budget: Budget, clipped: Counter[str]) -> str:
         # The old wording stays out of this line (an agent could read it as current);
         # it is in the continuity note "#old superseded by #new".
         tags.append(f"CONFLICT: replaces {olds}")
+    if item.ends is not None:
+        tags.append(f"until {item.ends:%a %Y-%m-%d}")
+    if item.note.startswith("until #"):  # replaced from a later start: "until #9 takes over on …"
+        tags.append(item.note)
     bang = "! " if item.priority else ""
     return f"- {bang}{item.last_seen:%Y-%m-%d} {kind}{text} [{'; '.join(tags)}]"
 
@@ -85,6 +90,10 @@ def _history_line(item: Item) -> str:
         what = item.note.split(" (", 1)[0]  # "superseded by #n"
     elif item.state is State.COMPLETED:
         what = "completed"
+    elif item.state is State.SCHEDULED:
+        what = f"starts {item.starts:%a %Y-%m-%d}" if item.starts else "scheduled"
+    elif item.note.startswith("ended "):
+        what = f"expired: ended {item.ends:%a %Y-%m-%d}" if item.ends else "expired"
     else:
         what = "expired"
     return f"- #{item.id} {what}: {snippet}"
@@ -110,9 +119,10 @@ def render(
     )
     # Notes that explain a CONFLICT mark shown above come first, then the newest.
     shown = {i.id for i in active}
+    # Then what is about to start, then the newest.
     history = sorted(
         (i for i in items if i.state is not State.ACTIVE),
-        key=lambda i: (i.superseded_by not in shown, -i.id),
+        key=lambda i: (i.superseded_by not in shown, i.state is not State.SCHEDULED, -i.id),
     )
     if not guidance and not people and not history:
         return "", {}

@@ -56,9 +56,12 @@ _NEGATION = re.compile(
     r"ban|disable)\b",
     re.IGNORECASE,
 )
-_REPLACEMENT = re.compile(
+REPLACEMENT = re.compile(
     r"\b(?:instead|actually|rather|switch(?:ed)? to|change(?:d)? (?:it |that )?to|from now on|"
-    r"no longer|any ?more|correction|scratch that|update:|new rule|moving forward|going forward)\b",
+    r"no longer|any ?more|correction|scratch (?:that|the|what|my)|update:|new rule|moving forward|"
+    r"going forward|change of plans?|update to|replaces?|swap|"
+    r"(?:forget|scrap|ignore|disregard|drop|never ?mind) (?:what i said|my (?:earlier|previous|old)|"
+    r"the (?:earlier|old|previous|former)|the \w+ rule|the rule))\b",
     re.IGNORECASE,
 )
 _ADDITIVE = re.compile(r"\b(?:also|as well|in addition|additionally|too)\b", re.IGNORECASE)
@@ -152,7 +155,7 @@ def fingerprint(text: str) -> Fingerprint:
         terms=frozenset(terms),
         values=frozenset(values),
         negative=_NEGATION.search(text) is not None,
-        replacement=_REPLACEMENT.search(text) is not None,
+        replacement=REPLACEMENT.search(text) is not None,
         additive=_ADDITIVE.search(text) is not None,
         subject=subject,
     )
