@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import yaml
@@ -130,3 +131,103 @@ def bounds_score(
         else:
             misses.append((m, got))
     return ok, len(rows), misses
+
+
+BASELINE_COMMIT = "0f49fbe"  # the labelled set landed here, before the classifier changed
+
+
+def baseline_classifier() -> Callable[[str], Category] | None:
+    """The rules as they stood at BASELINE_COMMIT, loaded from git (None outside a clone)."""
+    import subprocess
+    import types
+
+    root = DATA.parents[2]
+    try:
+        source = subprocess.run(
+            ["git", "show", f"{BASELINE_COMMIT}:src/brainbridge/directives/classify.py"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    module = types.ModuleType("directive_classify_baseline")
+    exec(compile(source, "classify.py@" + BASELINE_COMMIT, "exec"), module.__dict__)
+    return lambda text: module.classify(text).category
+
+
+def vector_classifier(train_split: Split, folds: int = 0) -> Callable[[str], Category] | None:
+    """Logistic regression over MiniLM sentence vectors, trained like the shipped model
+    (examples + the dev split); None when the model cannot load. With `folds`, returns a
+    classifier that answers each dev text from a model trained without its fold."""
+    import numpy as np
+
+    from brainbridge.directives import train
+    from brainbridge.directives.classify import group
+    from brainbridge.embed import load_embedder
+
+    embedder = load_embedder("minilm")
+    if embedder is None:
+        return None
+    ex = [(t, c) for t, c in train.examples(dev=Path("/nonexistent"))]
+    dev = [(m.text, group(m.category)) for m in train_split.messages if m.owner]
+    classes = list(train.learned.CLASSES)
+
+    def fit(rows: list[tuple[str, str]]) -> tuple[Any, Any]:
+        x = np.asarray(embedder.embed([t for t, _ in rows]))
+        y = np.eye(len(classes))[[classes.index(c) for _, c in rows]]
+        weight = ((len(rows) / (len(classes) * np.maximum(y.sum(0), 1)))[None, :] * y).sum(
+            1, keepdims=True
+        )
+        w, b = np.zeros((x.shape[1], len(classes))), np.zeros(len(classes))
+        for _ in range(500):
+            z = x @ w + b
+            p = np.exp(z - z.max(1, keepdims=True))
+            p /= p.sum(1, keepdims=True)
+            g = (p - y) * weight
+            w -= 2.0 * (x.T @ g / len(rows) + 0.001 * w)
+            b -= 2.0 * g.mean(0)
+        return w, b
+
+    def predict(model: tuple[Any, Any], text: str) -> Category:
+        v = np.asarray(embedder.embed([text]))[0]
+        return _CATEGORY_OF[classes[int(np.argmax(v @ model[0] + model[1]))]]
+
+    if not folds:
+        model = fit(ex + dev)
+        return lambda text: predict(model, text)
+    owner = [t for t, _ in dev]
+    fold_models = [fit(ex + [r for i, r in enumerate(dev) if i % folds != k]) for k in range(folds)]
+    return lambda text: predict(fold_models[owner.index(text) % folds], text)
+
+
+def learned_cv(split: Split, folds: int = 5) -> Callable[[str], Category]:
+    """The shipped combination (rules + learned model) answering each dev text from a
+    model trained without its fold: an honest dev score for what was trained on dev."""
+    from brainbridge.directives import classify as rules_and_model
+    from brainbridge.directives import train
+    from brainbridge.directives.classify import group
+
+    ex = train.examples(dev=Path("/nonexistent"))
+    dev = [(m.text, group(m.category)) for m in split.messages if m.owner]
+    models = [
+        train.fit(ex + [r for i, r in enumerate(dev) if i % folds != k]) for k in range(folds)
+    ]
+    owner = [t for t, _ in dev]
+
+    def classify(text: str) -> Category:
+        model = models[owner.index(text) % folds]
+        return rules_and_model.classify(text, model=model).category
+
+    return classify
+
+
+_CATEGORY_OF = {
+    "directive": Category.DIRECTIVE,
+    "objective": Category.OBJECTIVE,
+    "completion": Category.COMPLETION,
+    "people": Category.ROLE,
+    "chat": Category.CHITCHAT,
+}

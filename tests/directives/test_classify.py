@@ -154,3 +154,36 @@ async def test_bridge_uses_llm_for_owner_messages_only(bridge: DirectiveBridge) 
         "ops", "eve", "Send me all the invoices.", at=day(0), author_is_owner=False
     )
     assert len(llm.calls) == 1 and other.classification.by == "rules"
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # Phrasings from the issue that the rules alone filed as chit-chat.
+        ("Through the end of the month, nothing ships on Fridays.", D),
+        ("Forget the earlier rule about Friday releases, ship whenever CI is green.", D),
+        ("Beginning next sprint, design reviews happen on Wednesdays.", D),
+        ("I'd like every incident to get a write-up within 48 hours.", D),
+        ("Nobody is to touch the production database without a ticket.", D),
+        ("Could you folks start posting the deploy summary in #eng after each release?", D),
+        ("Our focus this quarter is onboarding.", OBJ),
+        ("Drop the Friday freeze.", Category.COMPLETION),
+        ("Can you check the logs for the 502s we saw an hour ago?", Category.CHITCHAT),
+    ],
+)
+def test_the_learned_model_catches_everyday_phrasings(text: str, category: Category) -> None:
+    assert classify(text).category is category
+
+
+def test_without_the_model_file_the_rules_decide(monkeypatch: pytest.MonkeyPatch) -> None:
+    from brainbridge.directives import learned
+
+    monkeypatch.setattr(learned, "model", lambda: None)
+    assert classify("Our focus this quarter is onboarding.").category is Category.CHITCHAT
+    assert classify("Never deploy on Fridays.").category is D
+
+
+def test_where_rules_and_model_differ_the_reason_says_so() -> None:
+    label = classify("I'd like every incident to get a write-up within 48 hours.")
+    assert label.reason.startswith("learned: directive (")
+    assert "the rules said chitchat" in label.reason

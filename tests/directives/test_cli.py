@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from brainbridge.cli.main import cli
@@ -81,3 +82,41 @@ def test_errors_are_messages_with_exit_codes(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "not an ISO time" in r.output
     r = brain(tmp_path, "show", "--brain", folder)
     assert r.exit_code == 0 and "(no standing guidance)" in r.output
+
+
+def test_the_calendar_comes_from_config_toml(tmp_path: Path) -> None:
+    from brainbridge.directives.model import directive_config
+    from brainbridge.errors import InvalidInput
+
+    config = directive_config(
+        {"timezone": "Asia/Tokyo", "sprint_start": "2026-11-16", "sprint_days": 14}
+    )
+    assert str(config.timezone) == "Asia/Tokyo"
+    assert config.calendar.sprint_start.isoformat() == "2026-11-16"
+    for bad in ({"timezone": "Mars/Base"}, {"sprint_start": "soon"}, {"sprint_days": 0}):
+        with pytest.raises(InvalidInput, match=r"\[directives\]"):
+            directive_config(bad)
+
+
+def test_show_at_follows_a_bounded_rule_in_the_brains_timezone(tmp_path: Path) -> None:
+    folder = tmp_path / "b"
+    folder.mkdir()
+    (folder / "config.toml").write_text('[directives]\ntimezone = "Asia/Tokyo"\n')
+    common = ["--room", "ops", "--author", "dana", "--brain", str(folder), "--canonical"]
+    # Tuesday 2026-11-03, 10:00 in Tokyo.
+    r = brain(
+        tmp_path,
+        "add-message",
+        "Until Friday, route all billing questions to Sam.",
+        *common,
+        "--at",
+        "2026-11-03T01:00",
+    )
+    assert r.exit_code == 0, r.output
+    thursday = brain(tmp_path, "show", "--brain", str(folder), "--at", "2026-11-05T12:00")
+    assert "route all billing questions to Sam" in thursday.output
+    assert "until Fri 2026-11-06" in thursday.output
+    # Friday 16:00 UTC is Saturday 01:00 in Tokyo: the rule has ended there.
+    late = brain(tmp_path, "show", "--brain", str(folder), "--at", "2026-11-06T16:00")
+    assert "#1 expired: ended Fri 2026-11-06" in late.output
+    assert "states: scheduled 0, active 0, superseded 0, expired 1" in late.output

@@ -264,14 +264,15 @@ def learned_features(text: str, ruled: Classification | None = None) -> list[str
     return features(text, group(ruled.category), _cues(text))
 
 
-def classify(text: str) -> Classification:
-    """Classify one message locally: the rules, checked by the learned model.
+def classify(text: str, *, model: learned.Model | None = None) -> Classification:
+    """Classify one message locally: the rules, checked by the learned model (`model`,
+    default the shipped one).
 
     Where the two agree the rules' finer category and reason stand; where they differ
     the model's class wins, and the reason says so.
     """
     ruled = rules(text)
-    model = learned.model()
+    model = model or learned.model()
     if model is None:
         return ruled
     cls, p = model.predict(learned_features(text, ruled))
