@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTHS = (
@@ -251,6 +252,7 @@ def states_bounds(text: str) -> bool:
     return any(p.search(text) for p in (_UNTIL, _START, _REST, _ONLY, _FOR, _FRAME, _OPEN))
 
 
+@lru_cache(maxsize=16_384)  # builds re-read the same messages; the answer is pure
 def bounds(text: str, today: date, calendar: Calendar = Calendar()) -> Bounds:
     """The time bounds `text` states for itself, resolved against `today`."""
     starts: date | None = None

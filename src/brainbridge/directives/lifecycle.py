@@ -117,6 +117,7 @@ class _Fold:
         # order and delete in O(1), so scans never wade through superseded items)
         self.postings: dict[str, dict[int, None]] = {}
         self.people: dict[tuple[Category, str], list[int]] = {}
+        self.active: dict[int, None] = {}  # active directives/objectives, for named targets
         self.decisions: list[Decision] = []
         self.conflicts = 0
 
@@ -173,6 +174,7 @@ class _Fold:
             if fp.subject:
                 self.people.setdefault((cat, fp.subject), []).append(m.id)
         else:
+            self.active[m.id] = None
             for term in fp.terms:
                 self.postings.setdefault(term, {})[m.id] = None
 
@@ -183,11 +185,7 @@ class _Fold:
         m = _TARGET.search(text)
         named = fingerprint(m.group("what")).terms if m else fp.terms
         named = named - _COMPLETION_WORDS
-        active = [
-            o
-            for o in self.items.values()
-            if o.state is State.ACTIVE and o.message.classification.category in GUIDANCE
-        ]
+        active = [self.items[i] for i in self.active]
         if not named or not active:
             return None, ()
         scored = []
@@ -227,6 +225,7 @@ class _Fold:
         """Move an active item to `state` and out of the candidate index."""
         item.state = state
         item.note = note
+        self.active.pop(item.message.id, None)
         for term in item.fp.terms:
             self.postings.get(term, {}).pop(item.message.id, None)
 
