@@ -123,7 +123,6 @@ DAY = (
     rf"the {_ORD}|\d{{4}}-\d{{2}}-\d{{2}}|tomorrow|today|tonight|"
     rf"(?:the )?(?:start|beginning) of (?:the |this |next )?{_PERIOD}|next {_PERIOD})"
 )
-_DAY_RE = re.compile(rf"^{DAY}$", re.IGNORECASE)
 
 
 def resolve(
@@ -294,8 +293,9 @@ def bounds(text: str, today: date, calendar: Calendar = Calendar()) -> Bounds:
         starts = first if first > today else None
         ends = last
         said.append(m.group(0).strip())
-    open_ended = ends is None and _OPEN.search(text) is not None
-    if open_ended and (m := _OPEN.search(text)):
+    open_ended = False
+    if ends is None and (m := _OPEN.search(text)):
+        open_ended = True
         said.append(m.group(0))
     if starts is not None and ends is not None and ends < starts:
         ends = None  # "from the 20th until Friday": the end names the wrong week; keep the start
