@@ -15,24 +15,13 @@ from zoneinfo import ZoneInfo
 
 import yaml
 
-from brainbridge.directives.model import Category
+from brainbridge.directives.classify import CATEGORY_OF, group
+from brainbridge.directives.learned import CLASSES
+from brainbridge.directives.model import GUIDANCE, Category
 from brainbridge.when import Bounds, Calendar
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "directives"
 SPLITS = ("dev", "fresh")
-# What a run does with a message: carry it as guidance, retire guidance, note a person, or drop it.
-GROUPS = {
-    Category.DIRECTIVE: "guidance",
-    Category.OBJECTIVE: "guidance",
-    Category.COMPLETION: "retire",
-    Category.ROLE: "people",
-    Category.TRUST: "people",
-    Category.CONTACT: "people",
-    Category.GREETING: "chat",
-    Category.ACK: "chat",
-    Category.CHITCHAT: "chat",
-}
-SHOWN = ("directive", "objective", "completion", "people", "chat")
 
 
 @dataclass(frozen=True)
@@ -81,29 +70,23 @@ def load(split: str) -> Split:
     return Split(now, calendar, messages)
 
 
-def kind(category: Category) -> str:
-    """The scored class: directive, objective, completion, people or chat."""
-    group = GROUPS[category]
-    return category.value if group in ("guidance", "retire") else group
-
-
 def recognition(
     split: Split, classify: Callable[[str], Category]
 ) -> tuple[dict[str, tuple[float, float, int]], float, list[tuple[Labelled, str]]]:
     """Per class (precision, recall, labelled count), overall accuracy, and the misses.
 
     Only the owner's messages are scored: another author's never becomes guidance
-    whatever the classifier says (the fold drops it), which `reaches_run` checks.
+    whatever the classifier says (the fold drops it).
     """
-    pairs = [(m, kind(classify(m.text))) for m in split.messages if m.owner]
+    pairs = [(m, group(classify(m.text))) for m in split.messages if m.owner]
     out: dict[str, tuple[float, float, int]] = {}
-    for c in SHOWN:
+    for c in CLASSES:
         said = [m for m, got in pairs if got == c]
-        truth = [m for m, _ in pairs if kind(m.category) == c]
-        hit = sum(kind(m.category) == c for m in said)
+        truth = [m for m, _ in pairs if group(m.category) == c]
+        hit = sum(group(m.category) == c for m in said)
         out[c] = (hit / len(said) if said else 1.0, hit / len(truth) if truth else 1.0, len(truth))
-    accuracy = sum(kind(m.category) == got for m, got in pairs) / len(pairs)
-    misses = [(m, got) for m, got in pairs if kind(m.category) != got]
+    accuracy = sum(group(m.category) == got for m, got in pairs) / len(pairs)
+    misses = [(m, got) for m, got in pairs if group(m.category) != got]
     return out, accuracy, misses
 
 
@@ -114,7 +97,7 @@ def by_style(split: Split, classify: Callable[[str], Category]) -> dict[str, tup
     for m in split.messages:
         if m.owner:
             total[m.style] += 1
-            right[m.style] += kind(classify(m.text)) == kind(m.category)
+            right[m.style] += group(classify(m.text)) == group(m.category)
     return {s: (right[s], total[s]) for s in sorted(total)}
 
 
@@ -123,7 +106,7 @@ def bounds_score(
 ) -> tuple[int, int, list[tuple[Labelled, Bounds]]]:
     """Messages whose stated bounds (or their absence) are read exactly, of all guidance."""
     ok, misses = 0, []
-    rows = [m for m in split.messages if GROUPS[m.category] == "guidance"]
+    rows = [m for m in split.messages if m.category in GUIDANCE]
     for m in rows:
         got = read(m.text, split.today, split.calendar)
         if (got.starts, got.ends, got.open_ended) == (m.starts, m.ends, m.open_ended):
@@ -165,7 +148,6 @@ def vector_classifier(train_split: Split, folds: int = 0) -> Callable[[str], Cat
     import numpy as np
 
     from brainbridge.directives import train
-    from brainbridge.directives.classify import group
     from brainbridge.embed import load_embedder
 
     embedder = load_embedder("minilm")
@@ -193,7 +175,7 @@ def vector_classifier(train_split: Split, folds: int = 0) -> Callable[[str], Cat
 
     def predict(model: tuple[Any, Any], text: str) -> Category:
         v = np.asarray(embedder.embed([text]))[0]
-        return _CATEGORY_OF[classes[int(np.argmax(v @ model[0] + model[1]))]]
+        return CATEGORY_OF[classes[int(np.argmax(v @ model[0] + model[1]))]]
 
     if not folds:
         model = fit(ex + dev)
@@ -208,7 +190,6 @@ def learned_cv(split: Split, folds: int = 5) -> Callable[[str], Category]:
     model trained without its fold: an honest dev score for what was trained on dev."""
     from brainbridge.directives import classify as rules_and_model
     from brainbridge.directives import train
-    from brainbridge.directives.classify import group
 
     ex = train.examples(dev=Path("/nonexistent"))
     dev = [(m.text, group(m.category)) for m in split.messages if m.owner]
@@ -222,12 +203,3 @@ def learned_cv(split: Split, folds: int = 5) -> Callable[[str], Category]:
         return rules_and_model.classify(text, model=model).category
 
     return classify
-
-
-_CATEGORY_OF = {
-    "directive": Category.DIRECTIVE,
-    "objective": Category.OBJECTIVE,
-    "completion": Category.COMPLETION,
-    "people": Category.ROLE,
-    "chat": Category.CHITCHAT,
-}

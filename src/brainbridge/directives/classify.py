@@ -278,7 +278,7 @@ def classify(text: str, *, model: learned.Model | None = None) -> Classification
     cls, p = model.predict(learned_features(text, ruled))
     if cls == group(ruled.category):
         return ruled
-    category = _FROM_CLASS[cls]
+    category = CATEGORY_OF[cls]
     if cls == "people":
         category = Category.TRUST if _TRUST.search(text) else Category.ROLE
     reason = f"learned: {cls} ({p:.0%}); the rules said {ruled.category.value}"
@@ -286,7 +286,8 @@ def classify(text: str, *, model: learned.Model | None = None) -> Classification
     return Classification(category, reason, priority)
 
 
-_FROM_CLASS = {
+# The category a learned class stands for (people and chat are refined where known).
+CATEGORY_OF = {
     "directive": Category.DIRECTIVE,
     "objective": Category.OBJECTIVE,
     "completion": Category.COMPLETION,
