@@ -153,25 +153,14 @@ def vector_classifier(train_split: Split, folds: int = 0) -> Callable[[str], Cat
     embedder = load_embedder("minilm")
     if embedder is None:
         return None
-    ex = [(t, c) for t, c in train.examples(dev=Path("/nonexistent"))]
+    ex = train.examples(dev=None)
     dev = [(m.text, group(m.category)) for m in train_split.messages if m.owner]
     classes = list(train.learned.CLASSES)
 
     def fit(rows: list[tuple[str, str]]) -> tuple[Any, Any]:
         x = np.asarray(embedder.embed([t for t, _ in rows]))
         y = np.eye(len(classes))[[classes.index(c) for _, c in rows]]
-        weight = ((len(rows) / (len(classes) * np.maximum(y.sum(0), 1)))[None, :] * y).sum(
-            1, keepdims=True
-        )
-        w, b = np.zeros((x.shape[1], len(classes))), np.zeros(len(classes))
-        for _ in range(500):
-            z = x @ w + b
-            p = np.exp(z - z.max(1, keepdims=True))
-            p /= p.sum(1, keepdims=True)
-            g = (p - y) * weight
-            w -= 2.0 * (x.T @ g / len(rows) + 0.001 * w)
-            b -= 2.0 * g.mean(0)
-        return w, b
+        return train.softmax_regression(x, y, l2=0.001, epochs=500, rate=2.0)
 
     def predict(model: tuple[Any, Any], text: str) -> Category:
         v = np.asarray(embedder.embed([text]))[0]
@@ -191,7 +180,7 @@ def learned_cv(split: Split, folds: int = 5) -> Callable[[str], Category]:
     from brainbridge.directives import classify as rules_and_model
     from brainbridge.directives import train
 
-    ex = train.examples(dev=Path("/nonexistent"))
+    ex = train.examples(dev=None)
     dev = [(m.text, group(m.category)) for m in split.messages if m.owner]
     models = [
         train.fit(ex + [r for i, r in enumerate(dev) if i % folds != k]) for k in range(folds)

@@ -28,13 +28,14 @@ RATE = 0.5
 MIN_WEIGHT = 1e-3
 
 
-def examples(dev: Path = DEV) -> list[tuple[str, str]]:
-    """(text, class) pairs to train on."""
+def examples(dev: Path | None = DEV) -> list[tuple[str, str]]:
+    """(text, class) pairs to train on: the shipped examples, and the owner's messages
+    of the labelled `dev` split when given and present."""
     out = []
     for line in yaml.safe_load(EXAMPLES.read_text("utf-8")):
         cls, text = line.split(": ", 1)
         out.append((text, cls))
-    if dev.exists():
+    if dev is not None and dev.exists():
         from brainbridge.directives.model import Category
 
         for m in yaml.safe_load(dev.read_text("utf-8"))["messages"]:
@@ -43,8 +44,32 @@ def examples(dev: Path = DEV) -> list[tuple[str, str]]:
     return out
 
 
+def softmax_regression(
+    x: Any, y: Any, *, l2: float = L2, epochs: int = EPOCHS, rate: float = RATE
+) -> tuple[Any, Any]:
+    """Weights and biases of a multinomial logistic regression of one-hot `y` on `x`,
+    by full-batch gradient descent with L2; each class weighs the same in the loss,
+    however many examples it has."""
+    import numpy as np
+
+    weight = ((len(y) / (y.shape[1] * np.maximum(y.sum(axis=0), 1)))[None, :] * y).sum(
+        axis=1, keepdims=True
+    )
+    w = np.zeros((x.shape[1], y.shape[1]))
+    b = np.zeros(y.shape[1])
+    for _ in range(epochs):
+        z = x @ w + b
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        grad = (p - y) * weight
+        w -= rate * (x.T @ grad / len(y) + l2 * w)
+        b -= rate * grad.mean(axis=0)
+    return w, b
+
+
 def fit(rows: Sequence[tuple[str, str]]) -> learned.Model:
-    """Multinomial logistic regression, full-batch gradient descent with L2."""
+    """The learned model for `rows`: a softmax regression over their n-gram features."""
     import numpy as np
 
     feats = [learned_features(text) for text, _ in rows]
@@ -58,19 +83,7 @@ def fit(rows: Sequence[tuple[str, str]]) -> learned.Model:
     y = np.zeros((len(rows), len(classes)))
     for r, (_, cls) in enumerate(rows):
         y[r, classes.index(cls)] = 1.0
-    # Each class weighs the same in the loss, however many examples it has.
-    weight = (len(rows) / (len(classes) * np.maximum(y.sum(axis=0), 1)))[None, :] * y
-    weight = weight.sum(axis=1, keepdims=True)
-    w = np.zeros((len(vocab), len(classes)))
-    b = np.zeros(len(classes))
-    for _ in range(EPOCHS):
-        z = x @ w + b
-        z -= z.max(axis=1, keepdims=True)
-        p = np.exp(z)
-        p /= p.sum(axis=1, keepdims=True)
-        grad = (p - y) * weight
-        w -= RATE * (x.T @ grad / len(rows) + L2 * w)
-        b -= RATE * grad.mean(axis=0)
+    w, b = softmax_regression(x, y)
     weights = {
         f: tuple(round(float(v), 4) for v in w[i])
         for f, i in index.items()
