@@ -92,8 +92,8 @@ def _history_line(item: Item) -> str:
         what = "completed"
     elif item.state is State.SCHEDULED:
         what = f"starts {item.starts:%a %Y-%m-%d}" if item.starts else "scheduled"
-    elif item.note.startswith("ended "):
-        what = f"expired: ended {item.ends:%a %Y-%m-%d}" if item.ends else "expired"
+    elif item.ends is not None:  # guidance with a stated end expires only by passing it
+        what = f"expired: ended {item.ends:%a %Y-%m-%d}"
     else:
         what = "expired"
     return f"- #{item.id} {what}: {snippet}"
