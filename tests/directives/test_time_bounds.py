@@ -123,3 +123,46 @@ def test_with_an_embedder_a_replacement_finds_its_rule_by_meaning(tmp_path: Path
     assert states(admin, 3)[weekend.id] is State.COMPLETED
     assert states(admin, 3)[other.id] is State.ACTIVE
     assert new.classification.category.value == "completion"
+
+
+def test_a_rules_time_bound_is_not_its_topic_and_an_unclear_target_is_shown(
+    admin: Admin,
+) -> None:
+    fridays = admin.say(1, "Never deploy on Fridays.")
+    sam = admin.say(1, "Until Friday, route billing questions to Sam.")
+    new = admin.say(
+        1.5, "Forget the earlier rule about Friday releases, ship whenever CI is green."
+    )
+    assert states(admin, 2) == {
+        fridays.id: State.SUPERSEDED,
+        sam.id: State.ACTIVE,
+        new.id: State.ACTIVE,
+    }
+    a = admin.say(2, "Post the release notes in #general.")
+    b = admin.say(2, "Post the meeting notes in #team.")
+    unclear = admin.say(2.5, "Forget the earlier rule about notes, keep them in the wiki.")
+    text = admin.bridge.build(day(3)).text
+    assert (
+        f"[#{unclear.id}; CONFLICT: may replace #{a.id} or #{b.id} (unclear which; both kept)]"
+        in text
+    )
+
+
+def test_a_rival_below_the_floor_does_not_make_the_target_unclear(tmp_path: Path) -> None:
+    bridge = DirectiveBridge(
+        SqliteDirectiveStore(connect(tmp_path / "r.db")),
+        BERLIN,
+        embedder=lambda: load_embedder("minilm"),
+    )
+    admin = Admin(bridge)
+    fridays = admin.say(1, "Never deploy on Fridays.")
+    # Close in meaning to "Friday releases" (a weekday, a process), but not the rule meant.
+    reviews = admin.say(1, "Design reviews happen on Wednesdays.")
+    new = admin.say(2, "Forget the earlier rule about Friday releases, ship whenever CI is green.")
+    ctx = bridge.build(day(3))
+    assert {i.id: i.state for i in ctx.items} == {
+        fridays.id: State.SUPERSEDED,
+        reviews.id: State.ACTIVE,
+        new.id: State.ACTIVE,
+    }
+    assert "may replace" not in ctx.text

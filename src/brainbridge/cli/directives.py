@@ -227,7 +227,8 @@ def list_cmd(
             emit_json({k: data[k] for k in ("source", "items", "decisions") if k in data})
             return
         for item in ctx.items:
-            note = f" — {item.note}" if item.note else ""
+            unclear = item.conflict if item.conflict and not item.replaces else ""
+            note = "".join(f" — {n}" for n in (item.note, unclear and f"CONFLICT: {unclear}") if n)
             click.echo(
                 f"#{item.id} {item.state.value:<10} {item.category.value:<9}"
                 f" {clip(item.message.text, 70)}{note}"

@@ -61,8 +61,9 @@ _POINTS_BACK = re.compile(
     r"in place of|change of plans?|what i said|earlier|previous|old|former)\b",
     re.IGNORECASE,
 )
-# A replacement whose named target scores at least this, and this much above the next
-# candidate, retires it; two close candidates are listed as a conflict instead.
+# A replacement whose named target scores at least this, and this much above any rival
+# that also reaches it, retires it; two such candidates are listed as a
+# conflict instead.
 TARGET_MIN = 0.5
 TARGET_MARGIN = 0.15
 
@@ -190,7 +191,10 @@ class _Fold:
             return None, ()
         scored = []
         for o in active:
-            lexical = len(named & o.fp.terms) / len(named)
+            # A rule's time bound is no topic: "Until Friday, route billing to Sam" is
+            # not about Friday releases.
+            topic = o.fp.terms - fingerprint(o.bounds.said).terms if o.bounds else o.fp.terms
+            lexical = len(named & topic) / len(named)
             meaning = (
                 self.similar(m.group("what") if m else text, o.message.text)
                 if self.similar
@@ -201,7 +205,8 @@ class _Fold:
         best = scored[0]
         if best[0] < TARGET_MIN:
             return None, ()
-        close = [t for t in scored[1:] if best[0] - t[0] < TARGET_MARGIN]
+        # Only a rival that could be the target itself makes the target unclear.
+        close = [t for t in scored[1:] if t[0] >= TARGET_MIN and best[0] - t[0] < TARGET_MARGIN]
         if close:
             return None, tuple(sorted([best[1]] + [t[1] for t in close]))
         return best[2], ()

@@ -69,6 +69,8 @@ def _directive_line(item: Item, budget: Budget, clipped: Counter[str]) -> str:
         # The old wording stays out of this line (an agent could read it as current);
         # it is in the continuity note "#old superseded by #new".
         tags.append(f"CONFLICT: replaces {olds}")
+    elif item.conflict:  # a replacement whose target was unclear: "may replace #3 or #5 …"
+        tags.append(f"CONFLICT: {item.conflict}")
     if item.ends is not None:
         tags.append(f"until {item.ends:%a %Y-%m-%d}")
     if item.note.startswith("until #"):  # replaced from a later start: "until #9 takes over on …"

@@ -48,7 +48,10 @@ STOP = frozenset(
     "again still until till up down out over under off once one bit need needs want like "
     # Cues about the message, not its topic.
     "actually instead rather reminder fyi btw asap urgent important correction additionally "
-    "anymore longer every".split()
+    "anymore longer every "
+    # Words that point back at earlier guidance ("forget the earlier rule about X"): two
+    # such messages share them whatever X they are about.
+    "forget earlier previous former scrap disregard said rule rules".split()
 )
 _NEGATION = re.compile(
     r"\b(?:not|never|no longer|don'?t|do not|doesn'?t|does not|stop|avoid|without|cannot|can'?t|"
