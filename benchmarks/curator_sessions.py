@@ -17,7 +17,7 @@ from brainbridge.curator.local import Exchange, local_title, session_summary
 from brainbridge.curator.text import stem, words
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "curator"
-SPLITS = ("dev", "fresh")
+SPLITS = ("dev", "fresh", "fresh2")
 TRANSCRIPT = re.compile(r"(?:^|\s)(?:User|AI|Assistant):")
 
 
