@@ -8,7 +8,9 @@ Summaries: ROUGE-L F1 (LCS over lower-cased word tokens) and ROUGE-1 F1 against 
 summary, beside two baselines with the same 600-character budget: the lead-3 sentences and
 the first 600 characters of the session. With MiniLM installed, the embedding cosine too.
 Titles: the share of their content words found in the gold summary, and MiniLM cosine,
-beside the first six words of the session (what many chat apps show). Gold summaries name
+beside the first six words of the session (what many chat apps show). A title of a
+conversation between two people ends with their names, as a person would write it; the
+masked column shows the topic alone. Gold summaries name
 both speakers in nearly every sentence and greetings name them too ("Hey Mel!"), which
 lifts the embedding cosine of any text that keeps greetings; the "names masked" columns
 remove the speakers' names from both sides to compare topics alone.
@@ -38,6 +40,8 @@ from brainbridge.curator.text import content_terms, sentences
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 BUDGET = 600
+# The conversations the local curator's summaries and titles were tuned on (2026-11-25).
+TUNED = ("conv-26", "conv-30")
 
 
 # -- metrics ------------------------------------------------------------------
@@ -304,6 +308,23 @@ def report(samples: list[Sample], elapsed: float) -> str:
     base_rl = [rouge_l(first_chars(s.turns), s.gold) for s in samples]
     wins = sum(a > b for a, b in zip(local_rl, base_rl, strict=True))
     runs = [ms for s in samples for ms in s.run_ms]
+    held = [s for s in samples if s.conversation not in TUNED]
+    held_line = ""
+    if held:
+        held_cos = cosines([(s.title, s.gold) for s in held])
+        base_cos = cosines([(first_words(s.turns), s.gold) for s in held])
+        held_line = (
+            f"Held out: the summaries and titles were tuned on {' and '.join(TUNED)} only; on the"
+            f" other {len(held)} sessions ROUGE-L is"
+            f" {_mean([rouge_l(s.summary, s.gold) for s in held])} against"
+            f" {_mean([rouge_l(first_chars(s.turns), s.gold) for s in held])} for the first"
+            f" {BUDGET} characters"
+            + (
+                f", title cosine {_mean(held_cos)} against {_mean(base_cos or [])}."
+                if held_cos
+                else "."
+            )
+        )
     lines = [
         "Local curator (no LLM) titles and summaries against LoCoMo's `session_summary`.",
         "",
@@ -317,6 +338,8 @@ def report(samples: list[Sample], elapsed: float) -> str:
         f"The local summary beats the first {BUDGET} characters on ROUGE-L in {wins} of "
         f"{len(samples)} sessions.",
         "",
+        held_line,
+        "",
         "### Titles",
         "",
         *_table(samples, titles, "title", {"content words found in gold": title_precision}),
@@ -324,9 +347,10 @@ def report(samples: list[Sample], elapsed: float) -> str:
         "### Labelled sessions (tests/data/curator)",
         "",
         "Sessions written and labelled (topic words, key facts) before the local curator was"
-        " changed; `dev` was tuned on, `fresh` is scored once by this run. A title names the"
-        " topic when it holds one of the topic words (stemmed); a summary names a fact when it"
-        " holds the string.",
+        " changed; `dev` was tuned on. `fresh` was scored once after the first round of"
+        " changes (prose summaries) and `fresh2`, written before the second round (names,"
+        " narrative, advice), once after it. A title names the topic when it holds one of the"
+        " topic words (stemmed); a summary names a fact when it holds the string.",
         "",
         *labelled_sessions(),
         "",

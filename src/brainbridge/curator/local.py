@@ -20,13 +20,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from brainbridge.curator.config import CuratorConfig
+from brainbridge.curator.prose import speakers
 from brainbridge.curator.text import (
+    centroid,
     clip,
     content_terms,
+    dot,
     is_content,
     is_describing,
     sentences,
     stem,
+    tfidf,
     words,
 )
 from brainbridge.llm import ToolCall
@@ -41,9 +45,22 @@ _NOT_A_TOPIC = frozenset(
     "uses used says said wants needs owns talks gives does "
     "monday tuesday wednesday thursday friday saturday sunday january february march april may "
     "june july august september october november december jan feb mar apr jun jul aug sep sept "
-    "oct nov dec today tomorrow tonight yesterday week weeks month months year years".split()
+    "oct nov dec today tomorrow tonight yesterday week weeks month months year years "
+    "since far fam two three four five six seven eight nine ten eleven twelve".split()
 )
 _CLAUSE = re.compile(r"[,;:()\"“”\[\]–—/]|\s-\s|\.\.\.")
+_SUBJECT_OR_MODAL = frozenset(
+    "i we you they he she will would can could should must might shall i'll we'll you'll "
+    "they'll i'd we'd let's please don't didn't doesn't won't can't never".split()
+)
+_WANTS = frozenset(
+    "need needs needed want wants wanted have has had going plan planning trying try hope "
+    "hoping like love decided able got ought used".split()
+)
+_BE = frozenset("i'm we're you're they're he's she's am are is was were been".split())
+_PARTICLES = frozenset("up out off down".split())
+_CAPITAL = 1.2  # a proper noun's weight in a title phrase's score
+_OPENING = 2.0  # a bonus for each word of the user's opening sentence
 _MMR_LAMBDA = 0.7
 _REDUNDANT = 0.6
 _MIN_SENTENCE_WORDS = 4
@@ -73,6 +90,7 @@ def local_title(exchanges: Sequence[Exchange], max_words: int = 8) -> str:
         for text in (ex.user, ex.ai):
             _content_runs(text, capital, vocative)
     first_seen: dict[tuple[str, ...], int] = {}
+    opening = _opening_terms(exchanges, capital, vocative)
     for e, ex in enumerate(exchanges):
         # The user names the topic, first of all in the opening message; the assistant's
         # words count for salience only (its advice is not what the session is about).
@@ -99,7 +117,10 @@ def local_title(exchanges: Sequence[Exchange], max_words: int = 8) -> str:
         return ""
 
     def score(key: tuple[str, ...]) -> float:
-        base = sum(tf[k] * (1.5 if k in capital else 1.0) for k in key)
+        base = sum(tf[k] * (_CAPITAL if k in capital else 1.0) for k in key)
+        # What the user opened with is what the session is about; the names that come up
+        # later are its options and people ("Baker & Sons", "Priya Nair").
+        base += _OPENING * sum(k in opening for k in key)
         return base + (counts[key] - 1) * len(key)
 
     ranked = sorted(phrases, key=lambda k: (-score(k), -len(k), phrases[k][0].lower()))
@@ -122,11 +143,30 @@ def local_title(exchanges: Sequence[Exchange], max_words: int = 8) -> str:
             break
     # In the order the user said them, as written: "Kitchen and contractor quotes".
     chosen.sort(key=lambda k: first_seen[k])
-    parts = [_surface(phrases[k], capital) for k in chosen]
+    said = " ".join(f"{ex.user} {ex.ai}" for ex in exchanges)
+    parts = [_ampersands(_surface(phrases[k], capital), said) for k in chosen]
     if len(parts) > 1:
         parts = [", ".join(parts[:-1]), parts[-1]]
     title = " and ".join(parts)
-    return title[:1].upper() + title[1:]
+    title = title[:1].upper() + title[1:]
+    # A conversation between two people says who: "Charity race — Mel and Caroline".
+    who = speakers(exchanges)
+    if who.other_is_person and who.user and who.other:
+        title += f" — {who.user} and {who.other}"
+    return title
+
+
+def _opening_terms(
+    exchanges: Sequence[Exchange], capital: set[str], vocative: set[str]
+) -> set[str]:
+    """Stemmed words of the user's first sentence that says something (greetings skipped)."""
+    for ex in exchanges[:1]:
+        for sentence in sentences(ex.user):
+            runs = _content_runs(sentence, capital, vocative)
+            found = {stem(w) for run in runs for w in run if w.lower() not in _NOT_A_TOPIC}
+            if len(found) >= 2:
+                return found
+    return set()
 
 
 def _content_runs(text: str, capital: set[str], vocative: set[str]) -> list[list[str]]:
@@ -151,7 +191,7 @@ def _content_runs(text: str, capital: set[str], vocative: set[str]) -> list[list
                 continue
             run: list[str] = []
             for i, token in enumerate(tokens):
-                if is_content(token) and token not in vocative:
+                if is_content(token) and token not in vocative and not _verb_like(tokens, i):
                     if (i > 0 and token[0].isupper()) or (len(token) > 1 and token.isupper()):
                         capital.add(stem(token))
                     run.append(token)
@@ -164,10 +204,45 @@ def _content_runs(text: str, capital: set[str], vocative: set[str]) -> list[list
     return runs
 
 
+def _ampersands(phrase: str, said: str) -> str:
+    """ "Baker Sons" → "Baker & Sons" when that is how it was written."""
+    return re.sub(
+        r"\b([A-Z]\w*) ([A-Z]\w*)\b",
+        lambda m: f"{m[1]} & {m[2]}" if f"{m[1]} & {m[2]}" in said else m[0],
+        phrase,
+    )
+
+
+def _verb_like(tokens: list[str], i: int) -> bool:
+    """A word in a verb's place ("we need to *compare*", "I *spend*", "it *wakes* up"): a
+    title names things, and without a tagger the word's neighbours tell."""
+    token = tokens[i]
+    if token[:1].isupper() and i > 0:
+        return False
+    before = tokens[i - 1].lower() if i > 0 else ""
+    two_before = tokens[i - 2].lower() if i > 1 else ""
+    after = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+    return (
+        before in _SUBJECT_OR_MODAL
+        or (before == "to" and two_before in _WANTS)
+        or (before in _BE and token.endswith("ing"))
+        or after in _PARTICLES
+    )
+
+
 def _surface(gram: list[str], capital: set[str]) -> str:
-    """The phrase as written, lower-cased except proper nouns and acronyms."""
+    """The phrase as written, lower-cased except proper nouns and acronyms (a capitalised
+    word before a proper noun is part of the name: "Baker Sons", though it opened a clause)."""
+
+    def proper(i: int) -> bool:
+        w = gram[i]
+        return stem(w) in capital or (len(w) > 1 and w.isupper())
+
     return " ".join(
-        w if (stem(w) in capital or (len(w) > 1 and w.isupper())) else w.lower() for w in gram
+        w
+        if proper(i) or (w[:1].isupper() and i + 1 < len(gram) and proper(i + 1))
+        else w.lower()
+        for i, w in enumerate(gram)
     )
 
 
@@ -202,11 +277,11 @@ def local_summary(
             if role in roles and text.strip():
                 return clip(f"{role}: {text}" if labels else text, limit)
         return ""
-    vectors = _tfidf([u.terms for u in units])
-    centroid = _normalise(_sum(vectors))
+    vectors = tfidf([u.terms for u in units])
+    middle = centroid(vectors)
     relevance = []
     for unit, vec in zip(units, vectors, strict=True):
-        score = _dot(vec, centroid)
+        score = dot(vec, middle)
         if unit.question:
             score *= 0.6
         if len(unit.terms) < 3:
@@ -221,7 +296,7 @@ def local_summary(
     while candidates:
         best, best_value = -1, -math.inf
         for i in candidates:
-            overlap = max((_dot(vectors[i], vectors[j]) for j in chosen), default=0.0)
+            overlap = max((dot(vectors[i], vectors[j]) for j in chosen), default=0.0)
             value = _MMR_LAMBDA * relevance[i] - (1 - _MMR_LAMBDA) * overlap
             if overlap > _REDUNDANT:
                 value = -math.inf
@@ -263,37 +338,6 @@ def _render(units: Sequence[_Unit], limit: int) -> str:
         parts.append(unit.text if unit.role == role else f"{unit.role}: {unit.text}")
         role = unit.role
     return clip(" ".join(parts), limit)
-
-
-def _tfidf(docs: Sequence[Sequence[str]]) -> list[dict[str, float]]:
-    df: Counter[str] = Counter()
-    for doc in docs:
-        df.update(set(doc))
-    n = len(docs)
-    out = []
-    for doc in docs:
-        tf = Counter(doc)
-        vec = {t: (1 + math.log(c)) * (math.log((n + 1) / (df[t] + 1)) + 1) for t, c in tf.items()}
-        out.append(_normalise(vec))
-    return out
-
-
-def _sum(vectors: Sequence[dict[str, float]]) -> dict[str, float]:
-    total: Counter[str] = Counter()
-    for vec in vectors:
-        total.update(vec)
-    return dict(total)
-
-
-def _normalise(vec: dict[str, float]) -> dict[str, float]:
-    norm = math.sqrt(sum(v * v for v in vec.values()))
-    return {t: v / norm for t, v in vec.items()} if norm else vec
-
-
-def _dot(a: dict[str, float], b: dict[str, float]) -> float:
-    if len(a) > len(b):
-        a, b = b, a
-    return sum(v * b.get(t, 0.0) for t, v in a.items())
 
 
 # -- activity ----------------------------------------------------------------

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
+from collections.abc import Sequence
 
 from brainbridge.store.sqlite.fts import STOPWORDS
 
@@ -139,3 +142,39 @@ def clip(text: str, limit: int) -> str:
         return flat
     cut = flat[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:")
     return cut + "…"
+
+
+# -- term vectors ---------------------------------------------------------------
+
+
+def tfidf(docs: Sequence[Sequence[str]]) -> list[dict[str, float]]:
+    """Unit TF-IDF vectors of `docs` (lists of terms), IDF over `docs` themselves."""
+    df: Counter[str] = Counter()
+    for doc in docs:
+        df.update(set(doc))
+    n = len(docs)
+    out = []
+    for doc in docs:
+        tf = Counter(doc)
+        vec = {t: (1 + math.log(c)) * (math.log((n + 1) / (df[t] + 1)) + 1) for t, c in tf.items()}
+        out.append(_normalise(vec))
+    return out
+
+
+def centroid(vectors: Sequence[dict[str, float]]) -> dict[str, float]:
+    """The unit sum of `vectors`: what a set of sentences is mostly about."""
+    total: Counter[str] = Counter()
+    for vec in vectors:
+        total.update(vec)
+    return _normalise(dict(total))
+
+
+def dot(a: dict[str, float], b: dict[str, float]) -> float:
+    if len(a) > len(b):
+        a, b = b, a
+    return sum(v * b.get(t, 0.0) for t, v in a.items())
+
+
+def _normalise(vec: dict[str, float]) -> dict[str, float]:
+    norm = math.sqrt(sum(v * v for v in vec.values()))
+    return {t: v / norm for t, v in vec.items()} if norm else vec
