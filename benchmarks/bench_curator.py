@@ -294,7 +294,7 @@ def report(samples: list[Sample], elapsed: float) -> str:
     """The Markdown report."""
     summaries = {
         "local curator": [s.summary for s in samples],
-        "before: the extractive summary (previous local curator)": [
+        "before: the extractive summary (the local curator before #18)": [
             _extractive(s.turns) for s in samples
         ],
         "baseline: lead-3 sentences": [lead_3(s.turns) for s in samples],

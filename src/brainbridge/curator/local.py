@@ -1,14 +1,17 @@
-"""The curator without an LLM: a title from salient phrases, an extractive summary.
+"""The curator without an LLM: a title from salient phrases; the summary is prose
+(`prose.py`), with an extractive summary as its fallback.
 
 Title: candidate phrases are runs of content words between stopwords and punctuation
-(as in RAKE), scored by how often their words occur in the opening exchanges, the user's
-words counting double and proper nouns and acronyms more. The best one to three
-non-overlapping phrases make a 3–8 word title.
+(as in RAKE; a word in a verb's place, "need to *compare*", ends a run), scored by how
+often their words occur in the opening exchanges, the user's words counting double, the
+words of the user's opening sentence and proper nouns more. The best one to three
+non-overlapping phrases, in the order the user said them, make a 3–8 word title; a
+conversation between two people adds their names.
 
-Summary: sentences of the whole session scored by TF-IDF cosine to the session's
-centroid (questions and one-liners count less), picked greedily with maximal marginal
-relevance so near-duplicates are skipped, then put back in conversation order within
-the character limit.
+Extractive summary: sentences of the whole session scored by TF-IDF cosine to the
+session's centroid (questions and one-liners count less), picked greedily with maximal
+marginal relevance so near-duplicates are skipped, then put back in conversation order
+within the character limit.
 """
 
 from __future__ import annotations
