@@ -242,9 +242,7 @@ def _surface(gram: list[str], capital: set[str]) -> str:
         return stem(w) in capital or (len(w) > 1 and w.isupper())
 
     return " ".join(
-        w
-        if proper(i) or (w[:1].isupper() and i + 1 < len(gram) and proper(i + 1))
-        else w.lower()
+        w if proper(i) or (w[:1].isupper() and i + 1 < len(gram) and proper(i + 1)) else w.lower()
         for i, w in enumerate(gram)
     )
 

@@ -31,9 +31,7 @@ from brainbridge.curator.text import (
     clip,
     content_terms,
     dot,
-    is_content,
     sentences,
-    stem,
     tfidf,
     words,
 )
@@ -330,7 +328,3 @@ def _drop_vocative(sentence: str, name: str) -> str:
 def _repeats(terms: Sequence[str], said: list[set[str]]) -> bool:
     mine = set(terms)
     return not mine or any(len(mine & s) / len(mine | s) >= _SAME for s in said)
-
-
-def _terms(text: str) -> set[str]:
-    return {stem(w.lower()) for w in words(text) if is_content(w)}
