@@ -22,7 +22,7 @@ from brainbridge.search import HybridSearch, SearchOptions, SearchRequest
 from brainbridge.search.indexer import Indexer, embed_pending
 from brainbridge.store.sqlite.sessions import SqliteSessions
 from brainbridge.store.sqlite.store import SqliteStore, clean_text
-from brainbridge.transfer import export_lines, import_lines
+from brainbridge.transfer import Imported, export_lines, import_lines
 from brainbridge.types import TYPES_FILE, load_types, validate
 
 log = logging.getLogger(__name__)
@@ -410,23 +410,42 @@ class Brain:
             return self.embedder is None
         return await asyncio.to_thread(self._indexer.wait_idle, timeout)
 
-    async def export_jsonl(self) -> list[str]:
-        """The whole brain as JSON Lines (entities, then relations)."""
-        return await self._run(lambda: list(export_lines(self.store)))
+    async def export_jsonl(self, vectors: bool = False) -> list[str]:
+        """The whole brain as JSON Lines (`transfer.export_lines`)."""
+        return await self._run(lambda: list(self.iter_export(vectors)))
 
-    def iter_export(self) -> Iterator[str]:
+    def iter_export(self, vectors: bool = False) -> Iterator[str]:
         """Export lines lazily; only for synchronous callers outside the event loop."""
-        return export_lines(self.store)
+        return export_lines(self.store, self.path, vectors)
 
     async def import_jsonl(
         self, lines: Iterable[str], progress: Callable[[int], None] | None = None
     ) -> dict[str, int]:
-        """Import exported JSON Lines; searchable by BM25 at once, vectors follow in background.
+        """Import exported JSON Lines; what was stored, per kind (`import_all`)."""
+        return (await self.import_all(lines, progress)).counts
 
-        Raises: InvalidInput naming the first bad line (earlier lines are kept).
+    async def import_all(
+        self,
+        lines: Iterable[str],
+        progress: Callable[[int], None] | None = None,
+        skip_bad: bool = False,
+    ) -> Imported:
+        """Import exported JSON Lines; searchable by BM25 at once, vectors follow in background.
+        Idempotent: the same lines again add nothing.
+
+        Raises: InvalidInput naming the first bad line (earlier lines are kept), unless
+        `skip_bad`, which goes on and lists the bad lines.
         """
         try:
-            return await self._run(import_lines, self.store, lines, self.types, progress)
+            return await self._run(
+                import_lines,
+                self.store,
+                lines,
+                self.types,
+                progress,
+                folder=self.path,
+                skip_bad=skip_bad,
+            )
         finally:
             self._written()
 

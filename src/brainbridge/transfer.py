@@ -1,28 +1,78 @@
-"""Export and import a brain as JSON Lines, exactly round-trippable."""
+"""Export and import a brain as JSON Lines, exactly round-trippable: entities, relations,
+merges, the history (sessions, bridge log, curator runs, directives), the daily activity
+log and, when asked, the vectors."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
 from typing import Any
 
-from brainbridge.errors import BrainError, InvalidInput, NotFound
+from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
+from brainbridge.store.sqlite.records import BY_KIND, COMPLETION, export_records, restore_record
 from brainbridge.store.sqlite.store import SqliteStore
 from brainbridge.types import validate
 
-FORMAT = "brainbridge-jsonl/1"
+FORMAT = "brainbridge-jsonl/2"
+# What this version reads: /1 held entities, relations and merges; /2 adds the history
+# (sessions, bridge log, curator runs, directives), the activity log and, optionally, vectors.
+READS = ("brainbridge-jsonl/1", FORMAT)
 
 
-def export_lines(store: SqliteStore) -> Iterator[str]:
-    """A header line, then one line per entity, one per relation, one per merge (with what
-    undoing it needs)."""
+@dataclass
+class Imported:
+    """What an import stored, and the lines it skipped (with --skip-bad)."""
+
+    counts: dict[str, int] = field(
+        default_factory=lambda: {"entities": 0, "relations": 0, "merges": 0}
+    )
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+    def add(self, kind: str, n: int = 1) -> None:
+        self.counts[kind] = self.counts.get(kind, 0) + n
+
+
+def export_lines(
+    store: SqliteStore, folder: Path | None = None, vectors: bool = False
+) -> Iterator[str]:
+    """A header line; the entities, relations and merges (with what undoing a merge needs);
+    the history records; the daily activity log in `folder`; with `vectors`, every vector."""
     yield json.dumps({"kind": "header", "format": FORMAT})
     for ent in store.iter_entities():
-        yield json.dumps({"kind": "entity", **ent.to_dict()}, ensure_ascii=False, sort_keys=True)
+        yield _line({"kind": "entity", **ent.to_dict()})
     for rel in store.iter_relations():
-        yield json.dumps({"kind": "relation", **rel.to_dict()}, ensure_ascii=False, sort_keys=True)
+        yield _line({"kind": "relation", **rel.to_dict()})
     for merge in store.export_merges():
-        yield json.dumps({"kind": "merge", **merge}, ensure_ascii=False, sort_keys=True)
+        yield _line({"kind": "merge", **merge})
+    for record in export_records(store.conn):
+        yield _line(record)
+    if folder is not None:
+        from brainbridge.curator.files import ACTIVITY_DIR, read_lines
+
+        for path in sorted((folder / ACTIVITY_DIR).glob("????-??-??.jsonl")):
+            for entry in read_lines(path):
+                # Unsorted: the entry keeps its key order, so it is written back byte for byte.
+                row = {"kind": "activity", "day": path.stem, "entry": entry}
+                yield json.dumps(row, ensure_ascii=False)
+    if vectors:
+        for (etype, name), model, blob in store.iter_vectors():
+            yield _line(
+                {
+                    "kind": "vector",
+                    "entity": {"type": etype, "name": name},
+                    "model": model,
+                    "vector": base64.b64encode(blob).decode("ascii"),
+                }
+            )
+
+
+def _line(row: dict[str, Any]) -> str:
+    return json.dumps(row, ensure_ascii=False, sort_keys=True)
 
 
 def import_lines(
@@ -31,22 +81,65 @@ def import_lines(
     types: dict[str, dict[str, Any]],
     progress: Callable[[int], None] | None = None,
     batch: int = 2000,
-) -> dict[str, int]:
+    folder: Path | None = None,
+    skip_bad: bool = False,
+) -> Imported:
     """Load exported lines; entities are searchable by BM25 as soon as this returns.
+    Importing the same lines again adds nothing; an interrupted import can simply be re-run.
 
-    Raises: InvalidInput naming the line number of the first bad line (lines before it are kept).
+    Raises: InvalidInput naming the line number of the first bad line (lines before it are
+    kept), unless `skip_bad`, which goes on and lists the bad lines in the result.
     """
-    counts = {"entities": 0, "relations": 0, "merges": 0}
+    done = Imported()
     pending: list[dict[str, Any]] = []
 
     def flush() -> None:
         store.restore_many(pending)
-        counts["entities"] += len(pending)
+        done.add("entities", len(pending))
         if progress:
             progress(len(pending))
         pending.clear()
 
-    n = 0
+    def apply(row: Any) -> None:
+        kind = row.get("kind") if isinstance(row, dict) else None
+        if kind == "entity":
+            _check_entity_row(row)
+            validate(types, row["type"], row.get("attributes") or {})
+            pending.append(row)
+            if len(pending) >= batch:
+                flush()
+            return
+        flush()
+        if kind == "header":
+            if row.get("format", FORMAT) not in READS:
+                raise InvalidInput(
+                    f"export format {row.get('format')!r} is not one this brainbridge reads"
+                    f" ({', '.join(READS)}); upgrade brainbridge to import it"
+                )
+            return
+        if kind == "relation":
+            store.relate(
+                (row["src"]["type"], row["src"]["name"]),
+                row["type"],
+                (row["dst"]["type"], row["dst"]["name"]),
+                row.get("attributes") or {},
+                created_at=row.get("created_at"),
+            )
+            done.add("relations")
+        elif kind == "merge":
+            done.add("merges", store.restore_merge(row))
+        elif kind in BY_KIND or kind == COMPLETION:
+            done.add(kind if restore_record(store.conn, row) else "already there")
+        elif kind == "activity":
+            done.add("activity" if _restore_activity(folder, row) else "already there")
+        elif kind == "vector":
+            _restore_vector(store, row)
+            done.add("vectors")
+        else:
+            raise InvalidInput(f"unknown kind {kind!r}")
+        if progress:
+            progress(1)
+
     for n, line in _numbered(lines):
         if line is None:
             flush()
@@ -54,45 +147,60 @@ def import_lines(
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            flush()
-            raise InvalidInput(f"line {n}: not valid JSON ({exc.msg})") from exc
-        kind = row.get("kind") if isinstance(row, dict) else None
-        try:
-            if kind == "entity":
-                _check_entity_row(row)
-                validate(types, row["type"], row.get("attributes") or {})
-                pending.append(row)
-                if len(pending) >= batch:
-                    flush()
-            elif kind == "relation":
-                flush()
-                store.relate(
-                    (row["src"]["type"], row["src"]["name"]),
-                    row["type"],
-                    (row["dst"]["type"], row["dst"]["name"]),
-                    row.get("attributes") or {},
-                    created_at=row.get("created_at"),
-                )
-                counts["relations"] += 1
-                if progress:
-                    progress(1)
-            elif kind == "merge":
-                flush()
-                counts["merges"] += store.restore_merge(row)
-            elif kind != "header":
-                raise InvalidInput(f"unknown kind {kind!r}")
-        except (KeyError, TypeError, AttributeError) as exc:
-            flush()
-            raise InvalidInput(f"line {n}: missing or malformed field {exc}") from exc
+            try:
+                apply(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise InvalidInput(f"not valid JSON ({exc.msg})") from exc
+            except (KeyError, TypeError, AttributeError, ValueError) as exc:
+                raise InvalidInput(f"missing or malformed field {exc}") from exc
         except BrainError as exc:
-            flush()
-            # In an import file a relation to a missing entity is bad input, not a lookup miss.
-            kind_of = InvalidInput if isinstance(exc, NotFound) else type(exc)
-            raise kind_of(f"line {n}: {exc}") from exc
+            if skip_bad and not _fatal(exc):
+                done.skipped.append((n, str(exc)))
+                continue
+            try:
+                flush()
+            finally:
+                # In an import file a relation to a missing entity is bad input, not a lookup miss.
+                kind_of = InvalidInput if isinstance(exc, NotFound) else type(exc)
+                raise kind_of(f"line {n}: {exc}") from exc
     flush()
-    return counts
+    return done
+
+
+def _fatal(exc: BrainError) -> bool:
+    """Errors that no later line can avoid: a locked database, an unreadable format."""
+    return isinstance(exc, StoreBusy) or "export format" in str(exc)
+
+
+def _restore_activity(folder: Path | None, row: dict[str, Any]) -> bool:
+    """Append an activity entry to its day's log unless it is there already."""
+    from brainbridge.curator.files import activity_file, append_line, read_lines
+
+    if folder is None:
+        return False
+    day = date.fromisoformat(str(row["day"]))
+    entry = row["entry"]
+    if not isinstance(entry, dict):
+        raise InvalidInput("activity: entry must be an object")
+    path = activity_file(folder, day)
+    if entry in read_lines(path):
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    append_line(path, entry)
+    return True
+
+
+def _restore_vector(store: SqliteStore, row: dict[str, Any]) -> None:
+    entity = store.get_entity(row["entity"]["type"], row["entity"]["name"])
+    if entity is None:
+        raise InvalidInput("vector: its entity is not in the brain")
+    try:
+        blob = base64.b64decode(row["vector"], validate=True)
+    except (binascii.Error, TypeError) as exc:
+        raise InvalidInput("vector: not base64") from exc
+    if not isinstance(row["model"], str) or not row["model"] or len(blob) % 4:
+        raise InvalidInput("vector: needs a model name and float32 values")
+    store.put_vectors(row["model"], [(entity.id, blob)])
 
 
 def _check_entity_row(row: dict[str, Any]) -> None:

@@ -16,3 +16,10 @@ def cli(tmp_path: Path) -> BrainCli:
     return BrainCli(
         home, clean_env(BRAIN_HOME=str(home), BRAIN_EMBEDDER="hashing", TMPDIR=str(tmp_path))
     )
+
+
+@pytest.fixture
+def other(tmp_path: Path) -> BrainCli:
+    """A second, empty brain in the same test."""
+    home = tmp_path / "other"
+    return BrainCli(home, clean_env(BRAIN_HOME=str(home), BRAIN_EMBEDDER="hashing"))

@@ -7,20 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from cli.runner import BrainCli, clean_env
+from brainbridge.transfer import FORMAT
+from cli.runner import BrainCli
 
-HEADER = json.dumps({"kind": "header", "format": "brainbridge-jsonl/1"})
+HEADER = json.dumps({"kind": "header", "format": FORMAT})
 
 
 def entity_line(name: str, etype: str = "Person", **extra: object) -> str:
     return json.dumps({"kind": "entity", "type": etype, "name": name, **extra})
-
-
-@pytest.fixture
-def other(tmp_path: Path) -> BrainCli:
-    """A second, empty brain in the same test."""
-    home = tmp_path / "other"
-    return BrainCli(home, clean_env(BRAIN_HOME=str(home), BRAIN_EMBEDDER="hashing"))
 
 
 def test_export_then_import_round_trips_byte_for_byte(
@@ -61,7 +55,13 @@ def test_export_then_import_round_trips_byte_for_byte(
     assert file.read_bytes() == exported.encode("utf-8")
 
     imported = other.ok("import", str(file), "--json").json()
-    assert imported == {"entities": 3, "relations": 2, "merges": 0, "embedded": 3}
+    assert imported == {
+        "entities": 3,
+        "relations": 2,
+        "merges": 0,
+        "embedded": 3,
+        "skipped": [],
+    }
     assert other.ok("export").out.encode("utf-8") == file.read_bytes()
 
 

@@ -34,6 +34,9 @@ COMMANDS: dict[str, str] = {
     "types": "brainbridge.cli.maintenance:types_cmd",
     "stats": "brainbridge.cli.maintenance:stats",
     "index": "brainbridge.cli.maintenance:index",
+    "backup": "brainbridge.cli.maintenance:backup",
+    "restore": "brainbridge.cli.maintenance:restore",
+    "check": "brainbridge.cli.maintenance:check",
     "export": "brainbridge.cli.transfer:export",
     "import": "brainbridge.cli.transfer:import_cmd",
 }

@@ -1,7 +1,8 @@
-"""`brain types | stats | index`: looking after a brain."""
+"""`brain types | stats | index | backup | restore | check`: looking after a brain."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -9,6 +10,7 @@ from rich.text import Text
 
 from brainbridge.cli.common import App, embed_pending, json_option, open_brain, pass_app, run
 from brainbridge.cli.output import emit_json, out, say, stats_table, types_table
+from brainbridge.home import DB_FILE
 
 
 @click.command("types")
@@ -69,3 +71,69 @@ def index(app: App, as_json: bool) -> None:
         say('No embedder configured (embedder = "none"); search uses words and the graph.')
         return
     say(Text(f"Embedded {done} entit{'y' if done == 1 else 'ies'} with {embedder}."))
+
+
+@click.command()
+@click.argument("target", type=click.Path(path_type=Path))
+@pass_app
+def backup(app: App, target: Path) -> None:
+    """Copy the brain database to TARGET, consistent even while other processes write.
+
+    The Markdown notes and Daily/ files in the brain folder are plain files: copy them
+    as they are, or use `brain export` for one portable file.
+    """
+    from brainbridge.store.sqlite.backup import backup as copy
+
+    size = copy(app.settings.brain_path / DB_FILE, target)
+    say(
+        Text(
+            f"Backed up {app.settings.brain_path / DB_FILE} to {target} ({size:,} bytes).",
+            style="green",
+        )
+    )
+
+
+@click.command()
+@click.argument("source", type=click.Path(path_type=Path))
+@click.option("--yes", is_flag=True, help="Do not ask before replacing the brain.")
+@pass_app
+def restore(app: App, source: Path, yes: bool) -> None:
+    """Replace the brain with the backup SOURCE (checked first); the brain as it was is
+    kept beside it as brain.db.before-restore."""
+    from brainbridge.store.sqlite.backup import restore as put_back
+
+    db = app.settings.brain_path / DB_FILE
+    if db.exists() and not yes:
+        click.confirm(f"Replace {db} with {source}?", abort=True, err=True)
+    kept = put_back(source, db)
+    where = f"; the previous brain is in {kept}" if kept else ""
+    say(Text(f"Restored {db} from {source}{where}.", style="green"))
+
+
+@click.command()
+@click.option("--repair", is_flag=True, help="Rebuild the full-text index from the entities.")
+@json_option
+@pass_app
+def check(app: App, repair: bool, as_json: bool) -> None:
+    """SQLite's integrity and foreign-key checks and the full-text index against the
+    entities; exits 1 when something is wrong (after --repair, when it still is)."""
+    from brainbridge.store.sqlite import backup as checks
+
+    db = app.settings.brain_path / DB_FILE
+    findings = checks.check(db)
+    repaired = False
+    if repair and any(not f.ok and f.repairable for f in findings):
+        findings, repaired = checks.repair(db), True
+    if as_json:
+        emit_json({"repaired": repaired, "checks": [f.__dict__ for f in findings]})
+    else:
+        for f in findings:
+            mark = Text("ok    ", style="green") if f.ok else Text("FAILED", style="bold red")
+            line = Text.assemble(mark, f" {f.check}", (f"  {f.detail}" if f.detail else "", "dim"))
+            out().print(line, soft_wrap=True)
+        if repaired:
+            say(Text("Rebuilt the full-text index from the entities.", style="green"))
+        elif any(not f.ok and f.repairable for f in findings):
+            say(Text("Run `brain check --repair` to rebuild the full-text index.", style="yellow"))
+    if not all(f.ok for f in findings):
+        raise SystemExit(1)

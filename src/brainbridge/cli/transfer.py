@@ -17,17 +17,20 @@ from rich.text import Text
 from brainbridge.cli.common import App, embed_pending, json_option, open_brain, pass_app, run
 from brainbridge.cli.output import emit_json, err, progress
 from brainbridge.errors import InvalidInput, NotFound
+from brainbridge.transfer import Imported
 
 
 @click.command()
 @click.argument("file", default="-", metavar="[FILE|-]")
+@click.option("--vectors", is_flag=True, help="Include the vectors (large; else re-embedded).")
 @pass_app
-def export(app: App, file: str) -> None:
-    """Write every entity and relation as JSON Lines to FILE (default: stdout)."""
+def export(app: App, file: str, vectors: bool) -> None:
+    """Write the whole brain as JSON Lines to FILE (default: stdout): entities, relations,
+    merges, sessions, the bridge log, curator runs, directives and the activity log."""
 
     async def _export() -> int:
         async with open_brain(app.settings) as brain:
-            lines = brain.iter_export()
+            lines = brain.iter_export(vectors)
             if file == "-":
                 return await asyncio.to_thread(_write, lines, sys.stdout.buffer)
             target = Path(file)
@@ -87,24 +90,27 @@ class _Reader:
 @click.command("import")
 @click.argument("file", metavar="FILE|-")
 @click.option("--no-embed", is_flag=True, help="Leave vectors for a later `brain index`.")
+@click.option("--skip-bad", is_flag=True, help="Go on past malformed lines and list them.")
 @json_option
 @pass_app
-def import_cmd(app: App, file: str, no_embed: bool, as_json: bool) -> None:
-    """Load JSON Lines written by `brain export` (entities merge, relations link).
+def import_cmd(app: App, file: str, no_embed: bool, skip_bad: bool, as_json: bool) -> None:
+    """Load JSON Lines written by `brain export` (entities merge, relations link, history
+    rows already present are left alone: importing twice adds nothing).
 
-    Everything before a bad line is kept; the error names the line.
+    Everything before a bad line is kept; the error names the line. With --skip-bad the
+    import goes on and lists the bad lines (exit code 2 if there were any).
     """
     if file != "-" and not Path(file).is_file():
         raise NotFound(f"{file}: no such file")
     total = _count_lines(file)
 
-    async def _import() -> dict[str, int]:
+    async def _import() -> Imported:
         async with open_brain(app.settings, embedder=not no_embed) as brain:
             with _open_input(file) as stream:
                 reader = _Reader(stream)
                 with progress("importing", total) as bar:
                     try:
-                        counts = await brain.import_jsonl(reader, bar.advance)
+                        done = await brain.import_all(reader, bar.advance, skip_bad)
                     except asyncio.CancelledError:
                         reader.stop.set()
                         raise
@@ -115,21 +121,31 @@ def import_cmd(app: App, file: str, no_embed: bool, as_json: bool) -> None:
                     f"{file}: line {reader.bad_line}: not valid UTF-8 ({reader.bad_detail});"
                     " the lines before it were imported"
                 )
-            counts["embedded"] = await embed_pending(brain)
-            return counts
+            done.counts["embedded"] = await embed_pending(brain)
+            return done
 
-    counts = run(_import())
+    done = run(_import())
+    counts = done.counts
     if as_json:
-        emit_json(counts)
-        return
-    err().print(
-        Text(
-            f"Imported {counts['entities']} entities and {counts['relations']} relations"
-            f" from {'stdin' if file == '-' else file}; embedded {counts['embedded']}.",
-            style="green",
-        ),
-        soft_wrap=True,
-    )
+        skipped = [{"line": n, "error": e} for n, e in done.skipped]
+        emit_json({**counts, "skipped": skipped})
+    else:
+        rest = {k: v for k, v in counts.items() if k not in ("entities", "relations", "embedded")}
+        also = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in rest.items())
+        err().print(
+            Text(
+                f"Imported {counts.get('entities', 0)} entities and {counts.get('relations', 0)}"
+                f" relations from {'stdin' if file == '-' else file}"
+                + (f" (and {also})" if also else "")
+                + f"; embedded {counts['embedded']}.",
+                style="green",
+            ),
+            soft_wrap=True,
+        )
+        for n, error in done.skipped:
+            err().print(Text(f"skipped line {n}: {error}", style="yellow"), soft_wrap=True)
+    if done.skipped:
+        raise SystemExit(2)  # bad input, as for any command
 
 
 def _open_input(file: str) -> BinaryIO:

@@ -576,6 +576,40 @@ class SqliteStore:
         ).fetchall()
         return [(r[0], r[1], r[2], r[3]) for r in rows]
 
+    def reindex_text(self, batch: int = 2000) -> int:
+        """Put every entity into the (emptied) full-text index again; return how many."""
+        last, done = 0, 0
+        while True:
+            with write_tx(self.conn):
+                rows = self.conn.execute(
+                    "SELECT id, type, name, description, attributes FROM entities"
+                    " WHERE id > ? ORDER BY id LIMIT ?",
+                    (last, batch),
+                ).fetchall()
+                for r in rows:
+                    attrs = json.loads(r[4] or "{}")
+                    self.text.put(r[0], r[1], _fts_name(r[2]), r[3], _body(attrs))
+            if not rows:
+                return done
+            done += len(rows)
+            last = rows[-1][0]
+
+    def iter_vectors(self, batch: int = 1000) -> Iterator[tuple[tuple[str, str], str, bytes]]:
+        """((type, name), model, vector blob) of every stored vector, in entity order."""
+        last = 0
+        while True:
+            rows = self.conn.execute(
+                "SELECT v.entity_id, e.type, e.name, v.model, v.vector FROM vectors v"
+                " JOIN entities e ON e.id = v.entity_id WHERE v.entity_id > ?"
+                " ORDER BY v.entity_id LIMIT ?",
+                (last, batch),
+            ).fetchall()
+            if not rows:
+                return
+            for r in rows:
+                yield (r[1], r[2]), r[3], bytes(r[4])
+            last = rows[-1][0]
+
     def vector_count(self) -> int:
         """Vectors of every model. Unfiltered, SQLite counts the small `seq` index
         (1.4 ms at 300k rows); `WHERE model = ?` reads every vector (180 ms)."""
