@@ -21,6 +21,8 @@ import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from brainbridge import secret_rules
+
 __all__ = ["find_pii", "find_secrets", "redact", "redact_pii"]
 
 Span = tuple[int, int]
@@ -42,6 +44,16 @@ def _has_mixed(s: str) -> bool:
     return (
         any(c.isupper() for c in s) and any(c.islower() for c in s) and any(c.isdigit() for c in s)
     )
+
+
+def _looks_made_up(value: str) -> bool:
+    """A password or token said in prose, not a word: letters with digits or symbols,
+    or a long run that mixes cases and digits."""
+    if value.startswith(("http://", "https://", "[REDACTED:")) or value.isalpha():
+        return False
+    letters = sum(c.isalpha() for c in value)
+    others = len(value) - letters
+    return letters >= 2 and others >= 1 and len(value) >= 8
 
 
 _PEM_END = r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----"
@@ -90,6 +102,33 @@ _DETECTORS: tuple[_Detector, ...] = (
         re.compile(r"sig=" + _NOT_REDACTED + r"([A-Za-z0-9%+/]{20,}(?:%3D|=){0,2})"),
         group=1,
         check=lambda m: m.start() > 0 and m.string[m.start() - 1] in "?&",
+        word_start=False,
+    ),
+    # A Google service account's key id travels with its key: both go.
+    _Detector(
+        "private_key_id",
+        re.compile(r"private_key_id[\"']?\s*[:=]\s*[\"']?([0-9a-f]{40})(?![0-9a-f])"),
+        group=1,
+    ),
+    _Detector("groq_key", re.compile(r"gsk_[A-Za-z0-9]{48,}(?![A-Za-z0-9])")),
+    _Detector("replicate_token", re.compile(r"r8_[A-Za-z0-9]{37,}(?![A-Za-z0-9])")),
+    _Detector("clickup_token", re.compile(r"pk_\d{6,10}_[A-Z0-9]{32}(?![A-Za-z0-9])")),
+    _Detector("mailchimp_key", re.compile(r"[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9])")),
+    # Discord bot tokens: the bot's id in base64, a timestamp, an HMAC.
+    _Detector(
+        "discord_token",
+        re.compile(r"[MNO][A-Za-z0-9]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}(?![\w\-])"),
+        check=lambda m: _has_mixed(m.group(0)),
+    ),
+    # A secret said in prose: "the wifi password is Tr0ub4dor&3", "my token is ab12…".
+    _Detector(
+        "password",
+        re.compile(
+            r"(?i)\b(?:password|passcode|passphrase|passwd|pwd|pw|pin|token|api key|secret)"
+            r"\s+(?:is|was)\s+" + _NOT_REDACTED + r"[\"'“]?([^\s\"'”]{6,128})"
+        ),
+        group=1,
+        check=lambda m: _looks_made_up(m.group(1).rstrip(".,;:!?)")),
         word_start=False,
     ),
     _Detector("google_api_key", re.compile(r"AIza[0-9A-Za-z_\-]{35}(?![A-Za-z0-9_\-])")),
@@ -220,6 +259,9 @@ _NON_SECRET_VALUES = frozenset(
     ]
 )
 _CODE_VALUE = re.compile(r"[A-Za-z_]+(?:\.[A-Za-z_]\w*)+")  # os.environ, self.token
+_CALLABLE = re.compile(r"[A-Za-z_][\w.]*")  # what `name(` or `name[` can be
+# A reference to a secret kept elsewhere: $TOKEN, ${TOKEN}, %TOKEN%, {{ secrets.X }}.
+_REFERENCE = re.compile(r"\$\{|\$[A-Z_][A-Z0-9_]*(?![a-z])|%\w+%|\{\{")
 
 
 def _scan_assignments(text: str, low: str, rank: int) -> list[_Hit]:
@@ -252,11 +294,16 @@ def _scan_assignments(text: str, low: str, rank: int) -> list[_Hit]:
 def _assignment_value_is_secret(m: re.Match[str]) -> bool:
     if m.group("q") is not None:  # quoted: the author delimited it as a value
         quoted = m.group("q").strip()
+        if _REFERENCE.match(quoted):
+            return False
         return not quoted.startswith("[REDACTED:") and quoted.lower() not in _NON_SECRET_VALUES
     value = m.group("v")
     if value.lower().rstrip(".") in _NON_SECRET_VALUES:
         return False
-    if m.string[m.end() : m.end() + 1] in ("(", "[") or _CODE_VALUE.fullmatch(value):
+    if _REFERENCE.match(m.string, m.start("v")):
+        return False
+    call = m.string[m.end() : m.end() + 1] in ("(", "[") and _CALLABLE.fullmatch(value)
+    if call or _CODE_VALUE.fullmatch(value):
         return False  # a call or attribute: `token = get_token()`, `password = cfg.pw`
     if not value.isalpha():
         return True
@@ -440,6 +487,10 @@ def _secret_hits(text: str) -> list[_Hit]:
     found += _scan_aws_secrets(text, found, 50)
     found += _scan_assignments(text, low, 60)
     found += _scan_cards(text, 110)
+    # gitleaks' maintained rules and the user's own patterns, after ours (ours know chat
+    # text: context that stays readable, values in prose).
+    found += [(s, e, 150, kind) for s, e, kind in secret_rules.scan(text, low)]
+    found += [(s, e, 140, kind) for s, e, kind in secret_rules.scan_user(text)]
     return found
 
 
@@ -492,15 +543,42 @@ def _apply(text: str, hits: list[tuple[str, Span]]) -> str:
 # A replacement can expose a neighbour that its glued-on context hid (a phone number
 # right after a key); a second pass catches it. Passes stop when nothing changes.
 _MAX_PASSES = 4
+_NEAR = 400  # how far from a replacement the next pass looks
 
 
 def _redact_until_stable(text: str, find: Callable[[str], list[tuple[str, Span]]]) -> str:
-    for _ in range(_MAX_PASSES):
-        hits = find(text)
+    hits = find(text)
+    for _ in range(_MAX_PASSES - 1):
         if not hits:
             break
-        text = _apply(text, hits)
-    return text
+        text, spans = _apply_spans(text, hits)
+        # Only what sits next to a replacement can have been exposed: look there again.
+        hits = []
+        for start, end in _merge(
+            [(max(0, s - _NEAR), min(len(text), e + _NEAR)) for s, e in spans]
+        ):
+            for kind, (s, e) in find(text[start:end]):
+                # A hit touching a cut edge may be part of a longer token: leave it.
+                if (s == 0 and start > 0) or (e == end - start and end < len(text)):
+                    continue
+                hits.append((kind, (start + s, start + e)))
+        hits = _resolve([(s, e, 0, k) for k, (s, e) in hits])
+    return _apply(text, hits) if hits else text
+
+
+def _apply_spans(text: str, hits: list[tuple[str, Span]]) -> tuple[str, list[Span]]:
+    """`_apply`, also returning where each replacement landed in the new text."""
+    parts, spans, pos, size = [], [], 0, 0
+    for kind, (start, end) in hits:
+        parts.append(text[pos:start])
+        size += start - pos
+        marker = f"[REDACTED:{kind}]"
+        parts.append(marker)
+        spans.append((size, size + len(marker)))
+        size += len(marker)
+        pos = end
+    parts.append(text[pos:])
+    return "".join(parts), spans
 
 
 def redact(text: str) -> str:

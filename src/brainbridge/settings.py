@@ -117,6 +117,7 @@ def load_settings(env: Mapping[str, str], brain: str | Path | None = None) -> Se
     if path.suffix == ".db":
         path = path.parent
     config = read_config(path / CONFIG_FILE)
+    _use_redact_patterns(config, path / CONFIG_FILE)
     values: dict[str, Any] = {}
     for section, key, var, name in _SOURCES:
         table = config.get(section, {})
@@ -167,3 +168,20 @@ def _coerce(name: str, value: Any, source: str) -> Any:
     if name == "embedder":
         return value.strip() or DEFAULT_EMBEDDER
     return value.strip() or None
+
+
+def _use_redact_patterns(config: Mapping[str, Any], file: Path) -> None:
+    """`[redact] patterns = ["ACME-[0-9]{8}"]`: the user's own secrets, redacted from now on.
+
+    Raises: InvalidInput for a value that is not a list of valid regexes.
+    """
+    from brainbridge import secret_rules
+
+    table = config.get("redact", {})
+    patterns = table.get("patterns", []) if isinstance(table, dict) else None
+    if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+        raise InvalidInput(f"{file}: [redact] patterns must be a list of regex strings")
+    try:
+        secret_rules.use_patterns(patterns)
+    except InvalidInput as exc:
+        raise InvalidInput(f"{file}: {exc}") from None

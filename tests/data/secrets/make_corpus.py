@@ -70,11 +70,18 @@ SECRETS = [
     ("export GITHUB_TOKEN={S}", "ghp_" + s(AN, 36)),
     ("the fine-grained PAT is {S}", "github_pat_" + s(AN, 22) + "_" + s(AN, 59)),
     ("gitlab token {S} for the runner", "glpat-" + s(AN + "_-", 20)),
-    ("slack bot token: {S}", "xoxb-" + s(string.digits, 12) + "-" + s(string.digits, 13) + "-" + s(AN, 24)),
+    (
+        "slack bot token: {S}",
+        "xoxb-" + s(string.digits, 12) + "-" + s(string.digits, 13) + "-" + s(AN, 24),
+    ),
     (
         "post to {S} when the build fails",
-        "https://hooks.slack.com/services/T" + s(string.ascii_uppercase + string.digits, 10)
-        + "/B" + s(string.ascii_uppercase + string.digits, 10) + "/" + s(AN, 24),
+        "https://hooks.slack.com/services/T"
+        + s(string.ascii_uppercase + string.digits, 10)
+        + "/B"
+        + s(string.ascii_uppercase + string.digits, 10)
+        + "/"
+        + s(AN, 24),
     ),
     ("stripe live key {S}", "sk_live_" + s(AN, 24)),
     ("restricted stripe key rk_live_ is {S}", "rk_live_" + s(AN, 24)),
@@ -126,7 +133,15 @@ SECRETS = [
     ("DATADOG_API_KEY={S}", s(HEX, 32)),
     ("telegram bot token {S}", s(string.digits, 10) + ":AA" + s(AN + "_-", 33)),
     ("discord bot token {S}", "MT" + s(AN, 24) + "." + s(AN + "_-", 6) + "." + s(AN + "_-", 38)),
-    ("sentry dsn {S}", "https://" + s(HEX, 32) + "@o" + s(string.digits, 6) + ".ingest.sentry.io/" + s(string.digits, 7)),
+    (
+        "sentry dsn {S}",
+        "https://"
+        + s(HEX, 32)
+        + "@o"
+        + s(string.digits, 6)
+        + ".ingest.sentry.io/"
+        + s(string.digits, 7),
+    ),
     ("doppler token {S}", "dp.pt." + s(AN, 43)),
     ("pulumi access token {S}", "pul-" + s(HEX, 40)),
     ("fly.io token {S}", "fo1_" + s(AN + "_-", 43)),
@@ -134,9 +149,12 @@ SECRETS = [
     ("airtable pat {S}", "pat" + s(AN, 14) + "." + s(HEX, 64)),
     ("notion integration secret {S}", "secret_" + s(AN, 43)),
     ("openai service account key {S}", "sk-svcacct-" + s(AN + "_-", 60)),
-    ("gcp service account json has \"private_key_id\": \"{S}\"", s(HEX, 40)),
+    ('gcp service account json has "private_key_id": "{S}"', s(HEX, 40)),
     ("heroku api key: {S}", "HRKU-" + s(AN + "_-", 60)),
-    ("clickup token {S}", "pk_" + s(string.digits, 8) + "_" + s(string.ascii_uppercase + string.digits, 32)),
+    (
+        "clickup token {S}",
+        "pk_" + s(string.digits, 8) + "_" + s(string.ascii_uppercase + string.digits, 32),
+    ),
     ("my Vercel token is {S}", s(AN, 24)),
     ("OKTA_API_TOKEN=00{S}", s(AN + "_-", 40)),
     ("cloudflare api token: {S}", s(AN + "_-", 40)),
@@ -230,7 +248,9 @@ def main() -> None:
             + yaml.safe_dump(rows, allow_unicode=True, sort_keys=False, width=200),
             "utf-8",
         )
-    print(len(secrets), "secrets,", len(keep), "look-alikes;", len(dev), "dev,", len(fresh), "fresh")
+    print(
+        len(secrets), "secrets,", len(keep), "look-alikes;", len(dev), "dev,", len(fresh), "fresh"
+    )
 
 
 if __name__ == "__main__":
