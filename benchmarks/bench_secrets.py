@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import statistics
 import subprocess
+import sys
 import time
 import types
 from collections.abc import Callable
@@ -59,6 +60,7 @@ def baseline() -> Callable[[str], str] | None:
     except (OSError, subprocess.SubprocessError):
         return None
     module = types.ModuleType("redact_baseline")
+    sys.modules[module.__name__] = module  # its dataclasses look their module up
     exec(compile(source, f"redact.py@{BASELINE_COMMIT}", "exec"), module.__dict__)
     return module.redact  # type: ignore[no-any-return]
 
