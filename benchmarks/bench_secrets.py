@@ -24,7 +24,7 @@ from brainbridge.redact import _apply, _ascii_lower, _resolve, redact
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "secrets"
 BASELINE_COMMIT = "9e919de"  # the corpus commit: redact.py before this work
-SPLITS = ("dev", "fresh")
+SPLITS = ("dev", "fresh", "fresh2")
 
 
 def load(split: str) -> list[dict[str, Any]]:
@@ -95,7 +95,10 @@ def run(quick: bool = False) -> str:
     lines = [
         "Labelled before the rules changed (`tests/data/secrets/`): a secret counts as caught"
         " when its text is gone after redaction; a look-alike is a false positive when"
-        " redaction changes it at all. `dev` was tuned on, `fresh` is scored once.",
+        " redaction changes it at all. `dev` was tuned on. `fresh` was scored once at recall"
+        " 0.70 (the rules of b65eea5: vendor tokens said after a key word in prose were"
+        " missed), its misses were read, and the key-word rule followed: it is no longer"
+        " unseen. `fresh2` was written before that rule and is scored once, here.",
         "",
         "| split | method | secrets | recall | look-alikes | false positives |",
         "|---|---|---|---|---|---|",

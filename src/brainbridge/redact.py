@@ -56,6 +56,30 @@ def _looks_made_up(value: str) -> bool:
     return letters >= 2 and others >= 1 and len(value) >= 8
 
 
+def _random_enough(value: str) -> bool:
+    """Letters and digits mixed in a run long and varied enough to be generated, not
+    typed: no dotted name, path or version, no word."""
+    if (
+        "://" in value
+        or value.count("/") > 2
+        or re.fullmatch(r"[\d.\-]+|v?\d+(?:\.\d+)+[\w.\-+]*", value)
+    ):
+        return False
+    letters = sum(c.isalpha() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    if letters < 4 or digits < 2:
+        return False
+    return _entropy(value) >= 3.3
+
+
+def _entropy(text: str) -> float:
+    from collections import Counter
+    from math import log2
+
+    n = len(text)
+    return -sum(c / n * log2(c / n) for c in Counter(text).values())
+
+
 _PEM_END = r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----"
 
 _DETECTORS: tuple[_Detector, ...] = (
@@ -113,22 +137,18 @@ _DETECTORS: tuple[_Detector, ...] = (
     _Detector("groq_key", re.compile(r"gsk_[A-Za-z0-9]{48,}(?![A-Za-z0-9])")),
     _Detector("replicate_token", re.compile(r"r8_[A-Za-z0-9]{37,}(?![A-Za-z0-9])")),
     _Detector("clickup_token", re.compile(r"pk_\d{6,10}_[A-Z0-9]{32}(?![A-Za-z0-9])")),
-    _Detector("mailchimp_key", re.compile(r"[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9])")),
     # Discord bot tokens: the bot's id in base64, a timestamp, an HMAC.
     _Detector(
         "discord_token",
         re.compile(r"[MNO][A-Za-z0-9]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}(?![\w\-])"),
         check=lambda m: _has_mixed(m.group(0)),
     ),
-    # A secret said in prose: "the wifi password is Tr0ub4dor&3", "my token is ab12…".
+    # A key in a URL's user part: Sentry DSNs, webhook URLs with a key before the host.
     _Detector(
-        "password",
-        re.compile(
-            r"(?i)\b(?:password|passcode|passphrase|passwd|pwd|pw|pin|token|api key|secret)"
-            r"\s+(?:is|was)\s+" + _NOT_REDACTED + r"[\"'“]?([^\s\"'”]{6,128})"
-        ),
+        "url_key",
+        re.compile(r"https?://([A-Za-z0-9_\-]{16,})@[A-Za-z0-9.\-]+"),
         group=1,
-        check=lambda m: _looks_made_up(m.group(1).rstrip(".,;:!?)")),
+        check=lambda m: _random_enough(m.group(1)),
         word_start=False,
     ),
     _Detector("google_api_key", re.compile(r"AIza[0-9A-Za-z_\-]{35}(?![A-Za-z0-9_\-])")),
@@ -481,15 +501,77 @@ def _resolve(found: list[_Hit]) -> list[tuple[str, Span]]:
     return out
 
 
-def _secret_hits(text: str) -> list[_Hit]:
+# Any token right after a key word ("huggingface token hf_…", "api-key: 3f9c…", "pat
+# dckr_pat_…"): vendors come and go, and a random run of letters and digits said to be a
+# token is one. Only a separator may stand between (":", "=", "is"), never a word, so
+# "key id 0x1F…" or "key rotation is in commit 3f9c…" stay. Key words are found with
+# `str.find` (a case-insensitive alternation would cost seconds on 5 MB).
+# A secret said in prose: "the wifi password is Tr0ub4dor&3", "my pw is Kx9!…".
+_PROSE_WORDS = (
+    "password",
+    "passcode",
+    "passphrase",
+    "passwd",
+    "pwd",
+    "pw",
+    "pin",
+    "token",
+    "api key",
+    "secret",
+)
+_PROSE_TAIL = re.compile(r"\s+(?:is|was)\s+" + _NOT_REDACTED + r"[\"'“]?([^\s\"'”]{6,128})")
+_TOKEN_WORDS = (
+    "key",
+    "token",
+    "secret",
+    "pat",
+    "password",
+    "passphrase",
+    "passwd",
+    "pwd",
+    "dsn",
+    "credential",
+    "auth",
+)
+_TOKEN_TAIL = re.compile(
+    r"s?[ \t]*(?:[:=]|is|was)?[ \t]*[\"'`]?"
+    + _NOT_REDACTED
+    + r"([A-Za-z0-9][A-Za-z0-9_\-./+=]{14,}[A-Za-z0-9=])(?![A-Za-z0-9_\-./+=])"
+)
+
+
+def _scan_key_word_tokens(text: str, low: str, rank: int) -> list[_Hit]:
+    found = []
+    for word in dict.fromkeys(_TOKEN_WORDS + _PROSE_WORDS):
+        i = low.find(word)
+        while i != -1:
+            end = i + len(word)
+            start, i = i, low.find(word, end)
+            if start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+                continue
+            if word in _TOKEN_WORDS:
+                m = _TOKEN_TAIL.match(text, end)
+                if m is not None and _random_enough(m.group(1)):
+                    found.append((*m.span(1), rank, "token"))
+                    continue
+            if word in _PROSE_WORDS and (end == len(text) or not text[end].isalnum()):
+                m = _PROSE_TAIL.match(text, end)
+                if m is not None and _looks_made_up(m.group(1).rstrip(".,;:!?)")):
+                    found.append((*m.span(1), rank, "password"))
+    return found
+
+
+def _secret_hits(text: str, rule_sets: bool = True) -> list[_Hit]:
     low = _ascii_lower(text)
     found = _scan_detectors(text, _DETECTORS, 0)
+    found += _scan_key_word_tokens(text, low, 65)
     found += _scan_aws_secrets(text, found, 50)
     found += _scan_assignments(text, low, 60)
     found += _scan_cards(text, 110)
     # gitleaks' maintained rules and the user's own patterns, after ours (ours know chat
     # text: context that stays readable, values in prose).
-    found += [(s, e, 150, kind) for s, e, kind in secret_rules.scan(text, low)]
+    if rule_sets:
+        found += [(s, e, 150, kind) for s, e, kind in secret_rules.scan(text, low)]
     found += [(s, e, 140, kind) for s, e, kind in secret_rules.scan_user(text)]
     return found
 
@@ -517,14 +599,18 @@ def _scan_cards(text: str, rank: int) -> list[_Hit]:
     return list(found.values())
 
 
-def find_secrets(text: str) -> list[tuple[str, Span]]:
-    """Return (kind, (start, end)) for every secret in `text`, sorted and non-overlapping."""
-    return _resolve(_secret_hits(text))
+def find_secrets(text: str, rule_sets: bool = True) -> list[tuple[str, Span]]:
+    """Return (kind, (start, end)) for every secret in `text`, sorted and non-overlapping.
+
+    `rule_sets=False` leaves gitleaks' rules out (a later pass near a replacement: they
+    match whole tokens, which a replacement never exposes)."""
+    return _resolve(_secret_hits(text, rule_sets))
 
 
-def find_pii(text: str) -> list[tuple[str, Span]]:
+def find_pii(text: str, rule_sets: bool = True) -> list[tuple[str, Span]]:
     """Return (kind, (start, end)) for secrets and personal identifiers, sorted, non-overlapping."""
-    return _resolve(_secret_hits(text) + _scan_emails(text, 100) + _scan_numbers(text, 110))
+    found = _secret_hits(text, rule_sets) + _scan_emails(text, 100) + _scan_numbers(text, 110)
+    return _resolve(found)
 
 
 def _apply(text: str, hits: list[tuple[str, Span]]) -> str:
@@ -546,7 +632,7 @@ _MAX_PASSES = 4
 _NEAR = 400  # how far from a replacement the next pass looks
 
 
-def _redact_until_stable(text: str, find: Callable[[str], list[tuple[str, Span]]]) -> str:
+def _redact_until_stable(text: str, find: Callable[..., list[tuple[str, Span]]]) -> str:
     hits = find(text)
     for _ in range(_MAX_PASSES - 1):
         if not hits:
@@ -557,7 +643,7 @@ def _redact_until_stable(text: str, find: Callable[[str], list[tuple[str, Span]]
         for start, end in _merge(
             [(max(0, s - _NEAR), min(len(text), e + _NEAR)) for s, e in spans]
         ):
-            for kind, (s, e) in find(text[start:end]):
+            for kind, (s, e) in find(text[start:end], False):
                 # A hit touching a cut edge may be part of a longer token: leave it.
                 if (s == 0 and start > 0) or (e == end - start and end < len(text)):
                     continue
