@@ -24,6 +24,13 @@ def read_payload(stream: Any = None) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def field(payload: dict[str, Any], key: str, default: str = "") -> str:
+    """A text field of the hook's input: the string, or `default` when it is missing or
+    not a string (a malformed payload must not stop the hook)."""
+    value = payload.get(key)
+    return value if isinstance(value, str) and value else default
+
+
 def _text(content: Any) -> str:
     if isinstance(content, str):
         return content

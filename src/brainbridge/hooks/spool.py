@@ -27,7 +27,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from brainbridge.hooks.payload import transcript_turns, turn_key
+from brainbridge.hooks.payload import field, transcript_turns, turn_key
 
 SPOOL_DIR = "spool"
 PENDING = "pending.jsonl"
@@ -47,13 +47,13 @@ def turn_record(payload: dict[str, Any]) -> dict[str, Any] | None:
     """
     from brainbridge.redact import redact
 
-    turns = transcript_turns(payload.get("transcript_path") or "")
+    turns = transcript_turns(field(payload, "transcript_path"))
     last = turns[-1] if turns else None
-    prompt = str(payload.get("prompt") or "") or (last.prompt if last else "")
-    reply = str(payload.get("last_assistant_message") or "") or (last.reply if last else "")
+    prompt = field(payload, "prompt") or (last.prompt if last else "")
+    reply = field(payload, "last_assistant_message") or (last.reply if last else "")
     if not prompt.strip() and not reply.strip():
         return None
-    session = str(payload.get("session_id") or "claude-code")
+    session = field(payload, "session_id", "claude-code")
     uuid = last.uuid if last and last.prompt == prompt else ""
     return {
         "v": FORMAT,
@@ -63,7 +63,7 @@ def turn_record(payload: dict[str, Any]) -> dict[str, Any] | None:
         "reply": redact(reply),
         "at": (last.timestamp if last and last.timestamp else "")
         or time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "cwd": str(payload.get("cwd") or ""),
+        "cwd": field(payload, "cwd"),
     }
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from brainbridge.hooks.payload import field
+
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
     from brainbridge.bridge import Bridge, Observation
@@ -23,7 +25,7 @@ async def run_hook(
     Raises: whatever the brain raises; ValueError for any other kind.
     """
     if kind == "session-start":  # project context only: no bridge (and none of its imports)
-        cwd = str(payload.get("cwd") or "")
+        cwd = field(payload, "cwd")
         if not cwd:
             return {"context": None}
         entries = await brain.brain_context(cwd, limit=SESSION_START_ENTRIES)
@@ -40,8 +42,8 @@ async def run_hook(
     bridge = bridge or Bridge(brain)
     # No session write before enrich: the turn is logged after, so a locked database
     # delays only the log, never the context.
-    session_id = str(payload.get("session_id") or "claude-code")
-    result = await bridge.enrich(str(payload.get("prompt") or ""), session_id)
+    session_id = field(payload, "session_id", "claude-code")
+    result = await bridge.enrich(field(payload, "prompt"), session_id)
     if own:  # a shared (server) bridge finishes its background work on its own
         await bridge.drain()
     return {"context": result.block, "judgment": result.judgment.value}
