@@ -16,10 +16,14 @@ def test_init_creates_the_brain_folder_and_says_so(cli: BrainCli) -> None:
     assert again == {"path": str(cli.home), "created": [], "entities": 0, "relations": 0}
 
 
-def test_any_command_creates_a_missing_brain_folder(cli: BrainCli) -> None:
+def test_a_writing_command_creates_a_missing_brain_folder_a_reading_one_does_not(
+    cli: BrainCli,
+) -> None:
     nested = cli.home.parent / "not" / "there" / "yet"
     stats = cli.ok("--brain", str(nested), "stats", "--json").json()
     assert stats["entities"] == 0
+    assert not nested.exists()
+    cli.ok("--brain", str(nested), "add", "Person", "Ada")
     assert (nested / "brain.db").is_file()
 
 
@@ -150,6 +154,7 @@ def test_missing_entities_exit_3(cli: BrainCli) -> None:
 
 
 def test_types_lists_and_syncs_entity_types(cli: BrainCli) -> None:
+    cli.ok("init")  # `types` alone only reads: it would not write entity_types.yaml
     listed = cli.ok("types")
     assert "Person" in listed.out and "Chat_Exchange" in listed.out and "decided_on" in listed.out
     spec = cli.ok("types", "--json").json()

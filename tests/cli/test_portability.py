@@ -236,3 +236,26 @@ def test_check_and_backup_of_a_missing_brain_say_so_and_create_nothing(
         result = cli(*args)
         assert result.code == 3 and "no brain database" in result.err
     assert not home.exists()
+
+
+def test_read_only_commands_on_a_missing_brain_answer_and_create_nothing(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "nowhere"
+    cli = BrainCli(home, clean_env(BRAIN_HOME=str(home), BRAIN_EMBEDDER="hashing"))
+    for args in (
+        ("search", "Ada"),
+        ("recall", "Ada"),
+        ("stats",),
+        ("sessions",),
+        ("export",),
+        ("types",),
+        ("merges",),
+        ("directives", "show"),
+        ("directives", "list"),
+        ("context", str(tmp_path)),
+    ):
+        result = cli(*args)
+        assert result.code == 0, (args, result.err)
+    assert cli("show", "Ada").code == 3
+    assert not home.exists()

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import sqlite3
 import sys
 import threading
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -65,23 +67,37 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 
 
 @asynccontextmanager
-async def open_brain(settings: Settings, *, embedder: bool = False) -> AsyncIterator[Brain]:
+async def open_brain(
+    settings: Settings, *, embedder: bool = False, read_only: bool = False
+) -> AsyncIterator[Brain]:
     """Open the brain of `settings`, creating the folder if needed; always closed after.
 
     Without `embedder` no model is loaded, and new entities wait for the next indexing.
+    A `read_only` command (search, show, stats…) on a brain that does not exist yet answers
+    from an empty brain in a temporary folder: it finds nothing and creates nothing.
     Raises: BrainError if the brain cannot be opened.
     """
-    from brainbridge.brain import Brain  # keeps `brain --help` from importing NumPy
+    import tempfile
 
-    brain = await Brain.open(
-        settings.brain_path,
-        embedder=settings.embedder if embedder else None,
-        background_indexing=False,
-    )
-    try:
-        yield brain
-    finally:
-        await brain.close()
+    from brainbridge.brain import Brain  # keeps `brain --help` from importing NumPy
+    from brainbridge.home import DB_FILE
+
+    missing = read_only and not (settings.brain_path / DB_FILE).is_file()
+    with tempfile.TemporaryDirectory(prefix="brain-empty-") if missing else _no_folder() as tmp:
+        brain = await Brain.open(
+            Path(tmp) if tmp else settings.brain_path,
+            embedder=settings.embedder if embedder else None,
+            background_indexing=False,
+        )
+        try:
+            yield brain
+        finally:
+            await brain.close()
+
+
+@contextlib.contextmanager
+def _no_folder() -> Iterator[str]:
+    yield ""
 
 
 class _Stopped(Exception):

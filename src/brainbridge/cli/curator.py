@@ -89,7 +89,7 @@ def curator_log(app: App, session: str, limit: int, as_json: bool) -> None:
     """Show what the curator did to SESSION: when, why, which tool calls, what changed."""
 
     async def _log() -> tuple[str, list[dict[str, Any]]]:
-        async with open_brain(app.settings) as brain:
+        async with open_brain(app.settings, read_only=True) as brain:
             sid = await resolve_session(brain, session)
             return sid, await brain._run(brain.sessions.curator_runs, sid, limit)
 
@@ -135,7 +135,7 @@ def sessions(app: App, limit: int, as_json: bool) -> None:
     """List chat sessions with their titles, sizes and summaries."""
 
     async def _list() -> list[dict[str, Any]]:
-        async with open_brain(app.settings) as brain:
+        async with open_brain(app.settings, read_only=True) as brain:
             found = await brain._run(brain.sessions.recent, limit)
         rows = []
         for s in found:

@@ -50,8 +50,11 @@ def db_path(app: App, brain_path: str | None) -> Path:
 
 
 @contextmanager
-def open_bridge(app: App, brain_path: str | None) -> Iterator[DirectiveBridge]:
-    """A directive bridge on the brain database, closed afterwards.
+def open_bridge(
+    app: App, brain_path: str | None, read_only: bool = False
+) -> Iterator[DirectiveBridge]:
+    """A directive bridge on the brain database, closed afterwards; `read_only` on a brain
+    that does not exist yet reads an empty in-memory one and creates nothing.
 
     Raises: BrainError if the database cannot be opened.
     """
@@ -62,7 +65,8 @@ def open_bridge(app: App, brain_path: str | None) -> Iterator[DirectiveBridge]:
 
     settings = app.settings_for(brain_path) if brain_path else app.settings
     config = settings.directive_config()
-    conn = connect(db_path(app, brain_path))
+    path = db_path(app, brain_path)
+    conn = connect(":memory:" if read_only and not path.is_file() else path)
     try:
         yield DirectiveBridge(
             SqliteDirectiveStore(conn), config, embedder=lambda: load_embedder(settings.embedder)
@@ -71,9 +75,14 @@ def open_bridge(app: App, brain_path: str | None) -> Iterator[DirectiveBridge]:
         conn.close()
 
 
-def _run(app: App, brain_path: str | None, body: Callable[[DirectiveBridge], T]) -> T:
+def _run(
+    app: App,
+    brain_path: str | None,
+    body: Callable[[DirectiveBridge], T],
+    read_only: bool = False,
+) -> T:
     def call() -> T:
-        with open_bridge(app, brain_path) as bridge:
+        with open_bridge(app, brain_path, read_only) as bridge:
             return body(bridge)
 
     return guarded(call)
@@ -200,7 +209,7 @@ def show_cmd(
         if s.truncated:
             click.echo("truncated: " + ", ".join(f"{k} {v}" for k, v in s.truncated.items()))
 
-    _run(app, brain_path, body)
+    _run(app, brain_path, body, read_only=True)
 
 
 @directives.command("list")
@@ -240,7 +249,7 @@ def list_cmd(
         if not ctx.items and not show_all:
             click.echo("(no directives)")
 
-    _run(app, brain_path, body)
+    _run(app, brain_path, body, read_only=True)
 
 
 @directives.command("complete")

@@ -135,7 +135,7 @@ def show(app: App, entity_ref: str, hops: int, as_json: bool) -> None:
     """Show an entity, its attributes and its neighbourhood in the graph."""
 
     async def _show() -> tuple[Entity, Subgraph]:
-        async with open_brain(app.settings) as brain:
+        async with open_brain(app.settings, read_only=True) as brain:
             entity = await resolve(brain, entity_ref)
             return entity, await brain.subgraph(entity, hops=hops)
 

@@ -21,7 +21,7 @@ def types_cmd(app: App, sync: bool, as_json: bool) -> None:
     """List the entity types and their attributes."""
 
     async def _types() -> dict[str, dict[str, Any]]:
-        async with open_brain(app.settings) as brain:
+        async with open_brain(app.settings, read_only=not sync) as brain:
             return await brain.sync_schema() if sync else dict(brain.types)
 
     types = run(_types())
@@ -41,7 +41,7 @@ def stats(app: App, as_json: bool) -> None:
 
     async def _stats() -> dict[str, Any]:
         # The embedder object is only named here, never loaded: it tells which vectors count.
-        async with open_brain(app.settings, embedder=True) as brain:
+        async with open_brain(app.settings, embedder=True, read_only=True) as brain:
             return await brain.stats()
 
     data = run(_stats())

@@ -41,7 +41,7 @@ def merges(ctx: click.Context, app: App, show_all: bool, as_json: bool) -> None:
         return
 
     async def _list() -> list[dict[str, Any]]:
-        async with open_brain(app.settings) as brain:
+        async with open_brain(app.settings, read_only=True) as brain:
             return await brain.merges(None if show_all else "pending")
 
     rows = run(_list())

@@ -59,7 +59,7 @@ def context_cmd(
     from brainbridge.mcp.text import context_text
 
     async def body() -> list[dict]:  # type: ignore[type-arg]
-        async with open_brain(app.settings) as brain:
+        async with open_brain(app.settings, read_only=True) as brain:
             return await brain.brain_context(str(project_root.resolve()), list(files), limit)
 
     entries = guarded(lambda: run(body()))

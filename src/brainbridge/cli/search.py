@@ -56,7 +56,7 @@ async def _search(
     as_of: str | None = None,
     superseded: bool = False,
 ) -> list[Hit]:
-    async with open_brain(app.settings, embedder=True) as brain:
+    async with open_brain(app.settings, embedder=True, read_only=True) as brain:
         check_types(brain, [*types, *exclude])
         await catch_up_vectors(brain)
         return await brain.search(
@@ -149,7 +149,7 @@ def recall(
     query = read_text_arg(query, "the query")
 
     async def _recall() -> dict[str, Any]:
-        async with open_brain(app.settings, embedder=True) as brain:
+        async with open_brain(app.settings, embedder=True, read_only=True) as brain:
             await catch_up_vectors(brain)
             return await brain.recall(query, limit, as_of=as_of, superseded=superseded)
 

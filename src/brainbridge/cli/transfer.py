@@ -29,7 +29,7 @@ def export(app: App, file: str, vectors: bool) -> None:
     merges, sessions, the bridge log, curator runs, directives and the activity log."""
 
     async def _export() -> int:
-        async with open_brain(app.settings) as brain:
+        async with open_brain(app.settings, read_only=True) as brain:
             lines = brain.iter_export(vectors)
             if file == "-":
                 return await asyncio.to_thread(_write, lines, sys.stdout.buffer)
