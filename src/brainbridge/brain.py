@@ -72,6 +72,8 @@ class Brain:
         self.embedder = embedder
         self.searcher = HybridSearch(store, embedder)
         self.types: dict[str, dict[str, Any]] = store.get_types()
+        self.read_only = store.read_only  # a brain on a read-only disk answers, never writes
+        background = background and not self.read_only
         self._indexer = Indexer(path / DB_FILE, embedder) if embedder and background else None
 
     @classmethod

@@ -111,7 +111,7 @@ async def embed_pending(brain: Brain, label: str = "embedding") -> int:
     """
     from brainbridge.cli.output import progress
 
-    if brain.embedder is None:
+    if brain.embedder is None or brain.read_only:
         return 0
     pending = (await brain.stats())["pending_vectors"] or 0
     if not pending:
@@ -264,9 +264,11 @@ def guarded(fn: Callable[[], T]) -> T:
         log.debug("OS error", exc_info=True)
         where = f"{exc.filename}: " if exc.filename else ""
         fail(f"{where}{exc.strerror or exc}", EXIT_ERROR)
-    except sqlite3.DatabaseError as exc:  # escaped the store: a damaged or foreign file
+    except sqlite3.DatabaseError as exc:  # escaped the store: a full disk, a read-only folder
+        from brainbridge.store.sqlite.db import describe
+
         log.debug("database error", exc_info=True)
-        fail(f"brain database error: {exc} (run with -vv for details)", EXIT_ERROR)
+        fail(describe(exc), EXIT_ERROR)
     except (KeyboardInterrupt, click.Abort):
         click.echo("brain: interrupted", err=True)
         raise SystemExit(EXIT_INTERRUPTED) from None

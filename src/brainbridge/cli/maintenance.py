@@ -10,6 +10,7 @@ from rich.text import Text
 
 from brainbridge.cli.common import App, embed_pending, json_option, open_brain, pass_app, run
 from brainbridge.cli.output import emit_json, out, say, stats_table, types_table
+from brainbridge.errors import BrainError
 from brainbridge.home import DB_FILE
 
 
@@ -61,6 +62,8 @@ def index(app: App, as_json: bool) -> None:
         async with open_brain(app.settings, embedder=True) as brain:
             if brain.embedder is None:
                 return "none", 0
+            if brain.read_only:
+                raise BrainError(f"{brain.path} is read-only; vectors cannot be stored there")
             return brain.embedder.name, await embed_pending(brain)
 
     embedder, done = run(_index())

@@ -20,7 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from brainbridge.errors import BrainError, InvalidInput, NotFound
-from brainbridge.store.sqlite.db import BUSY_TIMEOUT_MS, connect, write_tx
+from brainbridge.store.sqlite.db import (
+    BUSY_TIMEOUT_MS,
+    cannot_write,
+    connect,
+    read_only_uri,
+    write_tx,
+)
 from brainbridge.store.sqlite.text_index import EXCHANGE_TYPE, HISTORY, KNOWLEDGE
 
 
@@ -106,10 +112,9 @@ def check(db: Path) -> list[Finding]:
     """What is wrong with the brain database, check by check."""
     if not db.is_file():
         raise NotFound(f"no brain database at {db}")
-    try:  # FTS5's integrity check is an INSERT, though it writes nothing
-        conn, writable = _open(db, readonly=False), True
-    except sqlite3.OperationalError:
-        conn, writable = _open(db, readonly=True), False
+    # FTS5's integrity check is an INSERT, though it writes nothing: skipped when read-only
+    writable = not cannot_write(db)
+    conn = _open(db, readonly=not writable)
     try:
         return _findings(conn, writable)
     finally:
@@ -172,8 +177,8 @@ def _findings(conn: sqlite3.Connection, writable: bool) -> list[Finding]:
 
 
 def _open(path: Path, readonly: bool) -> sqlite3.Connection:
-    mode = "ro" if readonly else "rw"
-    conn = sqlite3.connect(f"file:{path}?mode={mode}", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    uri = read_only_uri(path) if readonly else f"file:{path}?mode=rw"
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     return conn
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -22,9 +23,14 @@ def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
     Raises: BrainError if the file cannot be opened; StoreBusy if it stays locked.
     """
     path = Path(path)
+    if not readonly and str(path) != ":memory:" and cannot_write(path):
+        # A brain on a read-only disk or in a folder the user may not write: it still
+        # answers reads; a write fails with SQLITE_READONLY (see `describe`).
+        log.info("%s is read-only; opened for reading", path)
+        readonly = True
     if not readonly:
         path.parent.mkdir(parents=True, exist_ok=True)
-    uri = f"file:{path}?mode=ro" if readonly else f"file:{path}"
+    uri = read_only_uri(path) if readonly else f"file:{path}"
     try:
         conn = sqlite3.connect(
             uri,
@@ -39,7 +45,9 @@ def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
     try:
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys=ON")
-        if not readonly:
+        if readonly:  # tells `SqliteStore.read_only`; a write fails as it would anyway
+            conn.execute("PRAGMA query_only=ON")
+        else:
             _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
             conn.execute("PRAGMA synchronous=NORMAL")
             from brainbridge.store.sqlite.migrations import migrate
@@ -49,10 +57,64 @@ def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
         conn.close()
         if "locked" in str(exc) or "busy" in str(exc):
             raise StoreBusy(f"brain database {path} is locked by another process") from exc
-        raise BrainError(
-            f"{path} is not a usable brain database ({exc}); move it aside or restore a backup"
-        ) from exc
+        if getattr(exc, "sqlite_errorname", "") in ("SQLITE_NOTADB", "SQLITE_CORRUPT"):
+            raise BrainError(
+                f"{path} is not a usable brain database ({exc}); move it aside or restore a backup"
+            ) from exc
+        raise BrainError(describe(exc, path)) from exc
     return conn
+
+
+def cannot_write(path: Path) -> bool:
+    """True when the database exists but this user may not write it or its folder (which
+    SQLite needs for its -wal and -shm files), e.g. a read-only mount or a chmod'ed folder."""
+    if not path.is_file():
+        return False
+    return not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+
+
+def read_only_uri(path: Path) -> str:
+    # With no -wal file beside it nothing can be changing the file under us (no writer can
+    # exist without one), so SQLite may skip the -shm it cannot create in a read-only folder.
+    wal = path.with_name(path.name + "-wal")
+    immutable = "&immutable=1" if not wal.exists() and cannot_write(path) else ""
+    return f"file:{path}?mode=ro{immutable}"
+
+
+# What SQLite says when a write finds no room: ENOSPC is SQLITE_FULL; a file size limit
+# (EFBIG) and some full disks surface as an I/O error of the write itself.
+_NO_ROOM = frozenset(
+    {
+        "SQLITE_FULL",
+        "SQLITE_IOERR_WRITE",
+        "SQLITE_IOERR_FSYNC",
+        "SQLITE_IOERR_TRUNCATE",
+        "SQLITE_IOERR_SHMSIZE",
+    }
+)
+
+
+def describe(exc: sqlite3.Error, path: str | Path | None = None) -> str:
+    """One plain line for a database error a user can act on (full disk, read-only folder).
+
+    Anything else keeps SQLite's own words.
+    """
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    where = f" {path}" if path else ""
+    if name.startswith("SQLITE_READONLY"):
+        return (
+            f"the brain database{where} is read-only here (a read-only disk or folder, or "
+            "another user's file); nothing was changed. Reading commands still work."
+        )
+    if name in _NO_ROOM:
+        return (
+            f"could not write the brain database{where}: the disk is full or a file size "
+            f"limit was reached ({exc}). This write was rolled back; everything stored "
+            "before it is intact. Free some space and run the command again."
+        )
+    if name == "SQLITE_CANTOPEN":
+        return f"cannot open the brain database{where} ({exc}); is its folder readable?"
+    return f"brain database error{where}: {exc}"
 
 
 def _retry_locked(fn: Callable[[], object], attempts: int = 50) -> object:

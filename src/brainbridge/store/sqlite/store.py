@@ -114,6 +114,11 @@ class SqliteStore:
     def close(self) -> None:
         self.conn.close()
 
+    @property
+    def read_only(self) -> bool:
+        """True when the database was opened for reading only (a read-only disk or folder)."""
+        return bool(self.conn.execute("PRAGMA query_only").fetchone()[0])
+
     # -- entities -----------------------------------------------------------
 
     def upsert_entity(
