@@ -47,3 +47,18 @@ def minilm_brain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Brain]:
     b = asyncio.run(Brain.open(tmp_path_factory.mktemp("minilm") / "brain", embedder="minilm"))
     yield b
     asyncio.run(b.close())
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("brainbridge")
+    group.addoption(
+        "--soak",
+        action="store_true",
+        help="run the reliability suite long (more processes, operations and kills)",
+    )
+    group.addoption(
+        "--soak-report",
+        metavar="PATH",
+        help="write the reliability suite's figures (processes, operations, kills, errors, "
+        "records lost) as JSON to PATH",
+    )

@@ -1,0 +1,159 @@
+"""What the reliability tests share: a brain folder driven only through real processes,
+read back through a separate read-only connection, and the figures each test reports."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from api.served import serve_env
+from cli.runner import COMMAND
+
+HOOKS = [sys.executable, "-m", "brainbridge.hooks"]
+
+
+@dataclass
+class Figures:
+    """What one reliability test did and what it found; `lost` and `errors` must stay 0."""
+
+    test: str
+    processes: int = 0
+    operations: int = 0
+    kills: int = 0
+    errors: list[str] = field(default_factory=list)
+    lost: int = 0
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "test": self.test,
+            "processes": self.processes,
+            "operations": self.operations,
+            "kills": self.kills,
+            "errors": len(self.errors),
+            "lost": self.lost,
+        }
+
+
+@dataclass
+class Rig:
+    """One brain folder and the ways the suite starts processes on it."""
+
+    home: Path
+    figures: Figures
+    env: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.env = serve_env(self.home)
+
+    def argv(self, *args: str) -> list[str]:
+        return [*COMMAND, *args]
+
+    def start(self, argv: Sequence[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+        """Start a process on this brain (counted)."""
+        self.figures.processes += 1
+        kwargs.setdefault("stdout", subprocess.PIPE)
+        kwargs.setdefault("stderr", subprocess.PIPE)
+        return subprocess.Popen(list(argv), env={**self.env, **kwargs.pop("env", {})}, **kwargs)
+
+    def run(
+        self, argv: Sequence[str], *, input: bytes | None = None, expect: int = 0, **kwargs: Any
+    ) -> subprocess.CompletedProcess[bytes]:
+        """Run a process to its end; an unexpected exit code or a traceback is an error."""
+        self.figures.processes += 1
+        proc = subprocess.run(
+            list(argv),
+            input=input,
+            capture_output=True,
+            env={**self.env, **kwargs.pop("env", {})},
+            timeout=kwargs.pop("timeout", 300),
+            **kwargs,
+        )
+        self.judge(argv, proc.returncode, proc.stderr, expect)
+        return proc
+
+    def judge(self, argv: Sequence[str], code: int, err: bytes, expect: int = 0) -> None:
+        text = err.decode("utf-8", "replace")
+        if code != expect or "Traceback" in text:
+            self.figures.errors.append(f"{' '.join(argv[-3:])}: exit {code}: {text[-1500:]}")
+
+    def brain(self, *args: str, expect: int = 0, **kwargs: Any) -> str:
+        return self.run(self.argv(*args), expect=expect, **kwargs).stdout.decode("utf-8")
+
+    def kill_during(
+        self, argv: Sequence[str], rng: random.Random, earliest: float, latest: float
+    ) -> bool:
+        """Start `argv`, SIGKILL it at a random moment in [earliest, latest] s; True when the
+        kill landed before it ended on its own."""
+        proc = self.start(argv)
+        try:
+            proc.wait(timeout=rng.uniform(earliest, latest))
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGKILL)
+            proc.communicate()
+            self.figures.kills += 1
+            return True
+        _, err = proc.communicate()
+        self.judge(argv, proc.returncode, err)
+        return False
+
+    def timed(self, argv: Sequence[str], home: Path) -> float:
+        """Seconds `argv` takes to run to its end on another brain folder `home` (a rehearsal
+        that tells when a kill lands mid-way)."""
+        start = time.monotonic()
+        self.run(argv, env={"BRAIN_HOME": str(home)})
+        return time.monotonic() - start
+
+    def check(self) -> None:
+        """`brain check` must pass: SQLite integrity, foreign keys, full-text indexes."""
+        out = json.loads(self.brain("check", "--json"))
+        failed = [c for c in out["checks"] if not c["ok"]]
+        if failed:
+            self.figures.errors.append(f"brain check: {failed}")
+
+    def rows(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        """Read the database directly (read-only), beside whatever is running."""
+        uri = f"file:{self.home / 'brain.db'}?mode=ro"
+        with closing(sqlite3.connect(uri, uri=True, timeout=30)) as conn:
+            return [tuple(r) for r in conn.execute(sql, params)]
+
+    def names(self, etype: str) -> set[str]:
+        return {r[0] for r in self.rows("SELECT name FROM entities WHERE type = ?", etype)}
+
+    def wait_drained(self, timeout: float = 120.0) -> None:
+        from brainbridge.hooks.spool import drainer_lock, waiting
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not waiting(self.home):
+                with drainer_lock(self.home) as free:
+                    if free:
+                        return
+            time.sleep(0.05)
+        self.figures.errors.append(f"the spool was not drained in {timeout:.0f} s")
+
+
+def entity_lines(prefix: str, count: int, etype: str = "Topic") -> str:
+    """JSONL for `brain import`: `count` entities named `{prefix}-{i}`."""
+    return "".join(
+        json.dumps(
+            {
+                "kind": "entity",
+                "type": etype,
+                "name": f"{prefix}-{i}",
+                "description": f"note {i} of {prefix} about reliability under load",
+                "attributes": {"batch": prefix},
+            }
+        )
+        + "\n"
+        for i in range(count)
+    )
