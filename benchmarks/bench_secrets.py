@@ -24,7 +24,7 @@ from brainbridge.redact import _apply, _ascii_lower, _resolve, redact
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "secrets"
 BASELINE_COMMIT = "9e919de"  # the corpus commit: redact.py before this work
-SPLITS = ("dev", "fresh", "fresh2")
+SPLITS = ("dev", "fresh", "fresh2", "fresh3")
 
 
 def load(split: str) -> list[dict[str, Any]]:
@@ -98,14 +98,17 @@ def run(quick: bool = False) -> str:
         " redaction changes it at all. `dev` was tuned on. `fresh` was scored once at recall"
         " 0.70 (the rules of b65eea5: vendor tokens said after a key word in prose were"
         " missed), its misses were read, and the key-word rule followed: it is no longer"
-        " unseen. `fresh2` was written before that rule and is scored once, here.",
+        " unseen. `fresh2` was written before that rule and scored once (recall 0.92, no"
+        " false positives; missed a .pgpass line and a PIN said in prose); its misses were"
+        " read and two rules followed, so it too is seen now. `fresh3` was written before"
+        " those two rules and is scored once, here. `all` pools the four splits.",
         "",
         "| split | method | secrets | recall | look-alikes | false positives |",
         "|---|---|---|---|---|---|",
     ]
     notes = []
-    for split in SPLITS:
-        rows = load(split)
+    every = [row for split in SPLITS for row in load(split)]
+    for split, rows in [*((split, load(split)) for split in SPLITS), ("all", every)]:
         for name, fn in methods.items():
             if fn is None:
                 lines.append(f"| {split} | {name} | - | not run (no git) | - | - |")
@@ -115,7 +118,7 @@ def run(quick: bool = False) -> str:
                 f"| {split} | {name} | {r['secrets']} | {r['recall']:.3f} |"
                 f" {r['look-alikes']} | {r['false positives']:.1%} |"
             )
-            if name.startswith("shipped"):
+            if name.startswith("shipped") and split != "all":
                 for row in r["missed"]:
                     notes.append(f"- {split}, missed: `{row['text'][:90]}`")
                 for row in r["changed"]:

@@ -72,6 +72,10 @@ def test_each_secret_kind_is_replaced_by_its_label(kind: str, secret: str) -> No
          "aws_access_key_id,secret\n[REDACTED:aws_access_key],[REDACTED:aws_secret_key]"),
         ("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nthen prose",
          "[REDACTED:private_key]\nthen prose"),
+        ("~/.pgpass:\ndb.internal:5432:app:app_user:Xy7!abcDEF#12\n",
+         "~/.pgpass:\ndb.internal:5432:app:app_user:[REDACTED:password]\n"),
+        ("my pin for the banking app is 8472-Kx.",
+         "my pin for the banking app is [REDACTED:password]."),
     ],
 )  # fmt: skip
 def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
@@ -94,6 +98,8 @@ def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
         "an AKIA prefix alone, AIza alone, ghp_ alone, xoxb- alone, eyJ alone",
         "a base64 blob QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0MTIzNDU2Nzg5MA== in a doc",
         "the build took 1234567 ms on 2026-11-21 at 12:00:00 (pid 98765)",
+        "the pgpass format is host:port:database:username:password",
+        "our PIN policy: six digits; the password for the admin account is rotated monthly",
     ],
 )
 def test_ordinary_prose_and_code_are_untouched(text: str) -> None:

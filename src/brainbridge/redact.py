@@ -519,7 +519,14 @@ _PROSE_WORDS = (
     "api key",
     "secret",
 )
-_PROSE_TAIL = re.compile(r"\s+(?:is|was)\s+" + _NOT_REDACTED + r"[\"'“]?([^\s\"'”]{6,128})")
+# "is"/"was" right after the word, or after a short "for the banking app" between.
+_PROSE_TAIL = re.compile(
+    r"(?:\s+(?:for|of|to|on)(?:\s+[\w.'-]+){1,4}?)?\s+(?:is|was)\s+"
+    + _NOT_REDACTED
+    + r"[\"'“]?([^\s\"'”]{4,128})"
+)
+# A PIN or passcode is short: four or more characters, mostly digits ("8472", "8472-Kx").
+_SHORT_CODE_WORDS = ("pin", "passcode")
 _TOKEN_WORDS = (
     "key",
     "token",
@@ -556,9 +563,30 @@ def _scan_key_word_tokens(text: str, low: str, rank: int) -> list[_Hit]:
                     continue
             if word in _PROSE_WORDS and (end == len(text) or not text[end].isalnum()):
                 m = _PROSE_TAIL.match(text, end)
-                if m is not None and _looks_made_up(m.group(1).rstrip(".,;:!?)")):
-                    found.append((*m.span(1), rank, "password"))
+                value = m.group(1).rstrip(".,;:!?)") if m is not None else ""
+                if m is not None and (
+                    _looks_made_up(value) or (word in _SHORT_CODE_WORDS and _short_code(value))
+                ):
+                    found.append((m.start(1), m.start(1) + len(value), rank, "password"))
     return found
+
+
+def _short_code(value: str) -> bool:
+    return len(value) >= 4 and sum(c.isdigit() for c in value) >= 3
+
+
+# A .pgpass line (host:port:database:user:password); the port is a number or `*`.
+_PGPASS = re.compile(
+    r"(?m)^[ \t]*(?:[\w.\-]+|\*):(?:\d{1,5}|\*):[\w.\-*]+:[\w.\-@*]+:"
+    + _NOT_REDACTED
+    + r"(\S+)[ \t]*$"
+)
+
+
+def _scan_pgpass(text: str, rank: int) -> list[_Hit]:
+    if text.count(":") < 4:
+        return []
+    return [(*m.span(1), rank, "password") for m in _PGPASS.finditer(text)]
 
 
 def _secret_hits(text: str, rule_sets: bool = True) -> list[_Hit]:
@@ -568,6 +596,7 @@ def _secret_hits(text: str, rule_sets: bool = True) -> list[_Hit]:
     found += _scan_aws_secrets(text, found, 50)
     found += _scan_assignments(text, low, 60)
     found += _scan_cards(text, 110)
+    found += _scan_pgpass(text, 60)
     # gitleaks' maintained rules and the user's own patterns, after ours (ours know chat
     # text: context that stays readable, values in prose).
     if rule_sets:
