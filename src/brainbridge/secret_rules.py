@@ -159,15 +159,17 @@ def compiled(rule: Rule) -> re.Pattern[str] | None:
 def scan(text: str, low: str) -> list[Hit]:
     """Secrets the gitleaks rules find in `text` (`low`: its ASCII-lowered copy)."""
     rules, glob = gitleaks()
+    keywords, by_keyword, always = _keyword_index()
+    # Each key word is looked for once; only rules one of whose words occurs (or that have
+    # none) run, so a short text with no key word costs a few hundred `find`s, not 180 rules.
+    positions = {kw: spots for kw in keywords if (spots := _positions(low, kw))}
+    chosen = set(always).union(*(by_keyword[kw] for kw in positions))
     found: list[Hit] = []
-    positions: dict[str, list[int]] = {}
     windows: dict[tuple[str, ...], list[tuple[int, int]]] = {}
-    for rule in rules:
+    for index in sorted(chosen):
+        rule = rules[index]
         if rule.keywords not in windows:
-            for kw in rule.keywords:
-                if kw not in positions:
-                    positions[kw] = _positions(low, kw)
-            spots = sorted(p for kw in rule.keywords for p in positions[kw])
+            spots = sorted(p for kw in rule.keywords for p in positions.get(kw, ()))
             windows[rule.keywords] = _windows(spots, len(text))
         spans = windows[rule.keywords] if rule.keywords else [(0, len(text))]
         pattern = _compile(rule.regex) if spans else None
@@ -181,6 +183,19 @@ def scan(text: str, low: str) -> list[Hit]:
                 if hit and not _allowed(rule, glob, m, hit, text):
                     found.append((*hit, rule.id))
     return found
+
+
+@functools.cache
+def _keyword_index() -> tuple[tuple[str, ...], dict[str, list[int]], tuple[int, ...]]:
+    """Every key word of the rules, the rules (by index) each word belongs to, and the rules
+    without key words, which run on every text."""
+    rules, _ = gitleaks()
+    by_keyword: dict[str, list[int]] = {}
+    for i, rule in enumerate(rules):
+        for kw in rule.keywords:
+            by_keyword.setdefault(kw, []).append(i)
+    always = tuple(i for i, rule in enumerate(rules) if not rule.keywords)
+    return tuple(by_keyword), by_keyword, always
 
 
 def _positions(low: str, word: str) -> list[int]:

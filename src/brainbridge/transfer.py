@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
+from brainbridge.redact import redact
 from brainbridge.store.sqlite.records import BY_KIND, COMPLETION, export_records, restore_record
 from brainbridge.store.sqlite.store import SqliteStore
 from brainbridge.types import validate
@@ -44,7 +45,12 @@ def export_lines(
     the history records; the daily activity log in `folder`; with `vectors`, every vector."""
     yield json.dumps({"kind": "header", "format": FORMAT})
     for ent in store.iter_entities():
-        yield _line({"kind": "entity", **ent.to_dict()})
+        # Redacted again on the way out: a brain written before redaction covered every
+        # way in may still hold a pasted key (text already redacted stays as it is).
+        row = ent.to_dict()
+        row["description"] = redact(row["description"])
+        row["attributes"] = _redacted(row["attributes"])
+        yield _line({"kind": "entity", **row})
     for rel in store.iter_relations():
         yield _line({"kind": "relation", **rel.to_dict()})
     for merge in store.export_merges():
@@ -69,6 +75,16 @@ def export_lines(
                     "vector": base64.b64encode(blob).decode("ascii"),
                 }
             )
+
+
+def _redacted(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _redacted(v) for k, v in value.items()}
+    return value
 
 
 def _line(row: dict[str, Any]) -> str:

@@ -43,58 +43,70 @@ def _spool(home: Path, records: list[dict[str, Any]]) -> None:
         append(home, rec)
 
 
-def test_import_killed_at_random_then_run_again_stores_each_line_once(
-    rig: Rig, tmp_path: Path, soak: bool
-) -> None:
-    count = 20_000 if soak else 5_000
-    data = tmp_path / "in.jsonl"
+def _import_file(folder: Path, prefix: str, count: int) -> Path:
+    """Entities `{prefix}-{i}` and a relation from every tenth to the one before it."""
     relations = "".join(
         json.dumps(
             {
                 "kind": "relation",
                 "type": "follows",
-                "src": {"type": "Topic", "name": f"t-{i}"},
-                "dst": {"type": "Topic", "name": f"t-{i - 1}"},
+                "src": {"type": "Topic", "name": f"{prefix}-{i}"},
+                "dst": {"type": "Topic", "name": f"{prefix}-{i - 1}"},
             }
         )
         + "\n"
         for i in range(1, count, 10)
     )
-    data.write_text(entity_lines("t", count) + relations)
-    took = rig.timed(rig.argv("import", str(data)), tmp_path / "rehearsal")
+    path = folder / f"{prefix}.jsonl"
+    path.write_text(entity_lines(prefix, count) + relations)
+    return path
+
+
+def test_import_killed_at_random_then_run_again_stores_each_line_once(
+    rig: Rig, tmp_path: Path, soak: bool
+) -> None:
+    # Each round kills the import of a new file, so every kill lands mid-way (an import
+    # of lines already stored is quicker than the rehearsal).
+    count, rounds = (20_000 if soak else 5_000), _rounds(soak)
+    files = [_import_file(tmp_path, f"t{r}", count) for r in range(rounds)]
+    took = rig.timed(rig.argv("import", str(files[0])), tmp_path / "rehearsal")
     rng = random.Random(20)
     rig.brain("init")
-    for _ in range(_rounds(soak)):
-        rig.kill_during(rig.argv("import", str(data)), rng, took * 0.3, took * 0.95)
+    for path in files:
+        rig.kill_during(rig.argv("import", str(path)), rng, took * 0.3, took * 0.95)
         rig.check()
         rig.figures.operations += 1
-    rig.brain("import", str(data))
-    rig.brain("import", str(data))  # again: idempotent
-    rig.figures.operations += 2
+    for _ in range(2):  # the first run finishes each file, the second stores nothing new
+        for path in files:
+            rig.brain("import", str(path))
+            rig.figures.operations += 1
     rig.check()
 
     assert rig.figures.kills >= 1
     names = rig.names("Topic")
-    rig.figures.lost = len({f"t-{i}" for i in range(count)} - names)
-    assert len(names) == count
+    want = {f"t{r}-{i}" for r in range(rounds) for i in range(count)}
+    rig.figures.lost = len(want - names)
+    assert names == want
     [(edges,)] = rig.rows("SELECT count(*) FROM relations")
-    assert edges == len(range(1, count, 10))
+    assert edges == rounds * len(range(1, count, 10))
 
 
 def test_index_killed_at_random_then_run_again_gives_every_entity_one_vector(
     rig: Rig, tmp_path: Path, soak: bool
 ) -> None:
-    count = 6_000 if soak else 1_500
-    data = tmp_path / "in.jsonl"
-    data.write_text(entity_lines("v", count))
+    # A new batch waits for vectors before each kill, so every run has enough left to do.
+    count, rounds = (6_000 if soak else 1_500), _rounds(soak)
     rehearsal = tmp_path / "rehearsal"
     no_vectors = {"BRAIN_EMBEDDER": "none"}
-    for home in (rehearsal, rig.home):
-        rig.run(rig.argv("import", str(data)), env={**no_vectors, "BRAIN_HOME": str(home)})
+    batches = [tmp_path / f"v{r}.jsonl" for r in range(rounds)]
+    for r, path in enumerate(batches):
+        path.write_text(entity_lines(f"v{r}", count))
+    rig.run(rig.argv("import", str(batches[0])), env={**no_vectors, "BRAIN_HOME": str(rehearsal)})
     rig.env["BRAIN_EMBEDDER"] = "minilm"  # the real model: slow enough for a kill mid-way
     took = rig.timed(rig.argv("index"), rehearsal)
     rng = random.Random(21)
-    for _ in range(_rounds(soak)):
+    for path in batches:
+        rig.brain("import", str(path), env=no_vectors)
         rig.kill_during(rig.argv("index"), rng, took * 0.3, took * 0.95)
         rig.check()
         rig.figures.operations += 1
@@ -107,7 +119,7 @@ def test_index_killed_at_random_then_run_again_gives_every_entity_one_vector(
         "SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM vectors)"
     )
     rig.figures.lost = entities - vectors
-    assert entities == count and vectors == count
+    assert entities == count * rounds and vectors == entities
     assert json.loads(rig.brain("stats", "--json"))["pending_vectors"] == 0
 
 

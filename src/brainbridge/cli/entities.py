@@ -82,7 +82,9 @@ def add(
         return existed, entity
 
     existed, entity = run(_add())
-    if description is not None and len(entity.description) < len(description):
+    if description is not None and "[REDACTED:" in entity.description:
+        note("a secret in the description was stored as [REDACTED:…]")
+    elif description is not None and len(entity.description) < len(description):
         note(f"description was cut to {len(entity.description)} characters")
     if as_json:
         emit_json(entity.to_dict())

@@ -12,6 +12,7 @@ from typing import Any
 
 from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.model import Entity, Relation
+from brainbridge.redact import redact
 from brainbridge.store.sqlite import exchanges, merges, name_keys
 from brainbridge.store.sqlite.db import connect, write_tx
 from brainbridge.store.sqlite.text_index import HISTORY, TextIndex
@@ -42,8 +43,10 @@ _clean = clean_text
 
 
 def _clean_value(value: Any) -> Any:
+    """Valid text with every secret redacted: no way into the brain (CLI, MCP, HTTP,
+    imports, the bridge) stores a key or password someone pasted."""
     if isinstance(value, str):
-        return clean_text(value)
+        return redact(clean_text(value))
     if isinstance(value, list | tuple):
         return [_clean_value(v) for v in value]
     if isinstance(value, dict):
@@ -154,7 +157,7 @@ class SqliteStore:
         if len(name) > MAX_NAME_CHARS:
             raise InvalidInput(f"entity name is longer than {MAX_NAME_CHARS} characters")
         if description is not None:
-            description = _clean(description)[:MAX_DESCRIPTION_CHARS]
+            description = redact(_clean(description))[:MAX_DESCRIPTION_CHARS]
         row = self.conn.execute(
             "SELECT * FROM entities WHERE type = ? AND name = ?", (entity_type, name)
         ).fetchone()
