@@ -99,6 +99,7 @@ def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
         "a base64 blob QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0MTIzNDU2Nzg5MA== in a doc",
         "the build took 1234567 ms on 2026-11-21 at 12:00:00 (pid 98765)",
         "the pgpass format is host:port:database:username:password",
+        "hash 918c4c4111111111111111e13fb745c5ffe holds a Luhn-valid run of digits",
         "our PIN policy: six digits; the password for the admin account is rotated monthly",
     ],
 )

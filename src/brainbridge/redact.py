@@ -609,7 +609,7 @@ def _secret_hits(text: str, rule_sets: bool = True) -> list[_Hit]:
 # joined by a space or a dash: C-speed `find` on the shape copy locates the few places
 # worth matching, so digit-heavy text (logs, tables) costs next to nothing.
 _CARD_NEEDLES = ("0" * 13, "0000 0000", "0000-0000")
-_CARD = re.compile(r"(?<![\d\-])\d(?:[ \-]?\d){12,18}(?![\d\-])")
+_CARD = re.compile(r"(?<![\w\-])\d(?:[ \-]?\d){12,18}(?![\w\-])")
 
 
 def _scan_cards(text: str, rank: int) -> list[_Hit]:

@@ -16,7 +16,7 @@ from typing import Any
 from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
 from brainbridge.redact import redact
 from brainbridge.store.sqlite.records import BY_KIND, COMPLETION, export_records, restore_record
-from brainbridge.store.sqlite.store import SqliteStore
+from brainbridge.store.sqlite.store import NOT_INDEXED, SqliteStore
 from brainbridge.types import validate
 
 FORMAT = "brainbridge-jsonl/2"
@@ -49,7 +49,9 @@ def export_lines(
         # way in may still hold a pasted key (text already redacted stays as it is).
         row = ent.to_dict()
         row["description"] = redact(row["description"])
-        row["attributes"] = _redacted(row["attributes"])
+        row["attributes"] = {
+            k: v if k in NOT_INDEXED else _redacted(v) for k, v in row["attributes"].items()
+        }
         yield _line({"kind": "entity", **row})
     for rel in store.iter_relations():
         yield _line({"kind": "relation", **rel.to_dict()})

@@ -156,6 +156,13 @@ def test_drainer_killed_at_random_then_run_again_stores_each_turn_once(
         )
     ]
     rig.figures.lost = len({r["key"] for r in spooled} - set(stored))
+    twice = rig.rows(
+        "SELECT name, json_extract(attributes, '$.turn_key'), created_at FROM entities"
+        " WHERE type = 'Chat_Exchange' AND json_extract(attributes, '$.turn_key') IN"
+        " (SELECT json_extract(attributes, '$.turn_key') FROM entities"
+        "  WHERE type = 'Chat_Exchange' GROUP BY 1 HAVING count(*) > 1)"
+    )
+    assert twice == []
     assert len(stored) == len(set(stored)) == len(spooled)
 
 

@@ -42,21 +42,31 @@ def clean_text(text: str) -> str:
 _clean = clean_text
 
 
-def _clean_value(value: Any) -> Any:
+def _clean_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
     """Valid text with every secret redacted: no way into the brain (CLI, MCP, HTTP,
-    imports, the bridge) stores a key or password someone pasted."""
+    imports, the bridge) stores a key or password someone pasted. Bookkeeping values (ids,
+    hashes, paths, dates) are ours, not pasted, and must stay exactly as written: a turn
+    key that looked like a secret would no longer find its turn."""
+    return {
+        clean_text(str(k)): _clean_value(v, secrets=k not in NOT_INDEXED)
+        for k, v in attributes.items()
+    }
+
+
+def _clean_value(value: Any, secrets: bool = True) -> Any:
     if isinstance(value, str):
-        return redact(clean_text(value))
+        text = clean_text(value)
+        return redact(text) if secrets else text
     if isinstance(value, list | tuple):
-        return [_clean_value(v) for v in value]
+        return [_clean_value(v, secrets) for v in value]
     if isinstance(value, dict):
-        return {clean_text(str(k)): _clean_value(v) for k, v in value.items()}
+        return {clean_text(str(k)): _clean_value(v, secrets) for k, v in value.items()}
     return value
 
 
 # Bookkeeping attributes: paths and ids would make every note of a vault under
 # ~/src/litellm match "litellm", and hashes only add noise to the index.
-_NOT_INDEXED = frozenset(
+NOT_INDEXED = frozenset(
     {
         "vault",
         "doc_path",
@@ -77,7 +87,7 @@ _NOT_INDEXED = frozenset(
 def _body(attributes: dict[str, Any]) -> str:
     parts = []
     for key, value in attributes.items():
-        if key in _NOT_INDEXED:
+        if key in NOT_INDEXED:
             continue
         if isinstance(value, str):
             parts.append(value)
@@ -151,7 +161,7 @@ class SqliteStore:
         created_at: str | None = None,
     ) -> Entity:
         name = _clean(name.strip())
-        attributes = _clean_value(attributes) if attributes else attributes
+        attributes = _clean_attributes(attributes) if attributes else attributes
         if not name:
             raise InvalidInput("entity name must not be empty")
         if len(name) > MAX_NAME_CHARS:
