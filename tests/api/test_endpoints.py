@@ -17,10 +17,15 @@ async def test_health_and_page_need_no_token(app: FastAPI) -> None:
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765") as bare:
         health = await bare.get("/health")
         page = await bare.get("/")
+        script, style = await bare.get("/app.js"), await bare.get("/app.css")
+        data = await bare.get("/types")
     assert health.status_code == 200 and health.json()["ok"] is True
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    # The page holds no data; it reads the token from its URL fragment.
-    assert 'id="search-form"' in page.text and "location.hash" in page.text
+    # The page holds no data; its script reads the token from the URL fragment.
+    assert 'src="/app.js"' in page.text
+    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    assert "location.hash" in script.text and style.status_code == 200
+    assert data.status_code == 401
 
 
 async def test_openapi_lists_every_endpoint(api: httpx.AsyncClient) -> None:

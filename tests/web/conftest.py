@@ -80,6 +80,19 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield server
 
 
+@pytest.fixture(scope="module")
+def tour(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """`brain serve` on the tour brain (scripts/webtour.py): the sample, a conversation held
+    through the bridge and curated, a merge waiting for review, directives."""
+    import asyncio
+
+    from scripts.webtour import build
+
+    home = asyncio.run(build(tmp_path_factory.mktemp("tour") / "brain"))
+    with serve_brain(home) as server:
+        yield server
+
+
 def page_url(served: Served, token: str | None = None) -> str:
     return f"{served.url}/#token={token if token is not None else served.token}"
 

@@ -1,80 +1,200 @@
-"""The web page in a real browser: search, the bridge preview, sessions and curator runs."""
+"""The web app in a real headless Chromium against a real `brain serve`: sessions with
+their transcript and what the bridge loaded per turn, the brain browser, entity pages,
+the graph, the merge queue, directives, and a token flow a person can follow."""
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
+from scripts.webtour import SESSION
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
 
-from api.seed import SESSION
 from api.served import Served
-from web.conftest import SCREENSHOT, page_url
+from web.conftest import page_url
 
 WAIT = 30
 
 
-def open_page(browser: WebDriver, served: Served, token: str | None = None) -> WebDriverWait:
-    browser.get("about:blank")  # a new #token on the same page would not reload it
-    browser.get(page_url(served, token))
+def open_app(browser: WebDriver, served: Served, path: str = "#/") -> WebDriverWait:
+    """The app with its token, then `path`; waits until the view has rendered."""
+    browser.get("about:blank")
+    browser.get(page_url(served))
     wait = WebDriverWait(browser, WAIT)
-    wait.until(lambda d: d.find_element(By.ID, "stats").text not in ("", "…"))
+    wait.until(lambda d: d.find_elements(By.ID, "q"))
+    if path != "#/":
+        go(browser, wait, f"{served.url}/{path}")
     return wait
 
 
-def test_search_shows_results_with_names(browser: WebDriver, served: Served) -> None:
-    wait = open_page(browser, served)
-    assert "entities" in browser.find_element(By.ID, "stats").text
+def go(browser: WebDriver, wait: WebDriverWait, url: str) -> None:
+    """Open `url` (a view of the app) and wait until that view has rendered."""
+    browser.get(url)
+    fragment = "#" + url.split("#", 1)[1]
+    wait.until(lambda d: d.find_element(By.ID, "view").get_attribute("data-shown") == fragment)
+
+
+def h1(browser: WebDriver) -> str:
+    return browser.find_element(By.CSS_SELECTOR, "#view h1").text
+
+
+def click(wait: WebDriverWait, element: WebElement, then: str) -> None:
+    """Click and wait until the page heading holds `then`."""
+    element.click()
+    wait.until(ec.text_to_be_present_in_element((By.CSS_SELECTOR, "#view h1"), then))
+
+
+def test_search_then_a_hit_opens_its_entity(browser: WebDriver, tour: Served) -> None:
+    wait = open_app(browser, tour)
     box = browser.find_element(By.ID, "q")
-    box.clear()
-    box.send_keys("spring cohort bootcamp")
-    browser.find_element(By.CSS_SELECTOR, "#search-form button").click()
-    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "#results .hit")))
-    names = [el.text for el in browser.find_elements(By.CSS_SELECTOR, "#results .hit b")]
-    assert names[0] == "Spring Cohort"
-    assert "Kevin Ortiz" in names
-
-    box.clear()
-    box.send_keys('zzqx "NEAR( unmatched')
+    box.send_keys("Acme Freight pilot customer")
     box.submit()
-    wait.until(ec.text_to_be_present_in_element((By.ID, "results"), "Nothing matches"))
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "#results .hit a")))
+    hit = browser.find_element(By.CSS_SELECTOR, "#results .hit a")
+    name = hit.text
+    click(wait, hit, name)
+    assert browser.find_element(By.ID, "description").text
+
+    box = browser.find_element(By.CSS_SELECTOR, "nav a[data-nav=home]")
+    box.click()
+    wait.until(lambda d: d.find_elements(By.ID, "q"))
+    browser.find_element(By.ID, "q").send_keys('zzqx "NEAR( unmatched')
+    browser.find_element(By.ID, "q").submit()
+    wait.until(ec.text_to_be_present_in_element((By.ID, "view"), "Nothing matches"))
 
 
-def test_enrich_preview_shows_judgment_and_block(browser: WebDriver, served: Served) -> None:
-    wait = open_page(browser, served)
-    msg = browser.find_element(By.ID, "msg")
-    msg.send_keys("How is Kevin Ortiz getting on with the spring cohort this month?")
+def test_the_bridge_preview_draws_the_block_not_its_markdown(
+    browser: WebDriver, tour: Served
+) -> None:
+    wait = open_app(browser, tour)
+    browser.find_element(By.ID, "msg").send_keys(
+        "Drivers at Acme still lose stops after syncing, any new ideas?"
+    )
     browser.find_element(By.CSS_SELECTOR, "#enrich-form button").click()
     wait.until(ec.presence_of_element_located((By.ID, "judgment")))
     assert browser.find_element(By.ID, "judgment").text == "enrich"
-    block = browser.find_element(By.ID, "block").text
-    assert "## Brain Context" in block and "Kevin Ortiz" in block
+    block = browser.find_element(By.ID, "block")
+    assert "Brain Context" in block.find_element(By.TAG_NAME, "h3").text
+    assert "##" not in block.text
 
 
-def test_clicking_a_session_shows_title_summary_and_curator_chip(
-    browser: WebDriver, served: Served
+def test_session_turn_loaded_item_entity_relation_then_a_merge_from_the_queue(
+    browser: WebDriver, tour: Served
 ) -> None:
-    with served.client() as http:
+    wait = open_app(browser, tour, "#/sessions")
+    with tour.client() as http:
         session = http.get(f"/sessions/{SESSION}").json()
-        runs = http.get(f"/sessions/{SESSION}/curator-runs").json()
-    wait = open_page(browser, served)
-    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, f'.session[data-id="{SESSION}"]')))
-    item = browser.find_element(By.CSS_SELECTOR, f'.session[data-id="{SESSION}"]')
-    assert session["title"] in item.text and "3 turns" in item.text
-    item.click()
-    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "#session .chip")))
-    panel = browser.find_element(By.ID, "session").text
-    assert session["title"] in panel
-    assert session["summary"][:40] in panel
-    assert f"Curator runs: {len(runs)}" in panel
-    chip = browser.find_element(By.CSS_SELECTOR, "#session .chip").text
-    assert chip == (" · ".join(runs[0]["actions"]) or "no change")
-    browser.save_screenshot(str(SCREENSHOT))
+    click(wait, browser.find_element(By.LINK_TEXT, session["title"]), session["title"])
+    turn = browser.find_element(By.ID, "turn-1")
+    indicator = turn.find_element(By.CSS_SELECTOR, "details.ctx summary")
+    assert "brain context" in indicator.text and "loaded" in indicator.text
+    indicator.click()
+    detail = turn.find_element(By.CSS_SELECTOR, "details.ctx").text
+    assert "Judgment" in detail and "Queries" in detail and "Loaded" in detail
+    loaded = [
+        a
+        for a in turn.find_elements(By.CSS_SELECTOR, "ul.loaded a")
+        if "Chat_Exchange" not in a.find_element(By.XPATH, "..").text
+    ]
+    target = loaded[0].text
+    click(wait, loaded[0], target)
+
+    relation = browser.find_element(By.CSS_SELECTOR, "#relations a")
+    other = relation.text
+    click(wait, relation, other)
+    assert other in h1(browser)
+
+    browser.find_element(By.CSS_SELECTOR, "nav a[data-nav=merges]").click()
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "#pending [data-merge]")))
+    pending = browser.find_element(By.CSS_SELECTOR, "#pending [data-merge]")
+    assert "Daniel Novak" in pending.text and "Dan Novak" in pending.text
+    pending.find_element(By.CSS_SELECTOR, "button[data-act=accept]").click()
+    wait.until(ec.text_to_be_present_in_element((By.ID, "merged"), "Dan Novak"))
+    assert "Nothing to review" in browser.find_element(By.ID, "pending").text
+
+    go(browser, wait, f"{tour.url}/#/entity/Person/{quote('Daniel Novak')}")
+    assert "Dan Novak" in browser.find_element(By.ID, "view").text  # now an alias
 
 
-def test_wrong_token_is_shown_not_hidden(browser: WebDriver, served: Served) -> None:
-    open_page(browser, served, token="wrong")
-    assert "token" in browser.find_element(By.ID, "stats").text
-    WebDriverWait(browser, WAIT).until(
-        ec.text_to_be_present_in_element((By.ID, "sessions"), "token")
+def test_the_brain_browser_lists_types_with_counts_and_filters(
+    browser: WebDriver, tour: Served
+) -> None:
+    wait = open_app(browser, tour, "#/browse")
+    types = browser.find_element(By.CSS_SELECTOR, "nav.types").text
+    assert "Chat_Exchange" in types and "Person" in types
+    click(wait, browser.find_element(By.PARTIAL_LINK_TEXT, "Person"), "Person")
+    box = browser.find_element(By.ID, "filter")
+    box.send_keys("Maya")
+    box.submit()
+    wait.until(ec.text_to_be_present_in_element((By.ID, "view"), "1 entry"))
+    assert browser.find_element(By.CSS_SELECTOR, "#entities a").text == "Maya Chen"
+
+
+def test_the_graph_is_clicked_through(browser: WebDriver, tour: Served) -> None:
+    wait = open_app(browser, tour, "#/graph/Project/Atlas")
+    nodes = browser.find_elements(By.CSS_SELECTOR, "svg.graph a")
+    assert len(nodes) > 5
+    person = next(n for n in nodes if n.get_attribute("aria-label").startswith("Person "))
+    name = person.get_attribute("aria-label").removeprefix("Person ")
+    browser.execute_script(
+        "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", person
     )
+    wait.until(ec.text_to_be_present_in_element((By.CSS_SELECTOR, "#view h1"), name))
+
+
+def test_directives_show_each_state_and_what_a_run_receives(
+    browser: WebDriver, tour: Served
+) -> None:
+    open_app(browser, tour, "#/directives")
+    text = browser.find_element(By.ID, "directive-text").text
+    assert "test suite" in text
+    view = browser.find_element(By.ID, "view").text
+    assert "ACTIVE" in view.upper() and "SUPERSEDED" in view.upper()
+
+
+def test_run_the_curator_now_from_the_session(browser: WebDriver, tour: Served) -> None:
+    wait = open_app(browser, tour, f"#/session/{SESSION}")
+    with tour.client() as http:
+        before = len(http.get(f"/sessions/{SESSION}/curator-runs").json())
+    browser.find_element(By.CSS_SELECTOR, "#curator summary").click()
+    browser.find_element(By.ID, "curate-now").click()
+    with tour.client() as http:
+        wait.until(lambda _: len(http.get(f"/sessions/{SESSION}/curator-runs").json()) > before)
+    wait.until(ec.presence_of_element_located((By.ID, "curator-chip")))
+
+
+def test_without_the_token_the_page_says_where_it_is_and_takes_it(
+    browser: WebDriver, tour: Served
+) -> None:
+    browser.get("about:blank")
+    browser.get(f"{tour.url}/#token=wrong")
+    wait = WebDriverWait(browser, WAIT)
+    wait.until(ec.text_to_be_present_in_element((By.ID, "view"), "not accepted"))
+    page = browser.find_element(By.ID, "view").text
+    assert "server.json" in page and "#token=" in page
+    box = browser.find_element(By.ID, "token-input")
+    box.send_keys(tour.token)
+    box.submit()
+    wait.until(lambda d: d.find_elements(By.ID, "q"))
+
+
+def test_phone_width_does_not_scroll_sideways_and_every_field_is_labelled(
+    browser: WebDriver, tour: Served
+) -> None:
+    open_app(browser, tour)
+    browser.set_window_size(390, 844)
+    try:
+        for path in (f"#/session/{SESSION}", "#/browse", "#/entity/Project/Atlas", "#/"):
+            go(browser, WebDriverWait(browser, WAIT), f"{tour.url}/{path}")
+            width = browser.execute_script("return document.documentElement.scrollWidth")
+            assert width <= 390, (path, width)
+            unlabelled = browser.execute_script(
+                "return [...document.querySelectorAll('input, textarea')]"
+                ".filter(i => !document.querySelector(`label[for='${i.id}']`)).length"
+            )
+            assert unlabelled == 0, path
+    finally:
+        browser.set_window_size(1280, 900)

@@ -12,9 +12,10 @@ from typing import Any
 
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from brainbridge.api.browse import add_browse_routes
 from brainbridge.api.guard import Guard, is_loopback
 from brainbridge.api.models import (
     ContextIn,
@@ -27,7 +28,7 @@ from brainbridge.api.models import (
     RelationIn,
     SessionPatch,
 )
-from brainbridge.api.page import PAGE_HTML
+from brainbridge.api.page import web_file
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
@@ -135,7 +136,17 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def page() -> str:
-        return PAGE_HTML
+        return web_file("index.html")
+
+    @app.get("/app.js", include_in_schema=False)
+    async def script() -> Response:
+        return Response(web_file("app.js"), media_type="text/javascript")
+
+    @app.get("/app.css", include_in_schema=False)
+    async def style() -> Response:
+        return Response(web_file("app.css"), media_type="text/css")
+
+    add_browse_routes(app, brain, bridge)
 
     @app.get("/stats")
     async def stats(b: Brain = Depends(brain)) -> dict[str, Any]:

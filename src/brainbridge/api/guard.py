@@ -20,7 +20,9 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-PUBLIC_PATHS = frozenset({"/", "/health", "/openapi.json", "/docs", "/docs/oauth2-redirect"})
+PUBLIC_PATHS = frozenset(
+    {"/", "/app.js", "/app.css", "/health", "/openapi.json", "/docs", "/docs/oauth2-redirect"}
+)
 # Request bodies above this are refused before they are read: a 5 MB message as JSON
 # (hooks, /enrich, /observe) fits with room to spare.
 MAX_BODY = 16 * 1024 * 1024

@@ -383,6 +383,7 @@ class Bridge:
             "judgment": result.judgment.value,
             "queries": list(result.queries),
             "loaded": list(result.loaded),
+            "reasons": list(result.reasons),  # in plain words; the web app shows them
             "stored": [],
         }
         self._background(

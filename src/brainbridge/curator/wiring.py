@@ -20,10 +20,22 @@ async def attach_curator(
 
     Attaching twice to one bridge returns the curator already attached.
     """
+    curator = attached(brain, bridge)
+    if curator is None:
+        curator = Curator(brain, llm, config)
+        bridge.config.after_observe.append(curator.after_observe)
+    return curator
+
+
+def attached(brain: Brain, bridge: Bridge) -> Curator | None:
+    """The curator running behind `bridge` on `brain`, if one is."""
     for hook in bridge.config.after_observe:
         owner = getattr(hook, "__self__", None)
         if isinstance(owner, Curator) and owner.brain is brain:
             return owner
-    curator = Curator(brain, llm, config)
-    bridge.config.after_observe.append(curator.after_observe)
-    return curator
+    return None
+
+
+def curator_for(brain: Brain, bridge: Bridge) -> Curator:
+    """The attached curator (its LLM and settings), or a local one for a manual run."""
+    return attached(brain, bridge) or Curator(brain)

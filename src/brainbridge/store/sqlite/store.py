@@ -15,7 +15,7 @@ from brainbridge.model import Entity, Relation
 from brainbridge.redact import redact
 from brainbridge.store.sqlite import exchanges, merges, name_keys
 from brainbridge.store.sqlite.db import connect, write_tx
-from brainbridge.store.sqlite.text_index import HISTORY, TextIndex
+from brainbridge.store.sqlite.text_index import EXCHANGE_TYPE, HISTORY, TextIndex
 
 MAX_NAME_CHARS = 500
 MAX_DESCRIPTION_CHARS = 20_000
@@ -231,6 +231,41 @@ class SqliteStore:
                         ent.id,
                     ),
                 )
+
+    def list_entities(
+        self, entity_type: str | None, contains: str = "", limit: int = 50, offset: int = 0
+    ) -> tuple[list[Entity], int]:
+        """A page of entities (of one type, or all), most recently updated first, whose name
+        or description holds `contains` (case-insensitive); and how many match in all."""
+        where, params = [], []
+        if entity_type:
+            where.append("type = ?")
+            params.append(clean_text(entity_type))
+        if contains:
+            like = "%" + contains.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            where.append("(name LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\')")
+            params += [like, like]
+        sql_where = (" WHERE " + " AND ".join(where)) if where else ""
+        total = self.conn.execute(f"SELECT count(*) FROM entities{sql_where}", params).fetchone()[0]
+        rows = self.conn.execute(
+            f"SELECT * FROM entities{sql_where} ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+            [*params, limit, offset],
+        ).fetchall()
+        return [_row_entity(r) for r in rows], total
+
+    def entities_named(self, names: Sequence[str]) -> dict[str, Entity]:
+        """{name: entity} for names of any type (the bridge log keeps names only); where two
+        types share a name, the one not a Chat_Exchange."""
+        found: dict[str, Entity] = {}
+        for chunk in _chunks(sorted(set(names)), 500):
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT * FROM entities WHERE name IN ({marks}) ORDER BY type = ?, id",
+                [*chunk, EXCHANGE_TYPE],
+            ).fetchall()
+            for r in rows:
+                found.setdefault(r["name"], _row_entity(r))
+        return found
 
     def get_entity(self, entity_type: str, name: str) -> Entity | None:
         """The entity with this type and name, or None."""
