@@ -61,13 +61,14 @@ def add_browse_routes(
             raise NotFound(f"no {type} named {name!r}")
         sub = await b.subgraph((type, name), hops=1, limit=300)
         ids = {(n.type, n.name): n for n in sub.nodes}
-        relations, sources = [], []
+        relations: list[dict[str, Any]] = []
+        sources: list[dict[str, Any]] = []
         for edge in sub.edges:
             mine = (edge.src_type, edge.src_name) == (type, name)
             other = ids.get(
                 (edge.dst_type, edge.dst_name) if mine else (edge.src_type, edge.src_name)
             )
-            if other is None or other is ent:
+            if other is None or (other.type, other.name) == (ent.type, ent.name):
                 continue
             if other.type == EXCHANGE:
                 sources.append(_exchange(other))
