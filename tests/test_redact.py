@@ -76,6 +76,11 @@ def test_each_secret_kind_is_replaced_by_its_label(kind: str, secret: str) -> No
          "~/.pgpass:\ndb.internal:5432:app:app_user:[REDACTED:password]\n"),
         ("my pin for the banking app is 8472-Kx.",
          "my pin for the banking app is [REDACTED:password]."),
+        ("my 2FA backup code is u4fus-g9n8c", "my 2FA backup code is [REDACTED:password]"),
+        ("redis-cli -a D1vGDFpyugcI4wP1Ih9sP6BY -h cache.internal",
+         "redis-cli -a [REDACTED:password] -h cache.internal"),
+        ("Cookie: sessionid=9szxbeyr94uqj40s15otpea9fiy1ij7t; lang=en",
+         "Cookie: sessionid=[REDACTED:session_cookie]; lang=en"),
     ],
 )  # fmt: skip
 def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
@@ -100,6 +105,9 @@ def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
         "the build took 1234567 ms on 2026-11-21 at 12:00:00 (pid 98765)",
         "the pgpass format is host:port:database:username:password",
         "hash 918c4c4111111111111111e13fb745c5ffe holds a Luhn-valid run of digits",
+        "redis-cli -h cache.internal -p 6379 ping; redis-cli -a $REDIS_PASSWORD; mysql -u root -p app",
+        "psql --password-file ~/.pgpass; Set-Cookie: theme=dark; Path=/",
+        "the backup code feature is in settings; the recovery key is stored in the safe",
         "our PIN policy: six digits; the password for the admin account is rotated monthly",
     ],
 )

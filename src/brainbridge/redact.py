@@ -518,6 +518,9 @@ _PROSE_WORDS = (
     "token",
     "api key",
     "secret",
+    "backup code",
+    "recovery code",
+    "recovery key",
 )
 # "is"/"was" right after the word, or after a short "for the banking app" between.
 _PROSE_TAIL = re.compile(
@@ -526,7 +529,7 @@ _PROSE_TAIL = re.compile(
     + r"[\"'“]?([^\s\"'”]{4,128})"
 )
 # A PIN or passcode is short: four or more characters, mostly digits ("8472", "8472-Kx").
-_SHORT_CODE_WORDS = ("pin", "passcode")
+_SHORT_CODE_WORDS = ("pin", "passcode", "backup code", "recovery code", "recovery key")
 _TOKEN_WORDS = (
     "key",
     "token",
@@ -583,6 +586,49 @@ _PGPASS = re.compile(
 )
 
 
+# Passwords given to a command on its command line: `redis-cli -a X`, `sshpass -p X`,
+# `mysql -pX`, `docker login -p X`, `--password X`, `curl -u user:X`.
+_COMMAND_NEEDLES = ("redis-cli", "sshpass", "mysql", "mariadb", "--password", "docker", "curl")
+_COMMAND_PASSWORDS = [
+    re.compile(p)
+    for p in (
+        r"\bredis-cli\b[^\n]*?\s-a\s+['\"]?" + _NOT_REDACTED + r"([^\s'\"$<%{][^\s'\"]{3,})",
+        r"\bsshpass\s+-p\s*['\"]?" + _NOT_REDACTED + r"([^\s'\"$<%{][^\s'\"]{3,})",
+        r"\b(?:mysql|mariadb|mysqldump|mysqladmin)\b[^\n]*?\s-p['\"]?"
+        + _NOT_REDACTED
+        + r"([^\s'\"$<%{][^\s'\"]{3,})",
+        r"\bdocker\s+login\b[^\n]*?\s(?:-p|--password)\s+['\"]?"
+        + _NOT_REDACTED
+        + r"([^\s'\"$<%{][^\s'\"]{3,})",
+        r"(?<![\w-])--password(?:=|\s+)['\"]?" + _NOT_REDACTED + r"([^\s'\"$<%{-][^\s'\"]{3,})",
+        r"\bcurl\b[^\n]*?\s(?:-u|--user)\s+['\"]?[^\s:'\"]+:"
+        + _NOT_REDACTED
+        + r"([^\s'\"$<%{][^\s'\"]{3,})",
+    )
+]
+# A cookie whose name says it holds a session or a token.
+_COOKIE_LINE = re.compile(r"(?im)^[ \t]*(?:set-)?cookie:[^\n]*")
+_SESSION_COOKIE = re.compile(
+    r"(?i)(?:^|[:;\s])[\w.\-]*(?:sess|sid|token|auth|jwt|remember)[\w.\-]*="
+    + _NOT_REDACTED
+    + r"([^;\s]{16,})"
+)
+
+
+def _scan_commands_and_cookies(text: str, low: str, rank: int) -> list[_Hit]:
+    found: list[_Hit] = []
+    if any(n in low for n in _COMMAND_NEEDLES):
+        for pattern in _COMMAND_PASSWORDS:
+            found += [(*m.span(1), rank, "password") for m in pattern.finditer(text)]
+    if "cookie:" in low:
+        for line in _COOKIE_LINE.finditer(text):
+            found += [
+                (line.start() + m.start(1), line.start() + m.end(1), rank, "session_cookie")
+                for m in _SESSION_COOKIE.finditer(line.group())
+            ]
+    return found
+
+
 def _scan_pgpass(text: str, rank: int) -> list[_Hit]:
     if text.count(":") < 4:
         return []
@@ -597,6 +643,7 @@ def _secret_hits(text: str, rule_sets: bool = True) -> list[_Hit]:
     found += _scan_assignments(text, low, 60)
     found += _scan_cards(text, 110)
     found += _scan_pgpass(text, 60)
+    found += _scan_commands_and_cookies(text, low, 60)
     # gitleaks' maintained rules and the user's own patterns, after ours (ours know chat
     # text: context that stays readable, values in prose).
     if rule_sets:
