@@ -24,7 +24,7 @@ from brainbridge.redact import _apply, _ascii_lower, _resolve, redact
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "secrets"
 BASELINE_COMMIT = "9e919de"  # the corpus commit: redact.py before this work
-SPLITS = ("dev", "fresh", "fresh2", "fresh3")
+SPLITS = ("dev", "fresh", "fresh2", "fresh3", "fresh4")
 
 
 def load(split: str) -> list[dict[str, Any]]:
@@ -101,7 +101,10 @@ def run(quick: bool = False) -> str:
         " unseen. `fresh2` was written before that rule and scored once (recall 0.92, no"
         " false positives; missed a .pgpass line and a PIN said in prose); its misses were"
         " read and two rules followed, so it too is seen now. `fresh3` was written before"
-        " those two rules and is scored once, here. `all` pools the four splits.",
+        " those two rules and scored once (recall 0.88, no false positives; missed a 2FA"
+        " backup code, a session cookie and `redis-cli -a`); three rules followed."
+        " `fresh4` was written before them and is scored once, here (by the same hands"
+        " that write the rules, so not blind). `all` pools the five splits.",
         "",
         "| split | method | secrets | recall | look-alikes | false positives |",
         "|---|---|---|---|---|---|",
