@@ -77,6 +77,8 @@ def test_each_secret_kind_is_replaced_by_its_label(kind: str, secret: str) -> No
         ("my pin for the banking app is 8472-Kx.",
          "my pin for the banking app is [REDACTED:password]."),
         ("my 2FA backup code is u4fus-g9n8c", "my 2FA backup code is [REDACTED:password]"),
+        ("seed phrase: legal winner thank year wave sausage worth useful legal winner thank yellow",
+         "seed phrase: [REDACTED:seed_phrase]"),
         ("redis-cli -a D1vGDFpyugcI4wP1Ih9sP6BY -h cache.internal",
          "redis-cli -a [REDACTED:password] -h cache.internal"),
         ("Cookie: sessionid=9szxbeyr94uqj40s15otpea9fiy1ij7t; lang=en",
@@ -108,6 +110,8 @@ def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
         "redis-cli -h cache.internal -p 6379 ping; redis-cli -a $REDIS_PASSWORD; mysql -u root -p app",
         "psql --password-file ~/.pgpass; Set-Cookie: theme=dark; Path=/",
         "the backup code feature is in settings; the recovery key is stored in the safe",
+        "a seed phrase is twelve words from a list of 2048, and nobody should ever see yours",
+        "the seed phrase is something you write down on paper and keep in a safe place at home",
         "our PIN policy: six digits; the password for the admin account is rotated monthly",
     ],
 )

@@ -629,6 +629,30 @@ def _scan_commands_and_cookies(text: str, low: str, rank: int) -> list[_Hit]:
     return found
 
 
+# A wallet's seed (recovery) phrase: 12 to 24 lower-case words after the words that name it.
+_SEED_PHRASE = re.compile(
+    r"(?i:seed phrase|recovery phrase|mnemonic)(?:\s+(?:is|was|:))?\s*[:=]?\s*['\"]?"
+    + _NOT_REDACTED
+    + r"((?:[a-z]{3,8}[ ,]+){11,23}[a-z]{3,8})\b"
+)
+
+
+# Words a sentence about a seed phrase needs and a seed phrase (almost) never holds.
+_PROSE_GLUE = frozenset(
+    "the and you your is are was that this with for from into keep write down".split()
+)
+
+
+def _scan_seed_phrases(text: str, low: str, rank: int) -> list[_Hit]:
+    if "phrase" not in low and "mnemonic" not in low:
+        return []
+    return [
+        (*m.span(1), rank, "seed_phrase")
+        for m in _SEED_PHRASE.finditer(text)
+        if sum(w in _PROSE_GLUE for w in re.split(r"[ ,]+", m.group(1).lower())) <= 1
+    ]
+
+
 def _scan_pgpass(text: str, rank: int) -> list[_Hit]:
     if text.count(":") < 4:
         return []
@@ -644,6 +668,7 @@ def _secret_hits(text: str, rule_sets: bool = True) -> list[_Hit]:
     found += _scan_cards(text, 110)
     found += _scan_pgpass(text, 60)
     found += _scan_commands_and_cookies(text, low, 60)
+    found += _scan_seed_phrases(text, low, 60)
     # gitleaks' maintained rules and the user's own patterns, after ours (ours know chat
     # text: context that stays readable, values in prose).
     if rule_sets:
