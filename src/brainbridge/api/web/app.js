@@ -96,11 +96,11 @@ async function home() {
   const list = await api("/sessions?limit=20");
   show(`<div class="grid"><div>
     <section><h2>Search your brain</h2>
-      <form class="row" id="search-form" role="search"><label class="muted" for="q">Search</label>
+      <form class="row" id="search-form" role="search"><label class="sr-only" for="q">Search</label>
         <input id="q" name="q" placeholder="people, projects, what was said…" autocomplete="off">
         <button type="submit">Search</button></form></section>
     <section><h2>What the bridge would load</h2>
-      <form class="row" id="enrich-form"><label class="muted" for="msg">Message</label>
+      <form class="row" id="enrich-form"><label class="sr-only" for="msg">Message</label>
         <input id="msg" placeholder="a message, e.g. “how is Kevin's cohort going?”">
         <button type="submit">Preview</button></form>
       <div id="enrichment"></div></section></div>
@@ -185,7 +185,7 @@ async function browse(query) {
     api(`/browse?limit=50&offset=${offset}` + (type ? "&type=" + enc(type) : "") + (q ? "&q=" + enc(q) : ""))]);
   const link = (t, o) => "#/browse?" + new URLSearchParams({...(t ? {type: t} : {}), ...(q ? {q} : {}), ...(o ? {offset: o} : {})});
   show(`<h1>${type ? esc(type) : "Everything in your brain"}</h1><div class="grid"><div><section>
-      <form class="row" id="filter-form"><label class="muted" for="filter">Filter</label>
+      <form class="row" id="filter-form"><label class="sr-only" for="filter">Filter</label>
         <input id="filter" value="${esc(q)}" placeholder="name or words in the description"><button type="submit">Filter</button></form>
       <p class="muted small">${plural(page.total, "entry", "entries")}</p>
       <ul class="plain" id="entities">${page.entities.map((e) => `<li>${entityLink(e)}
@@ -206,7 +206,7 @@ async function browse(query) {
 async function searchView(query) {
   const q = new URLSearchParams(query || "").get("q") || "";
   const r = await api("/search?n=20&q=" + enc(q));
-  show(`<h1>Search</h1><section><form class="row" id="search-form" role="search"><label class="muted" for="q">Search</label>
+  show(`<h1>Search</h1><section><form class="row" id="search-form" role="search"><label class="sr-only" for="q">Search</label>
       <input id="q" value="${esc(q)}" autocomplete="off"><button type="submit">Search</button></form></section>
     <section><ol id="results">${r.results.map((h) => `<li class="hit">${entityLink({...h, title: h.type === "Chat_Exchange" ? (h.attributes?.user_message || h.name) : h.name})}
       <div class="small">${esc(String(h.description || "").slice(0, 300))}</div>

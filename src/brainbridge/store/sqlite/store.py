@@ -235,8 +235,8 @@ class SqliteStore:
     def list_entities(
         self, entity_type: str | None, contains: str = "", limit: int = 50, offset: int = 0
     ) -> tuple[list[Entity], int]:
-        """A page of entities (of one type, or all), most recently updated first, whose name
-        or description holds `contains` (case-insensitive); and how many match in all."""
+        """A page of entities (of one type, or all), newest first, whose name or description
+        holds `contains` (case-insensitive); and how many match in all."""
         where, params = [], []
         if entity_type:
             where.append("type = ?")
@@ -248,7 +248,7 @@ class SqliteStore:
         sql_where = (" WHERE " + " AND ".join(where)) if where else ""
         total = self.conn.execute(f"SELECT count(*) FROM entities{sql_where}", params).fetchone()[0]
         rows = self.conn.execute(
-            f"SELECT * FROM entities{sql_where} ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+            f"SELECT * FROM entities{sql_where} ORDER BY id DESC LIMIT ? OFFSET ?",
             [*params, limit, offset],
         ).fetchall()
         return [_row_entity(r) for r in rows], total
