@@ -7,6 +7,11 @@ from enum import StrEnum
 from typing import Any
 
 CHAT_EXCHANGE = "Chat_Exchange"
+# A conversation and a day's activity log as entities (the curator keeps them): the
+# browser, search and the graph reach them; the bridge's block does not repeat them.
+CHAT_SESSION = "Chat_Session"
+JOURNAL_ENTRY = "Journal_Entry"
+EPISODES = (CHAT_EXCHANGE, CHAT_SESSION, JOURNAL_ENTRY)
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,20 @@ from pathlib import Path
 from typing import Any
 
 from brainbridge.errors import SchemaError
-from brainbridge.model import CHAT_EXCHANGE
+from brainbridge.model import CHAT_EXCHANGE, CHAT_SESSION, JOURNAL_ENTRY
 
 TYPES_FILE = "entity_types.yaml"
-BUILTIN_TYPES = ("Person", "Project", "Document", "Decision", "Commitment", "Fact", CHAT_EXCHANGE)
+BUILTIN_TYPES = (
+    "Person",
+    "Project",
+    "Document",
+    "Decision",
+    "Commitment",
+    "Fact",
+    CHAT_EXCHANGE,
+    CHAT_SESSION,
+    JOURNAL_ENTRY,
+)
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _CHECKS: dict[str, tuple[type, ...]] = {

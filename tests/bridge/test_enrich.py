@@ -169,9 +169,11 @@ async def test_enrich_writes_the_turn_to_the_context_log(bridge: Bridge, life: B
             "judgment": "enrich",
             "queries": list(result.queries),
             "loaded": list(result.loaded),
+            "reasons": list(result.reasons),  # plain words, shown by the web app
             "stored": [],
         },
     )
+    assert result.reasons and not any("\\b" in r for r in result.reasons)
 
 
 # -- the short-circuit --------------------------------------------------------------

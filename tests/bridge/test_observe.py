@@ -223,6 +223,7 @@ async def test_each_turn_lands_in_the_context_log(bridge: Bridge, life: Brain) -
         "judgment": "enrich",
         "queries": list(first.queries),
         "loaded": list(first.loaded),
+        "reasons": list(first.reasons),
         "stored": list(obs.stored),
     }
     # The short-circuit does no I/O, so observe logs that turn, judgment included.

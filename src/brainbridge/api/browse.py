@@ -14,7 +14,7 @@ from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.errors import NotFound
 from brainbridge.home import DB_FILE
-from brainbridge.model import Entity, holds_at
+from brainbridge.model import CHAT_SESSION, Entity, holds_at
 
 EXCHANGE = "Chat_Exchange"
 # What a judgment means, for people (the log keeps the machine's words).
@@ -168,6 +168,8 @@ def _title(e: Entity) -> str:
     if e.type == EXCHANGE:
         said = str(e.attributes.get("user_message") or "").strip()
         return (said[:80] + "…") if len(said) > 80 else said or e.name
+    if e.type == CHAT_SESSION:
+        return str(e.attributes.get("title") or "") or f"Conversation {e.name[:8]}"
     return e.name
 
 

@@ -28,7 +28,7 @@ from brainbridge.bridge.predicates import PREDICATE_WORDS, USER
 from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
 from brainbridge.bridge.queries import FILLER, REFERENCED_NOUN, build_queries, keywords
 from brainbridge.errors import LLMError
-from brainbridge.model import CHAT_EXCHANGE, Entity, Hit, Judgment, Session, holds_at
+from brainbridge.model import CHAT_EXCHANGE, EPISODES, Entity, Hit, Judgment, Session, holds_at
 from brainbridge.ports import LLM
 from brainbridge.redact import redact
 from brainbridge.search import SearchRequest
@@ -307,7 +307,7 @@ class Bridge:
             SearchRequest(q, n, types, excluded, superseded=history)
             for q in queries
             for n, types, excluded, history in (
-                (cfg.knowledge_per_query, None, (CHAT_EXCHANGE,), False),
+                (cfg.knowledge_per_query, None, EPISODES, False),
                 (cfg.history_per_query, (CHAT_EXCHANGE,), None, True),
             )
         ]

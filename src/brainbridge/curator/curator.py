@@ -188,6 +188,34 @@ class Curator:
 
     # -- one run --------------------------------------------------------------
 
+    async def _put_nodes(
+        self,
+        session_id: str,
+        box: Toolbox,
+        rows: Sequence[Entity],
+        now: datetime,
+        day_runs: list[dict[str, Any]],
+    ) -> None:
+        """The session and the day as entities (`nodes`); never fails the run."""
+        from brainbridge.curator.nodes import put_session_nodes
+
+        session = await self.brain._run(self.brain.sessions.get, session_id, 0)
+        try:
+            await self.brain._run(
+                put_session_nodes,
+                self.brain.store,
+                session_id,
+                box.title,
+                box.summary,
+                session.message_count if session else len(rows),
+                rows,
+                now.date(),
+                day_runs,
+            )
+            self.brain._written()
+        except Exception:
+            log.exception("curator: could not keep the nodes of session %s", session_id)
+
     async def _run_once(self, session_id: str, trigger: str) -> CuratorRun:
         brain, sessions = self.brain, self.brain.sessions
         run_id: int | None = None
@@ -251,6 +279,7 @@ class Curator:
                 "by": decided_by,
             }
             await asyncio.to_thread(add_to_day, day_file, entry)
+            await self._put_nodes(session_id, box, rows, now, [*day_runs, entry])
         except Exception as exc:
             log.exception("curator run failed for session %s", session_id)
             error = f"{type(exc).__name__}: {exc}"

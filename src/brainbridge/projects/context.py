@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from brainbridge.model import CHAT_EXCHANGE, Entity
+from brainbridge.model import CHAT_EXCHANGE, EPISODES, Entity
 from brainbridge.store.sqlite.store import SqliteStore
 from brainbridge.vault.parse import excerpt
 
@@ -134,7 +134,7 @@ def brain_context(
     recent = path_terms(recent_files or [], root)
     project_terms = terms_of(project)
     seeds = store.bm25(
-        project.replace("-", " ").replace("_", " "), 30, exclude_types=(CHAT_EXCHANGE,)
+        project.replace("-", " ").replace("_", " "), 30, exclude_types=EPISODES
     )
     if not seeds:
         return []

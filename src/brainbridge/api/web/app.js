@@ -227,13 +227,15 @@ async function entity(type, name) {
   const rel = (r) => `<li>${r.direction === "out" ? "→" : "←"} <span class="muted">${esc(r.relation.replaceAll("_", " "))}</span>
     ${entityLink(r.other)}${dated(r)}</li>`;
   const current = d.relations.filter((r) => r.current), ended = d.relations.filter((r) => !r.current);
-  show(`<h1>${esc(e.type === "Chat_Exchange" ? (e.attributes.user_message || e.name) : e.name)} <span class="type">${esc(e.type)}</span>
+  const heading = e.type === "Chat_Exchange" ? (e.attributes.user_message || e.name)
+    : e.type === "Chat_Session" ? (e.attributes.title || e.name) : e.name;
+  show(`<h1>${esc(heading)} <span class="type">${esc(e.type)}</span>
       ${d.current ? "" : '<span class="chip ended">no longer holds</span>'}</h1>
     <div class="grid"><div>
     <section><h2>About</h2><p id="description">${esc(e.description) || '<span class="muted">No description.</span>'}</p>
       ${d.aliases.length ? `<p class="small">Also called: ${d.aliases.map((a) => `<span class="chip">${esc(a)}</span>`).join("")}</p>` : ""}
       ${attrs.length ? `<dl class="kv small">${attrs.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(typeof v === "string" ? v : JSON.stringify(v))}</dd>`).join("")}</dl>` : ""}
-      ${e.type === "Chat_Exchange" && e.attributes.session_id ? `<p><a href="#/session/${enc(e.attributes.session_id)}">Open the conversation</a></p>` : ""}
+      ${["Chat_Exchange", "Chat_Session"].includes(e.type) && e.attributes.session_id ? `<p><a href="#/session/${enc(e.attributes.session_id)}">Open the conversation</a></p>` : ""}
       <details><summary>Edit</summary><form id="edit-form"><label for="edit-desc" class="muted small">Description</label>
         <textarea id="edit-desc" rows="4">${esc(e.description)}</textarea>
         <div class="actions"><button type="submit">Save</button>

@@ -1,0 +1,60 @@
+"""Sessions and days as entities: after each curator run the conversation is a
+`Chat_Session` (its title and summary as the description) that its exchanges are `part_of`,
+and the day's activity log a `Journal_Entry` that `mentions` the sessions it lists. The
+Markdown and JSONL files stay the source; these make them reachable by browsing, search
+and the graph."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from brainbridge.model import CHAT_EXCHANGE, CHAT_SESSION, JOURNAL_ENTRY, Entity
+
+if TYPE_CHECKING:
+    from brainbridge.store.sqlite.store import SqliteStore
+
+MAX_JOURNAL_CHARS = 4000
+
+
+def put_session_nodes(
+    store: SqliteStore,
+    session_id: str,
+    title: str,
+    summary: str,
+    turns: int,
+    exchanges: Sequence[Entity],
+    day: date,
+    day_runs: Sequence[dict[str, Any]],
+) -> None:
+    """Upsert the session's node and link its exchanges; when the day's runs logged any
+    activity, upsert the day's journal entry and link it to the sessions it mentions.
+
+    Raises: BrainError (the caller logs it: nodes never fail a curator run).
+    """
+    description = ". ".join(p.strip().rstrip(".") for p in (title, summary) if p.strip())
+    store.upsert_entity(
+        CHAT_SESSION,
+        session_id,
+        (description + ".") if description else "",
+        {"session_id": session_id, "title": title, "turns": turns},
+    )
+    for ex in exchanges:
+        store.relate((CHAT_EXCHANGE, ex.name), "part_of", (CHAT_SESSION, session_id))
+    latest: dict[str, dict[str, Any]] = {}
+    for run in day_runs:  # oldest first: the last run of each session wins
+        if run.get("activity") and run.get("session_id"):
+            latest[str(run["session_id"])] = run
+    if not latest:
+        return
+    lines = [f"{r.get('title') or sid}: {r['activity']}" for sid, r in latest.items()]
+    store.upsert_entity(
+        JOURNAL_ENTRY,
+        day.isoformat(),
+        "\n".join(lines)[:MAX_JOURNAL_CHARS],
+        {"day": day.isoformat()},
+    )
+    for sid in latest:
+        if store.get_entity(CHAT_SESSION, sid) is not None:
+            store.relate((JOURNAL_ENTRY, day.isoformat()), "mentions", (CHAT_SESSION, sid))
