@@ -86,7 +86,7 @@ def run(quick: bool = False) -> str:
             driver = browser()
             try:
                 driver.get(f"{url}/#token={token}")
-                wait = WebDriverWait(driver, 60)
+                wait = WebDriverWait(driver, 60, poll_frequency=0.005)
 
                 def shown(fragment: str) -> None:
                     wait.until(
