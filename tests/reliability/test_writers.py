@@ -5,6 +5,7 @@ brain: every write lands, no process fails, and the brain passes `brain check`."
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -39,34 +40,23 @@ def _scale(soak: bool) -> dict[str, int]:
     }
 
 
-def _stop_payload(session: str, i: int) -> bytes:
-    import json
-
-    return json.dumps(
-        {
-            "session_id": session,
-            "transcript_path": "",
-            "cwd": "/home/dev/src/app",
-            "hook_event_name": "Stop",
+def _payload(event: str, session: str, i: int) -> bytes:
+    """A Stop (the turn to store) or UserPromptSubmit (a question about it) payload."""
+    fields: dict[str, str | bool] = {
+        "session_id": session,
+        "transcript_path": "",
+        "cwd": "/home/dev/src/app",
+        "hook_event_name": event,
+    }
+    if event == "Stop":
+        fields |= {
             "stop_hook_active": False,
             "prompt": f"Turn {i} of {session}: we agreed the Orion release ships on day {i}",
             "last_assistant_message": f"Noted, Orion ships on day {i} ({session}).",
         }
-    ).encode()
-
-
-def _prompt_payload(session: str, i: int) -> bytes:
-    import json
-
-    return json.dumps(
-        {
-            "session_id": session,
-            "transcript_path": "",
-            "cwd": "/home/dev/src/app",
-            "hook_event_name": "UserPromptSubmit",
-            "prompt": f"When does the Orion release ship again, and what did we agree on {i}?",
-        }
-    ).encode()
+    else:
+        fields["prompt"] = f"When does the Orion release ship again, and what did we agree on {i}?"
+    return json.dumps(fields).encode()
 
 
 def test_cli_hooks_mcp_and_http_writing_at_once_lose_nothing(
@@ -91,8 +81,8 @@ def test_cli_hooks_mcp_and_http_writing_at_once_lose_nothing(
 
     def hooks(session: str) -> None:
         for i in range(n["turns"]):
-            rig.run([*HOOKS, "prompt"], input=_prompt_payload(session, i))
-            rig.run([*HOOKS, "stop"], input=_stop_payload(session, i))
+            rig.run([*HOOKS, "prompt"], input=_payload("UserPromptSubmit", session, i))
+            rig.run([*HOOKS, "stop"], input=_payload("Stop", session, i))
 
     def mcp_writer() -> None:
         asyncio.run(_remember_over_mcp(rig, n["mcp"]))
