@@ -198,3 +198,30 @@ def test_phone_width_does_not_scroll_sideways_and_every_field_is_labelled(
             assert unlabelled == 0, path
     finally:
         browser.set_window_size(1280, 900)
+
+
+def test_an_entity_is_edited_and_deleted_from_its_page(browser: WebDriver, tour: Served) -> None:
+    wait = open_app(browser, tour, f"#/entity/Organization/{quote('Blue Harbor Ventures')}")
+    browser.find_element(By.CSS_SELECTOR, "#edit-form").find_element(
+        By.XPATH, "./ancestor::details/summary"
+    ).click()
+    desc = browser.find_element(By.ID, "edit-desc")
+    desc.clear()
+    desc.send_keys("Seed fund that led the Atlas pre-seed round.")
+    browser.find_element(By.ID, "edit-attrs").send_keys("\ncity: Rotterdam\nfund_size: 40")
+    browser.find_element(By.CSS_SELECTOR, "#edit-form button[type=submit]").click()
+    wait.until(ec.text_to_be_present_in_element((By.ID, "description"), "pre-seed round"))
+    with tour.client() as http:
+        saved = http.get("/entity", params={"type": "Organization", "name": "Blue Harbor Ventures"})
+    attrs = saved.json()["entity"]["attributes"]
+    assert attrs["city"] == "Rotterdam" and attrs["fund_size"] == 40
+
+    browser.find_element(By.CSS_SELECTOR, "#edit-form").find_element(
+        By.XPATH, "./ancestor::details/summary"
+    ).click()
+    browser.find_element(By.ID, "delete").click()
+    browser.switch_to.alert.accept()
+    wait.until(ec.url_contains("#/browse?type=Organization"))
+    with tour.client() as http:
+        gone = http.get("/entity", params={"type": "Organization", "name": "Blue Harbor Ventures"})
+    assert gone.status_code == 404

@@ -238,6 +238,9 @@ async function entity(type, name) {
       ${["Chat_Exchange", "Chat_Session"].includes(e.type) && e.attributes.session_id ? `<p><a href="#/session/${enc(e.attributes.session_id)}">Open the conversation</a></p>` : ""}
       <details><summary>Edit</summary><form id="edit-form"><label for="edit-desc" class="muted small">Description</label>
         <textarea id="edit-desc" rows="4">${esc(e.description)}</textarea>
+        <label for="edit-attrs" class="muted small">Attributes, one <code>key: value</code> per line (an empty value removes the key)</label>
+        <textarea id="edit-attrs" rows="${Math.max(3, attrs.length + 1)}">${esc(attrs.map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join("\n"))}</textarea>
+        <p id="edit-error" class="err small" role="alert"></p>
         <div class="actions"><button type="submit">Save</button>
         <button type="button" class="danger" id="delete">Delete</button></div></form></details></section>
     <section><h2>Relations</h2><ul class="plain" id="relations">${current.map(rel).join("") || '<li class="muted">None.</li>'}</ul></section>
@@ -250,8 +253,21 @@ async function entity(type, name) {
     </aside></div>`, e.name);
   document.getElementById("edit-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    await api("/entities", {method: "POST", body: JSON.stringify({type: e.type, name: e.name, description: document.getElementById("edit-desc").value})});
-    await entity(type, name);
+    // Attributes as typed: numbers, booleans and JSON lists stay what they look like;
+    // a key left out or emptied is removed (null), which the API merges as a deletion.
+    const attributes = Object.fromEntries(attrs.map(([k]) => [k, null]));
+    for (const line of document.getElementById("edit-attrs").value.split("\n")) {
+      const m = line.match(/^\s*([^:]+?)\s*:\s*(.*)$/);
+      if (!m) continue;
+      let value = m[2].trim();
+      try { if (/^(-?\d+(\.\d+)?|true|false|\[.*\]|\{.*\})$/.test(value)) value = JSON.parse(value); } catch (_) {}
+      attributes[m[1]] = value === "" ? null : value;
+    }
+    try {
+      await api("/entities", {method: "POST", body: JSON.stringify({type: e.type, name: e.name,
+        description: document.getElementById("edit-desc").value, attributes})});
+      await entity(type, name);
+    } catch (err) { document.getElementById("edit-error").textContent = err.message; }
   });
   document.getElementById("delete").addEventListener("click", async () => {
     if (!confirm(`Delete ${e.type} “${e.name}” and its relations?`)) return;
