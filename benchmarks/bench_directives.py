@@ -23,7 +23,7 @@ from typing import Any
 
 from brainbridge.directives.bridge import DirectiveBridge
 from brainbridge.directives.classify import classify
-from brainbridge.directives.model import Classification, RoomKind
+from brainbridge.model.directives import Classification, RoomKind
 from brainbridge.redact import redact, redact_pii
 from brainbridge.store.sqlite.db import connect, write_tx
 from brainbridge.store.sqlite.directives import SqliteDirectiveStore, ts_text

@@ -17,7 +17,7 @@ import yaml
 
 from brainbridge.directives.classify import CATEGORY_OF, group
 from brainbridge.directives.learned import CLASSES
-from brainbridge.directives.model import GUIDANCE, Category
+from brainbridge.model.directives import GUIDANCE, Category
 from brainbridge.when import Bounds, Calendar
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "directives"

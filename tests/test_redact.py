@@ -8,6 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import brainbridge.redact as redact_module
 from brainbridge.redact import find_pii, find_secrets, redact, redact_pii
 
 ALNUM = string.ascii_letters + string.digits
@@ -208,7 +209,11 @@ secrets = st.one_of(
         lambda t: f"eyJ{t[0]}.eyJ{t[1]}.{t[2]}"
     ),
     _body(ALNUM, 16, 40).map(lambda b: "Bearer " + b),
-    _body(ALNUM + "!#$%^*", 8, 30).map(_with_digit).map(lambda b: "password=" + b),
+    # A value that reads as a reference ($DB_PASSWORD, ${X}, %X%) is kept on purpose.
+    _body(ALNUM + "!#$%^*", 8, 30)
+    .map(_with_digit)
+    .filter(lambda b: not redact_module._REFERENCE.match(b))
+    .map(lambda b: "password=" + b),
     _body(ALNUM, 8, 30).map(lambda b: f"postgres://app:{b}@db.local/app"),
     _body(string.ascii_letters + string.digits + "+/", 64, 200).map(
         lambda b: f"-----BEGIN PRIVATE KEY-----\n{b}\n-----END PRIVATE KEY-----"

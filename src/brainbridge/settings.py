@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from brainbridge.brain import Brain
     from brainbridge.bridge import Bridge
     from brainbridge.curator.config import CuratorConfig
-    from brainbridge.directives.model import DirectiveConfig
+    from brainbridge.model.directives import DirectiveConfig
     from brainbridge.ports import LLM
 
 DEFAULT_EMBEDDER = "auto"
@@ -102,7 +102,7 @@ class Settings:
 
         Raises: InvalidInput naming the key whose value cannot be used.
         """
-        from brainbridge.directives.model import directive_config
+        from brainbridge.model.directives import directive_config
 
         return directive_config(self.section("directives"))
 

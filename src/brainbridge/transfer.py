@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
+from brainbridge.ports import Store
 from brainbridge.redact import redact
-from brainbridge.store.sqlite.records import BY_KIND, COMPLETION, export_records, restore_record
-from brainbridge.store.sqlite.store import NOT_INDEXED, SqliteStore
+from brainbridge.store.sqlite.records import BY_KIND, COMPLETION
+from brainbridge.store.sqlite.store import NOT_INDEXED
 from brainbridge.types import validate
 
 FORMAT = "brainbridge-jsonl/2"
@@ -38,9 +39,7 @@ class Imported:
         self.counts[kind] = self.counts.get(kind, 0) + n
 
 
-def export_lines(
-    store: SqliteStore, folder: Path | None = None, vectors: bool = False
-) -> Iterator[str]:
+def export_lines(store: Store, folder: Path | None = None, vectors: bool = False) -> Iterator[str]:
     """A header line; the entities, relations and merges (with what undoing a merge needs);
     the history records; the daily activity log in `folder`; with `vectors`, every vector."""
     yield json.dumps({"kind": "header", "format": FORMAT})
@@ -57,7 +56,7 @@ def export_lines(
         yield _line({"kind": "relation", **rel.to_dict()})
     for merge in store.export_merges():
         yield _line({"kind": "merge", **merge})
-    for record in export_records(store.conn):
+    for record in store.export_records():
         yield _line(record)
     if folder is not None:
         from brainbridge.curator.files import ACTIVITY_DIR, read_lines
@@ -94,7 +93,7 @@ def _line(row: dict[str, Any]) -> str:
 
 
 def import_lines(
-    store: SqliteStore,
+    store: Store,
     lines: Iterable[str],
     types: dict[str, dict[str, Any]],
     progress: Callable[[int], None] | None = None,
@@ -147,7 +146,7 @@ def import_lines(
         elif kind == "merge":
             done.add("merges", store.restore_merge(row))
         elif kind in BY_KIND or kind == COMPLETION:
-            done.add(kind if restore_record(store.conn, row) else "already there")
+            done.add(kind if store.restore_record(row) else "already there")
         elif kind == "activity":
             done.add("activity" if _restore_activity(folder, row) else "already there")
         elif kind == "vector":
@@ -208,7 +207,7 @@ def _restore_activity(folder: Path | None, row: dict[str, Any]) -> bool:
     return True
 
 
-def _restore_vector(store: SqliteStore, row: dict[str, Any]) -> None:
+def _restore_vector(store: Store, row: dict[str, Any]) -> None:
     entity = store.get_entity(row["entity"]["type"], row["entity"]["name"])
     if entity is None:
         raise InvalidInput("vector: its entity is not in the brain")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from brainbridge.directives.bridge import DirectiveBridge
-from brainbridge.directives.model import DirectiveConfig, Message
+from brainbridge.model.directives import DirectiveConfig, Message
 from brainbridge.store.sqlite.db import connect
 from brainbridge.store.sqlite.directives import SqliteDirectiveStore
 

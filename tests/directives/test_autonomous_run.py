@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-from brainbridge.directives.model import DirectiveConfig, State
+from brainbridge.model.directives import DirectiveConfig, State
 
 from .helpers import Admin, day, open_bridge
 

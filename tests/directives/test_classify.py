@@ -8,8 +8,8 @@ import pytest
 
 from brainbridge.directives.bridge import DirectiveBridge
 from brainbridge.directives.classify import classify, classify_with_llm
-from brainbridge.directives.model import Category
 from brainbridge.errors import LLMError
+from brainbridge.model.directives import Category
 
 from .helpers import day
 

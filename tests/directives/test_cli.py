@@ -85,8 +85,8 @@ def test_errors_are_messages_with_exit_codes(tmp_path: Path) -> None:
 
 
 def test_the_calendar_comes_from_config_toml(tmp_path: Path) -> None:
-    from brainbridge.directives.model import directive_config
     from brainbridge.errors import InvalidInput
+    from brainbridge.model.directives import directive_config
 
     config = directive_config(
         {"timezone": "Asia/Tokyo", "sprint_start": "2026-11-16", "sprint_days": 14}

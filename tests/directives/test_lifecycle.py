@@ -9,9 +9,9 @@ import pytest
 
 from brainbridge.directives.bridge import DirectiveBridge
 from brainbridge.directives.lifecycle import resolve
-from brainbridge.directives.model import Category, DirectiveConfig, State
 from brainbridge.directives.terms import Relation, compare, fingerprint
 from brainbridge.errors import InvalidInput, NotFound
+from brainbridge.model.directives import Category, DirectiveConfig, State
 
 from .helpers import Admin, day, open_bridge
 

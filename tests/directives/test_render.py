@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from brainbridge.directives.bridge import DirectiveBridge
 from brainbridge.directives.classify import classify
 from brainbridge.directives.lifecycle import resolve
-from brainbridge.directives.model import (
+from brainbridge.directives.render import HEAD_DIRECTIVES, HEAD_PEOPLE, render
+from brainbridge.model.directives import (
     GUIDANCE,
     Budget,
     DirectiveConfig,
@@ -21,7 +22,6 @@ from brainbridge.directives.model import (
     SourceKind,
     State,
 )
-from brainbridge.directives.render import HEAD_DIRECTIVES, HEAD_PEOPLE, render
 
 from .helpers import Admin, day, open_bridge
 

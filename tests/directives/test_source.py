@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from brainbridge.directives.bridge import DirectiveBridge
-from brainbridge.directives.model import SourceKind
+from brainbridge.model.directives import SourceKind
 
 from .helpers import Admin, day
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from brainbridge.directives.model import Category, Classification, RoomKind
 from brainbridge.errors import InvalidInput, NotFound
+from brainbridge.model.directives import Category, Classification, RoomKind
 from brainbridge.store.sqlite.db import connect
 from brainbridge.store.sqlite.directives import SqliteDirectiveStore
 

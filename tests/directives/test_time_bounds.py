@@ -9,8 +9,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from brainbridge.directives.bridge import DirectiveBridge
-from brainbridge.directives.model import DirectiveConfig, State
 from brainbridge.embed import load_embedder
+from brainbridge.model.directives import DirectiveConfig, State
 from brainbridge.store.sqlite.db import connect
 from brainbridge.store.sqlite.directives import SqliteDirectiveStore
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 from brainbridge.bridge.queries import FILLER, keywords
 from brainbridge.model import CHAT_EXCHANGE, Entity
+from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
 from brainbridge.store.sqlite.fts import STOPWORDS, query_terms
-from brainbridge.store.sqlite.store import SqliteStore
 
 # Verbs of change and of ending, in every inflection ("raise", "raised", "raising").
 _CHANGE_VERBS = """move switch change relocate transfer migrate replace upgrade downgrade
@@ -122,7 +122,7 @@ def said(ent: Entity) -> str:
 
 
 def find_retired(
-    store: SqliteStore, message: str, exchange_id: int | None, by_name: str, when: str
+    store: Store, message: str, exchange_id: int | None, by_name: str, when: str
 ) -> list[Retired]:
     """Earlier exchanges and facts that the statement `message`, made on `when`, retires."""
     kind = kind_of(message)
@@ -188,7 +188,7 @@ def _recency(ent: Entity) -> tuple[str, int]:
     return (str(ent.attributes.get("date") or ent.created_at), ent.id)
 
 
-def _with_facts(store: SqliteStore, r: Retired) -> list[Retired]:
+def _with_facts(store: Store, r: Retired) -> list[Retired]:
     """A retired exchange with the facts that were learned from it."""
     out = [r]
     if r.entity.type == CHAT_EXCHANGE:
@@ -254,7 +254,7 @@ def successors(message: str, retired: list[Retired], by: str, when: str) -> list
     return out
 
 
-def retire(store: SqliteStore, retired: list[Retired], by: str, when: str) -> list[str]:
+def retire(store: Store, retired: list[Retired], by: str, when: str) -> list[str]:
     """Mark each retired entity with its end date and what retired it; (type:name) list."""
     rows: list[tuple[str, str, str | None, dict[str, object] | None]] = []
     for r in retired:

@@ -16,7 +16,7 @@ PROPER_TYPES = frozenset({"Person", "Project", "Organization"})
 MAX_WORD_OWNERS = 12
 _INDEFINITE = frozenset({"a", "an", "any", "some", "another", "every", "each"})
 
-# (key, kind) -> [(type, name, size)]: what `SqliteStore.name_owners` returns.
+# (key, kind) -> [(type, name, size)]: what `Store.name_owners` returns.
 Owners = dict[tuple[str, int], list[tuple[str, str, int]]]
 
 
@@ -43,7 +43,7 @@ def capitalised_words(message: str) -> list[str]:
 class NameIndex:
     """Finds entity names in a message with one indexed store query per message.
 
-    `owners(keys, per_key)` is `SqliteStore.name_owners`: always current, so new and
+    `owners(keys, per_key)` is `Store.name_owners`: always current, so new and
     deleted entities count at once, and a new process pays nothing to start.
     """
 

@@ -13,8 +13,7 @@ from brainbridge.bridge.prompts import EXTRACT_SCHEMA, EXTRACT_SYSTEM, extract_u
 from brainbridge.bridge.resolve import AMBIGUOUS, lookalikes, resolve_name
 from brainbridge.errors import BrainError, LLMError
 from brainbridge.model import CHAT_EXCHANGE, Entity
-from brainbridge.ports import LLM
-from brainbridge.store.sqlite.store import SqliteStore
+from brainbridge.ports import LLM, Store
 
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
@@ -148,7 +147,7 @@ async def store_facts(
 RESOLVED_TYPES = frozenset({"Person", "Organization"})
 
 
-def _resolved(store: SqliteStore, facts: list[Fact]) -> list[Fact]:
+def _resolved(store: Store, facts: list[Fact]) -> list[Fact]:
     """Facts about people and organisations named as the brain knows them; a name that
     fits several known ones is left out rather than made into yet another entity."""
     out = []
@@ -169,7 +168,7 @@ def _resolved(store: SqliteStore, facts: list[Fact]) -> list[Fact]:
     ]
 
 
-def queue_lookalikes(store: SqliteStore, ent: Entity) -> list[str]:
+def queue_lookalikes(store: Store, ent: Entity) -> list[str]:
     """Put near-identical names of a new person or organisation in the review queue."""
     queued = []
     for name, score in lookalikes(store, ent.type, ent.name):
@@ -200,7 +199,7 @@ SINGLE_ROLES = frozenset(
 
 
 def close_single_valued(
-    store: SqliteStore, ent: Entity, types: dict[str, dict[str, Any]], by: str, when: str
+    store: Store, ent: Entity, types: dict[str, dict[str, Any]], by: str, when: str
 ) -> list[str]:
     """End the open value of a single-valued fact that `ent` replaces; (type:name) closed.
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from rapidfuzz.distance import JaroWinkler
 
+from brainbridge.ports import Store
 from brainbridge.store.sqlite.fts import STOPWORDS
 from brainbridge.store.sqlite.name_keys import FULL, PART, WORD, norm
-from brainbridge.store.sqlite.store import SqliteStore
 
 AMBIGUOUS = "\0ambiguous"
 TITLES = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "sir", "dame"})
@@ -30,7 +30,7 @@ def form(name: str) -> tuple[str, ...]:
     return tuple(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words)
 
 
-def resolve_name(store: SqliteStore, entity_type: str, name: str) -> str | None:
+def resolve_name(store: Store, entity_type: str, name: str) -> str | None:
     """The known name `name` refers to, None for someone new, AMBIGUOUS when several fit."""
     key = " ".join(w for w in norm(name).split() if w not in TITLES)
     if not key:
@@ -61,7 +61,7 @@ REVIEW_SIMILARITY = 0.88
 
 
 def lookalikes(
-    store: SqliteStore, entity_type: str, name: str, limit: int = 3
+    store: Store, entity_type: str, name: str, limit: int = 3
 ) -> list[tuple[str, float]]:
     """Known names so close to `name` that they may be the same (for review, not merging):
     they share a word of the name and are spelled nearly alike."""
@@ -79,7 +79,7 @@ def lookalikes(
     return sorted(close, key=lambda x: -x[1])[:limit]
 
 
-def _sharing_a_word(store: SqliteStore, entity_type: str, words: tuple[str, ...]) -> list[str]:
+def _sharing_a_word(store: Store, entity_type: str, words: tuple[str, ...]) -> list[str]:
     """Known names of this type with one of `words` as a name part (people) or word."""
     kind = PART if entity_type == "Person" else WORD
     seen: dict[str, None] = {}
@@ -91,5 +91,5 @@ def _sharing_a_word(store: SqliteStore, entity_type: str, words: tuple[str, ...]
     return list(seen)
 
 
-def _of_type(store: SqliteStore, ids: list[int], entity_type: str) -> list[str]:
+def _of_type(store: Store, ids: list[int], entity_type: str) -> list[str]:
     return [e.name for e in store.get_entities(ids).values() if e.type == entity_type]

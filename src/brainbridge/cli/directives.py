@@ -175,7 +175,7 @@ def show_cmd(
     from dataclasses import replace
 
     from brainbridge.cli.output import emit_json
-    from brainbridge.directives.model import Budget
+    from brainbridge.model.directives import Budget
 
     def body(bridge: DirectiveBridge) -> None:
         sizes = {

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 from brainbridge.model import CHAT_EXCHANGE, CHAT_SESSION, JOURNAL_ENTRY, Entity
 
 if TYPE_CHECKING:
-    from brainbridge.store.sqlite.store import SqliteStore
+    from brainbridge.ports import Store
 
 MAX_JOURNAL_CHARS = 4000
 
 
 def put_session_nodes(
-    store: SqliteStore,
+    store: Store,
     session_id: str,
     title: str,
     summary: str,

@@ -4,7 +4,8 @@
 returns a `DirectiveContext` whose `.text` is the budgeted guidance to inject and
 whose `.stats` say what the build kept, dropped and cut.
 
-Exports load on first use, so the store can import `directives.model` cheaply.
+Exports load on first use. The value types live in `brainbridge.model.directives`, below
+the stores that keep them.
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ from brainbridge.lazy import lazy_exports
 
 _EXPORTS = {
     "DirectiveBridge": "brainbridge.directives.bridge",
-    "Budget": "brainbridge.directives.model",
-    "Category": "brainbridge.directives.model",
-    "DirectiveConfig": "brainbridge.directives.model",
-    "DirectiveContext": "brainbridge.directives.model",
-    "DirectiveStats": "brainbridge.directives.model",
-    "RoomKind": "brainbridge.directives.model",
-    "SourceKind": "brainbridge.directives.model",
-    "State": "brainbridge.directives.model",
+    "Budget": "brainbridge.model.directives",
+    "Category": "brainbridge.model.directives",
+    "DirectiveConfig": "brainbridge.model.directives",
+    "DirectiveContext": "brainbridge.model.directives",
+    "DirectiveStats": "brainbridge.model.directives",
+    "RoomKind": "brainbridge.model.directives",
+    "SourceKind": "brainbridge.model.directives",
+    "State": "brainbridge.model.directives",
     "classify": "brainbridge.directives.classify",
 }
 

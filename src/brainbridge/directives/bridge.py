@@ -12,7 +12,10 @@ from typing import TYPE_CHECKING
 
 from brainbridge.directives.classify import classify, classify_with_llm
 from brainbridge.directives.lifecycle import resolve, skip_decision
-from brainbridge.directives.model import (
+from brainbridge.directives.render import render
+from brainbridge.directives.source import select_source
+from brainbridge.errors import InvalidInput, NotFound
+from brainbridge.model.directives import (
     GUIDANCE,
     NOISE,
     ROLODEX,
@@ -30,9 +33,6 @@ from brainbridge.directives.model import (
     State,
     utc,
 )
-from brainbridge.directives.render import render
-from brainbridge.directives.source import select_source
-from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.redact import redact
 
 if TYPE_CHECKING:

@@ -12,10 +12,10 @@ import re
 
 from brainbridge.directives import learned
 from brainbridge.directives.learned import features
-from brainbridge.directives.model import Category, Classification
 from brainbridge.directives.terms import REPLACEMENT as _REPLACES
 from brainbridge.directives.terms import VERBS as _IMPERATIVE
 from brainbridge.errors import LLMError
+from brainbridge.model.directives import Category, Classification
 from brainbridge.ports import LLM
 from brainbridge.redact import find_pii, redact
 from brainbridge.when import states_bounds

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from itertools import islice
 
-from brainbridge.directives.model import (
+from brainbridge.directives.terms import Fingerprint, Relation, compare, fingerprint, stem
+from brainbridge.model.directives import (
     GUIDANCE,
     NOISE,
     ROLODEX,
@@ -36,7 +37,6 @@ from brainbridge.directives.model import (
     MessageLabel,
     State,
 )
-from brainbridge.directives.terms import Fingerprint, Relation, compare, fingerprint, stem
 from brainbridge.when import NONE, Bounds, bounds
 
 # How many of the newest active items sharing a term are compared with a new one;

@@ -18,7 +18,7 @@ from datetime import datetime
 from functools import partial
 from typing import TypeVar
 
-from brainbridge.directives.model import GUIDANCE, Budget, Category, Item, Source, State
+from brainbridge.model.directives import GUIDANCE, Budget, Category, Item, Source, State
 from brainbridge.redact import redact_pii
 
 T = TypeVar("T")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from brainbridge.directives.model import DirectiveConfig, RoomInfo, RoomKind, Source, SourceKind
+from brainbridge.model.directives import DirectiveConfig, RoomInfo, RoomKind, Source, SourceKind
 
 _NEVER = datetime.min.replace(tzinfo=UTC)
 

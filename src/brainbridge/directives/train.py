@@ -36,7 +36,7 @@ def examples(dev: Path | None = DEV) -> list[tuple[str, str]]:
         cls, text = line.split(": ", 1)
         out.append((text, cls))
     if dev is not None and dev.exists():
-        from brainbridge.directives.model import Category
+        from brainbridge.model.directives import Category
 
         for m in yaml.safe_load(dev.read_text("utf-8"))["messages"]:
             if m.get("owner", True):

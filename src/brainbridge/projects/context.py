@@ -16,7 +16,7 @@ from pathlib import PurePath
 from typing import Any
 
 from brainbridge.model import CHAT_EXCHANGE, EPISODES, Entity
-from brainbridge.store.sqlite.store import SqliteStore
+from brainbridge.ports import Store
 from brainbridge.vault.parse import excerpt
 
 SEEDS = 3
@@ -99,7 +99,7 @@ def _damp(degree: int) -> float:
     return 1.0 if degree <= HUB_DEGREE else 1.0 / (1.0 + math.log2(degree / HUB_DEGREE))
 
 
-def _expand(store: SqliteStore, seeds: dict[int, float]) -> dict[int, float]:
+def _expand(store: Store, seeds: dict[int, float]) -> dict[int, float]:
     """Graph scores of the seeds' neighbours, two hops out, through hubs only faintly."""
     graph: dict[int, float] = {}
     hop1: dict[int, float] = {}
@@ -121,7 +121,7 @@ def _expand(store: SqliteStore, seeds: dict[int, float]) -> dict[int, float]:
 
 
 def brain_context(
-    store: SqliteStore,
+    store: Store,
     project_root: str,
     recent_files: Sequence[str] | None = None,
     limit: int = 10,
@@ -133,9 +133,7 @@ def brain_context(
     project = PurePath(root).name or root
     recent = path_terms(recent_files or [], root)
     project_terms = terms_of(project)
-    seeds = store.bm25(
-        project.replace("-", " ").replace("_", " "), 30, exclude_types=EPISODES
-    )
+    seeds = store.bm25(project.replace("-", " ").replace("_", " "), 30, exclude_types=EPISODES)
     if not seeds:
         return []
     top = seeds[0][1] or 1.0

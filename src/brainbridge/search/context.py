@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from brainbridge.model import CHAT_EXCHANGE
-from brainbridge.store.sqlite.store import SqliteStore
+from brainbridge.ports import Store
 
 
 def adjacent(position: tuple[str, int]) -> list[tuple[str, int]]:
@@ -22,7 +22,7 @@ def adjacent(position: tuple[str, int]) -> list[tuple[str, int]]:
 
 
 def conversation_context(
-    store: SqliteStore,
+    store: Store,
     text_scores: Mapping[int, float],
     heads: Mapping[int, tuple[str, str]],
     weight: float,

@@ -25,12 +25,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from brainbridge.model import Entity, Hit, holds_at
-from brainbridge.ports import Embedder
+from brainbridge.ports import Embedder, Store
 from brainbridge.search.context import conversation_context
 from brainbridge.search.fusion import convex, rrf, scale
 from brainbridge.search.relevance import Coverage, entity_text
 from brainbridge.store.sqlite.fts import query_terms
-from brainbridge.store.sqlite.store import SqliteStore
 
 if TYPE_CHECKING:
     # NumPy and the vector index load with an embedder only: the hooks' cold path has none.
@@ -92,7 +91,7 @@ FLOOR_BATCH = 16
 class HybridSearch:
     """Runs one query against the store's retrievers. Use from the store's thread."""
 
-    def __init__(self, store: SqliteStore, embedder: Embedder | None = None) -> None:
+    def __init__(self, store: Store, embedder: Embedder | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.index: VectorIndex | None = None
@@ -107,10 +106,10 @@ class HybridSearch:
         (counting 300k rows costs ~3 ms, and IDF needs the size only roughly)."""
         count, changes, when = self._total
         now = time.monotonic()
-        changed = changes != self.store.conn.total_changes
+        changed = changes != self.store.changes()
         if (changed and count < 20_000) or now - when > 5.0:
             count = self.store.count_entities()
-            self._total = (count, self.store.conn.total_changes, now)
+            self._total = (count, self.store.changes(), now)
         return max(count, 1)
 
     def search(

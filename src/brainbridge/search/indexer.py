@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from brainbridge.ports import Embedder
+from brainbridge.ports import Embedder, Store
 from brainbridge.store.sqlite.store import SqliteStore
 
 log = logging.getLogger(__name__)
@@ -22,7 +22,7 @@ FULL_PASS_SECONDS = 60.0
 
 
 def embed_pending(
-    store: SqliteStore,
+    store: Store,
     embedder: Embedder,
     limit: int | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -39,7 +39,7 @@ def embed_pending(
 
 
 def embed_after(
-    store: SqliteStore,
+    store: Store,
     embedder: Embedder,
     after: int,
     limit: int | None = None,
@@ -96,7 +96,7 @@ class Indexer:
         self._thread.join(timeout=30)
 
     def _run(self) -> None:
-        store: SqliteStore | None = None
+        store: Store | None = None
         try:
             store = SqliteStore.open(self.db_path)
             checked, full_at = 0, time.monotonic()  # ids up to `checked` have vectors

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from brainbridge.ports import Store
 from brainbridge.search import ivf
 from brainbridge.search.ivf import Ivf, IvfParams
-from brainbridge.store.sqlite.store import SqliteStore
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ class VectorIndex:
 
     def __init__(
         self,
-        store: SqliteStore,
+        store: Store,
         model: str,
         dim: int,
         params: IvfParams | None = None,
@@ -111,7 +111,7 @@ class VectorIndex:
 
     def refresh(self) -> None:
         """Load vectors written since the last refresh; reload fully after deletions."""
-        changes, now = self.store.conn.total_changes, time.monotonic()
+        changes, now = self.store.changes(), time.monotonic()
         changed = changes != self._changes and len(self._row_of) < SMALL_INDEX
         if changed or now - self._counted >= RECOUNT_SECONDS:
             # Fewer vectors in all than this model's loaded rows: some were deleted. (While

@@ -6,7 +6,8 @@ import sqlite3
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from brainbridge.directives.model import (
+from brainbridge.errors import InvalidInput, NotFound
+from brainbridge.model.directives import (
     Category,
     Classification,
     Message,
@@ -14,7 +15,6 @@ from brainbridge.directives.model import (
     RoomInfo,
     RoomKind,
 )
-from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.store.sqlite.db import write_tx
 
 # Fixed-width UTC text, so string order is time order and indexes serve range scans.

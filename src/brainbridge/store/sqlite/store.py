@@ -8,12 +8,12 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from brainbridge.errors import InvalidInput, NotFound
-from brainbridge.model import Entity, Relation
+from brainbridge.model import Entity, EntityRow, Relation
 from brainbridge.redact import redact
-from brainbridge.store.sqlite import exchanges, merges, name_keys
+from brainbridge.store.sqlite import exchanges, merges, name_keys, records
 from brainbridge.store.sqlite.db import connect, write_tx
 from brainbridge.store.sqlite.text_index import EXCHANGE_TYPE, HISTORY, TextIndex
 
@@ -108,9 +108,6 @@ def _row_entity(row: sqlite3.Row) -> Entity:
     )
 
 
-EntityRow = tuple[str, str, str | None, dict[str, Any] | None]
-
-
 class SqliteStore:
     """All reads and writes of one brain database. Not thread-safe: use from one thread."""
 
@@ -131,6 +128,18 @@ class SqliteStore:
     def read_only(self) -> bool:
         """True when the database was opened for reading only (a read-only disk or folder)."""
         return bool(self.conn.execute("PRAGMA query_only").fetchone()[0])
+
+    def changes(self) -> int:
+        """Rows changed through this connection so far (a cheap cache key for search)."""
+        return self.conn.total_changes
+
+    def export_records(self) -> Iterator[dict[str, Any]]:
+        """Every history row as a record, parents before children (`records`)."""
+        return records.export_records(self.conn)
+
+    def restore_record(self, record: dict[str, Any]) -> bool:
+        """Write one exported history record back; False when it was there already."""
+        return records.restore_record(self.conn, record)
 
     # -- entities -----------------------------------------------------------
 
@@ -242,7 +251,9 @@ class SqliteStore:
             where.append("type = ?")
             params.append(clean_text(entity_type))
         if contains:
-            like = "%" + contains.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            like = (
+                "%" + contains.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            )
             where.append("(name LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\')")
             params += [like, like]
         sql_where = (" WHERE " + " AND ".join(where)) if where else ""
@@ -728,3 +739,10 @@ def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, default=str)
+
+
+if TYPE_CHECKING:
+    from brainbridge.ports import Store
+
+    def _is_a_store(store: SqliteStore) -> Store:  # mypy holds the backend to the port
+        return store

@@ -1,4 +1,4 @@
-"""Frozen value types shared by every layer."""
+"""Frozen value types shared by every layer (directives: `model.directives`)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ CHAT_EXCHANGE = "Chat_Exchange"
 CHAT_SESSION = "Chat_Session"
 JOURNAL_ENTRY = "Journal_Entry"
 EPISODES = (CHAT_EXCHANGE, CHAT_SESSION, JOURNAL_ENTRY)
+# (type, name, description, attributes): one entity to upsert in bulk.
+EntityRow = tuple[str, str, str | None, dict[str, Any] | None]
 
 
 @dataclass(frozen=True)
