@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from benchmarks.locomo_data import Turn
-from brainbridge.store.sqlite.fts import STOPWORDS
+from brainbridge.words import STOPWORDS
 
 _WORD = re.compile(r"\w+")
 

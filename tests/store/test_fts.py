@@ -9,8 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from brainbridge.store.sqlite.fts import fts_match_expression, query_terms
+from brainbridge.store.sqlite.fts import fts_match_expression
 from brainbridge.store.sqlite.store import SqliteStore
+from brainbridge.words import query_terms
 
 FTS_SYNTAX = ['"', "AND", "OR", "NOT", "NEAR(", "NEAR", "*", ":", "^", "-", "(", ")", "+", "{", "}"]
 # Every code point, lone surrogates and NUL included.

@@ -251,7 +251,7 @@ class Bridge:
         return [e for e in found if holds_at(e)][:limit]
 
     def _best_coverage(self, message: str, cued: bool = True) -> tuple[float, int]:
-        from brainbridge.store.sqlite.fts import query_terms
+        from brainbridge.words import query_terms
 
         # Words no entity uses cannot tell entities apart, yet IDF weighs them most: in a
         # small brain "let's pick up where we left off on the toast" would hide the toast.

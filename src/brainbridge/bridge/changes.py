@@ -23,7 +23,7 @@ from brainbridge.bridge.queries import FILLER, keywords
 from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
-from brainbridge.store.sqlite.fts import STOPWORDS, query_terms
+from brainbridge.words import STOPWORDS, query_terms
 
 # Verbs of change and of ending, in every inflection ("raise", "raised", "raising").
 _CHANGE_VERBS = """move switch change relocate transfer migrate replace upgrade downgrade

@@ -6,8 +6,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from brainbridge.store.sqlite.fts import STOPWORDS
-from brainbridge.store.sqlite.name_keys import FULL, PART, TOKEN, WORD, distinctive, norm
+from brainbridge.naming import FULL, PART, TOKEN, WORD, distinctive, norm
+from brainbridge.words import STOPWORDS
 
 MAX_NGRAM = 6
 # Types whose single-word names are proper nouns, so a lower-case writer may still mean them.

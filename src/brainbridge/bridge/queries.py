@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from brainbridge.bridge.names import Mention
-from brainbridge.store.sqlite.fts import STOPWORDS
+from brainbridge.words import STOPWORDS
 
 MAX_TERMS = 6
 _WORD = re.compile(r"[\w][\w'’\-]*", re.UNICODE)

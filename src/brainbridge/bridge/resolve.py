@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from rapidfuzz.distance import JaroWinkler
 
+from brainbridge.naming import FULL, PART, WORD, norm
 from brainbridge.ports import Store
-from brainbridge.store.sqlite.fts import STOPWORDS
-from brainbridge.store.sqlite.name_keys import FULL, PART, WORD, norm
+from brainbridge.words import STOPWORDS
 
 AMBIGUOUS = "\0ambiguous"
 TITLES = frozenset({"dr", "mr", "mrs", "ms", "mx", "prof", "sir", "dame"})

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from brainbridge.store.sqlite.fts import STOPWORDS
+from brainbridge.words import STOPWORDS
 
 _CODE_FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]{40,}`")

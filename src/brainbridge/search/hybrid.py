@@ -29,7 +29,7 @@ from brainbridge.ports import Embedder, Store
 from brainbridge.search.context import conversation_context
 from brainbridge.search.fusion import convex, rrf, scale
 from brainbridge.search.relevance import Coverage, entity_text
-from brainbridge.store.sqlite.fts import query_terms
+from brainbridge.words import query_terms
 
 if TYPE_CHECKING:
     # NumPy and the vector index load with an embedder only: the hooks' cold path has none.

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import snowballstemmer
 
 from brainbridge.model import Entity
-from brainbridge.store.sqlite.fts import query_terms
+from brainbridge.words import query_terms
 
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 # What the floor reads of an entity; the FTS index holds the same words.

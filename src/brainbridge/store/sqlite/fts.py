@@ -2,37 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
-# Letters and digits, split where FTS5's unicode61 tokenizer splits (so "_" too).
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-
-# Words that carry no topic; dropping them keeps OR-queries fast and rankings sharp.
-STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is it
-    its itself just me more most my myself no nor not now of off on once only or other our ours
-    ourselves out over own same she should so some such than that the their theirs them
-    themselves then there these they this those through to too under until up very was we were
-    what when where which while who whom why will with would you your yours yourself yourselves
-    also get got go going gonna let lets like make made may might much must need ok okay really
-    said say says still tell thing things think want wanted well yeah yes""".split()
-)
+from brainbridge.words import query_terms
 
 MAX_TERMS = 24
-
-
-def query_terms(text: str, keep_stopwords: bool = False) -> list[str]:
-    """Lower-cased word tokens of `text`, stopwords dropped, order kept, no duplicates."""
-    seen: dict[str, None] = {}
-    for word in _WORD.findall(text.lower()):
-        if word.isdigit() and len(word) < 2:
-            continue
-        if not keep_stopwords and word in STOPWORDS:
-            continue
-        seen.setdefault(word, None)
-    return list(seen)
 
 
 def fts_match_expression(text: str) -> str | None:

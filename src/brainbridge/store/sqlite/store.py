@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from brainbridge import naming
 from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.model import Entity, EntityRow, Relation
 from brainbridge.redact import redact
@@ -333,7 +334,7 @@ class SqliteStore:
         ).fetchall()
         if rows:
             return [_row_entity(r) for r in rows]
-        ids = name_keys.owner_ids(self.conn, name_keys.norm(clean_text(name)))
+        ids = name_keys.owner_ids(self.conn, naming.norm(clean_text(name)))
         return [e for e in self.get_entities(ids).values()]
 
     # -- merges (see `merges`) -------------------------------------------------
@@ -370,8 +371,8 @@ class SqliteStore:
     def similar_names(self, name: str, limit: int = 3) -> list[str]:
         """Names that share a word with `name` ("Kevin" -> "Kevin Lee"), for "did you mean"."""
         ids: list[int] = []
-        for word in name_keys.norm(clean_text(name)).split():
-            for kind in (name_keys.PART, name_keys.WORD, name_keys.FULL):
+        for word in naming.norm(clean_text(name)).split():
+            for kind in (naming.PART, naming.WORD, naming.FULL):
                 ids += name_keys.owner_ids(self.conn, word, kind)
         names = [e.name for e in self.get_entities(list(dict.fromkeys(ids))).values()]
         return names[:limit]

@@ -25,7 +25,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from brainbridge.store.sqlite.fts import MAX_TERMS, match_terms, query_terms
+from brainbridge.store.sqlite.fts import MAX_TERMS, match_terms
+from brainbridge.words import query_terms
 
 EXCHANGE_TYPE = "Chat_Exchange"
 KNOWLEDGE = "entities_fts"
