@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from brainbridge.errors import InvalidInput, NotFound, SchemaError
 from brainbridge.home import DB_FILE, init_home
 from brainbridge.model import Entity, Hit, Relation, Subgraph, holds_at
-from brainbridge.ports import Embedder, Store
+from brainbridge.ports import Embedder, Sessions, Store
 from brainbridge.search import HybridSearch, SearchOptions, SearchRequest
 from brainbridge.search.indexer import Indexer, embed_pending
 from brainbridge.store.sqlite.sessions import SqliteSessions
@@ -68,7 +68,7 @@ class Brain:
         self._store_thread = self._executor.submit(threading.get_ident).result()
         self._closed = False
         self.store: Store = _OnStoreThread(store, self)  # type: ignore[assignment]
-        self.sessions: SqliteSessions = _OnStoreThread(SqliteSessions(store.conn), self)  # type: ignore[assignment]
+        self.sessions: Sessions = _OnStoreThread(SqliteSessions(store.conn), self)  # type: ignore[assignment]
         self.embedder = embedder
         self.searcher = HybridSearch(store, embedder)
         self.types: dict[str, dict[str, Any]] = store.get_types()

@@ -9,7 +9,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from brainbridge.llm.base import ToolCall, ToolSpec
-    from brainbridge.model import Entity, EntityRow, Relation
+    from brainbridge.model import Entity, EntityRow, Relation, Session
 
 
 class Embedder(Protocol):
@@ -345,4 +345,71 @@ class Store(Protocol):
 
     def iter_vectors(self, batch: int = 1000) -> Iterator[tuple[tuple[str, str], str, bytes]]:
         """((type, name), model, vector blob) of every stored vector, in entity order."""
+        ...
+
+
+class Sessions(Protocol):
+    """Chat sessions: titles and summaries, turn numbers, the per-turn bridge log and the
+    curator's runs. `store/sqlite/sessions.py` is the embedded backend."""
+
+    def ensure(self, session_id: str) -> Session:
+        """The session with this id, created empty if new."""
+        ...
+
+    def get(self, session_id: str, log_limit: int = 50) -> Session | None:
+        """The session with its most recent bridge log entries, or None."""
+        ...
+
+    def recent(self, limit: int = 50) -> list[Session]:
+        """Most recently updated sessions first (without their logs)."""
+        ...
+
+    def update(self, session_id: str, **fields: Any) -> Session:
+        """Set title, title_source, summary or message_count."""
+        ...
+
+    def set_title_unless_user(self, session_id: str, title: str, source: str) -> bool:
+        """Set an automatic title unless the user already chose one; True if it changed."""
+        ...
+
+    def next_turn(self, session_id: str, wanted: int | None = None) -> int:
+        """Take the session's next exchange number, or claim `wanted` (creating the session
+        if needed); message_count moves up to the number at once."""
+        ...
+
+    def record_turn(
+        self,
+        session_id: str,
+        turn: int,
+        entry: dict[str, Any],
+        count: bool = True,
+    ) -> None:
+        """Add or merge the bridge log entry of one turn; `count` raises message_count to
+        it."""
+        ...
+
+    def start_curator_run(self, session_id: str, trigger: str) -> int:
+        """Record the start of a curator run and return its id."""
+        ...
+
+    def finish_curator_run(
+        self,
+        run_id: int,
+        tool_calls: list[dict[str, Any]],
+        actions: list[str],
+        error: str | None = None,
+    ) -> None:
+        """Record what a curator run called and changed."""
+        ...
+
+    def curator_runs(self, session_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        """The latest curator runs of a session, newest first."""
+        ...
+
+    def session_exchanges(self, session_id: str, limit: int = 400) -> list[Entity]:
+        """The session's latest `limit` Chat_Exchange entities, in exchange order."""
+        ...
+
+    def session_ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
+        """Ids of sessions starting with `prefix`, most recently updated first."""
         ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from brainbridge.errors import NotFound
 from brainbridge.model import CHAT_EXCHANGE, Entity, Session
@@ -222,3 +222,10 @@ class SqliteSessions:
             (len(prefix), prefix, limit),
         ).fetchall()
         return [r[0] for r in rows]
+
+
+if TYPE_CHECKING:
+    from brainbridge.ports import Sessions
+
+    def _is_sessions(sessions: SqliteSessions) -> Sessions:  # mypy holds it to the port
+        return sessions
