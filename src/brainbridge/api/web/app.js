@@ -290,9 +290,12 @@ async function graphView(type, name) {
   const W = 760, H = 600, cx = W / 2, cy = H / 2, pos = new Map();
   for (const d of [0, 1, 2]) {
     const ring = g.nodes.filter((n) => (depth.get(key(n.type, n.name)) ?? 2) === d);
+    // A crowded ring alternates between two radii so neighbours' labels do not collide.
+    const crowded = ring.length > (d === 1 ? 10 : 16);
     ring.forEach((n, i) => {
       const angle = (2 * Math.PI * i) / Math.max(1, ring.length) + d * 0.4;
-      const r = d === 0 ? 0 : d === 1 ? 150 : 265;
+      const base = d === 0 ? 0 : d === 1 ? 140 : 255;
+      const r = base + (crowded && i % 2 ? 40 : 0);
       pos.set(key(n.type, n.name), [cx + r * Math.cos(angle), cy + r * Math.sin(angle)]);
     });
   }
@@ -303,7 +306,8 @@ async function graphView(type, name) {
   const nodes = g.nodes.map((n) => {
     const [x, y] = pos.get(key(n.type, n.name));
     const root = n.type === type && n.name === name;
-    const label = (n.title || n.name).slice(0, 24);
+    const full = n.title || n.name;
+    const label = full.length > 22 ? full.slice(0, 21) + "…" : full;
     return `<a href="#/graph/${enc(n.type)}/${enc(n.name)}" class="${root ? "root" : ""} ${n.current ? "" : "ended"}"
       aria-label="${esc(n.type)} ${esc(n.title || n.name)}"><circle cx="${x}" cy="${y}" r="${root ? 11 : 8}"></circle>
       <text x="${x}" y="${y + 22}" text-anchor="middle">${esc(label)}</text></a>`;
