@@ -116,6 +116,18 @@ async def test_secrets_are_redacted_before_anything_is_stored(bridge: Bridge, li
             {"due": "2026-03-05", "promised_to": "Dana"},
         ),
         (
+            "Remind me that I promised Priya the budget draft by Friday.",
+            "Commitment",
+            "The budget draft for Priya",
+            {"due": "2026-03-06", "promised_to": "Priya", "status": "open"},
+        ),
+        (
+            "Remind me to call the plumber about the boiler by Thursday.",
+            "Commitment",
+            "Call the plumber about the boiler",
+            {"due": "2026-03-05", "owner": "user"},
+        ),
+        (
             "We decided to move the Trellis beta to March 15 because of the sync bug.",
             "Decision",
             "Move the Trellis beta to March 15 because of the sync bug",

@@ -22,6 +22,14 @@ COMMITMENT = re.compile(
     r"\s+(?P<action>.{6,120}?)\s+" + _DUE,
     re.I,
 )
+# "I promised Priya the budget draft by Friday": a thing promised, no verb.
+PROMISED_THING = re.compile(
+    r"\b(?:i|we) promised (?P<to>(?-i:[A-Z])\w+) (?P<thing>(?:the|a|an|my|our|some) .{3,80}?)\s+"
+    + _DUE,
+    re.I,
+)
+# "remind me to call the plumber by Friday": the user's own to-do.
+REMIND_TO = re.compile(r"\bremind me to\s+(?P<action>.{6,120}?)\s+" + _DUE, re.I)
 # "send her the deck" after "I promised Dana": the pronoun is the person promised.
 _OBJECT_PRONOUN = re.compile(r"\b(?:her|him|them|his|their)\b", re.I)
 _POSSESSIVE = frozenset({"his", "their"})
@@ -117,6 +125,37 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
                 "Commitment",
                 name[:1].upper() + name[1:],
                 f"User {said} {action} by {due_text}" + (f" ({due})." if due else "."),
+                attrs,
+            )
+        )
+    for m in PROMISED_THING.finditer(text):
+        thing, to, due_text = _clip(m.group("thing")), m.group("to"), m.group("due")
+        due = resolve_due(due_text, today)
+        attrs = {
+            "owner": "user",
+            "status": "open",
+            "promised_to": to,
+            **({"due": due} if due else {}),
+        }
+        name = f"{thing[:1].upper()}{thing[1:]} for {to}"
+        facts.append(
+            Fact(
+                "Commitment",
+                name,
+                f"User promised {to} {thing} by {due_text}" + (f" ({due})." if due else "."),
+                attrs,
+            )
+        )
+    for m in REMIND_TO.finditer(text):
+        action, due_text = _clip(m.group("action")), m.group("due")
+        due = resolve_due(due_text, today)
+        attrs = {"owner": "user", "status": "open", **({"due": due} if due else {})}
+        facts.append(
+            Fact(
+                "Commitment",
+                action[:1].upper() + action[1:],
+                f"User asked to be reminded to {action} by {due_text}"
+                + (f" ({due})." if due else "."),
                 attrs,
             )
         )
