@@ -190,6 +190,25 @@ async def test_an_exchange_is_dated_by_when_it_happened(tmp_path: Path) -> None:
         await brain.close()
 
 
+async def test_words_the_brain_never_saw_do_not_hide_what_it_did(tmp_path: Path) -> None:
+    # Found talking to the bridge as a user: the query kept "candidate asked address", which
+    # no entry holds, and the one word that mattered ("office") fell under the floor.
+    brain, bridge = await _told(
+        tmp_path, [("2026-03-02", "Our office moved from Kreuzberg to the new space in Mitte.")]
+    )
+    try:
+        result = await bridge.enrich(
+            "Where is our office these days? A candidate asked for the address.", Session("later")
+        )
+        assert result.judgment is Judgment.ENRICH
+        assert result.block and "Mitte" in result.block
+        noise = await brain.search("zorblat quimvex", 5)  # words nobody said: still nothing
+        assert noise == []
+    finally:
+        await bridge.drain()
+        await brain.close()
+
+
 async def test_neighbours_are_found_by_session_and_position_not_name(tmp_path: Path) -> None:
     brain = await Brain.open(tmp_path / "brain", embedder=None)
     try:

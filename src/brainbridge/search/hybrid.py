@@ -220,7 +220,11 @@ class HybridSearch:
         """The candidates that clear the floor, best first, at most `want` of them."""
         query = req.query
         terms = query_terms(query) or query_terms(query, keep_stopwords=True)
+        # Known means known anywhere: a word only past conversations use is still the
+        # brain's word (IDF from both text indexes).
         df = self.store.doc_freq(terms)
+        for term, n in self.store.history_freq(terms).items():
+            df[term] = df.get(term, 0) + n
         total = self.entity_count()
         name = self.embedder.name if self.embedder else ""
         base, unknown = CALIBRATION.get(name, DEFAULT_CALIBRATION)

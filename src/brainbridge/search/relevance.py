@@ -53,14 +53,13 @@ class Coverage:
             for term in query_terms(query)
             for df in (doc_freq.get(term, 0),)
         }
-        # A word no document holds gets the highest IDF, yet tells no candidate from
-        # another: in a young brain "letter deadline" would hide the letter. It weighs as
-        # much as the rarest word the brain does know.
-        known = [w for t, w in idf.items() if doc_freq.get(t, 0)]
-        cap = max(known) if known else None
+        # A word no document holds tells no candidate from another, yet IDF weighs it most:
+        # in a young brain "letter deadline" would hide the letter, and "where is our office,
+        # a candidate asked for the address" the office. When the brain knows some of the
+        # words, a candidate is judged by those alone.
+        if any(doc_freq.get(t, 0) for t in idf):
+            idf = {t: w for t, w in idf.items() if doc_freq.get(t, 0)}
         for term, weight in idf.items():
-            if cap is not None and not doc_freq.get(term, 0):
-                weight = min(weight, cap)
             key = stem(term)
             self.weights[key] = self.weights.get(key, 0.0) + weight
         self.want = sum(self.weights.values())
