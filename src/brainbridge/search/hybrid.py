@@ -220,11 +220,11 @@ class HybridSearch:
         """The candidates that clear the floor, best first, at most `want` of them."""
         query = req.query
         terms = query_terms(query) or query_terms(query, keep_stopwords=True)
-        # Known means known anywhere: a word only past conversations use is still the
-        # brain's word (IDF from both text indexes).
         df = self.store.doc_freq(terms)
-        for term, n in self.store.history_freq(terms).items():
-            df[term] = df.get(term, 0) + n
+        # Known means known anywhere: a word only past conversations use is still the
+        # brain's word, so the words of the query no entry holds are the ones left out.
+        history = self.store.history_freq(terms)
+        known = {t for t in terms if df.get(t, 0) or history.get(t, 0)}
         total = self.entity_count()
         name = self.embedder.name if self.embedder else ""
         base, unknown = CALIBRATION.get(name, DEFAULT_CALIBRATION)
@@ -238,7 +238,7 @@ class HybridSearch:
             eid for eid, c in cosine.items() if c >= min_cos and c - background >= opt.min_margin
         }
 
-        coverage = Coverage(query, df, total)
+        coverage = Coverage(query, df, total, known)
         direct: dict[int, bool] = {}
 
         ranked = sorted(fused, key=lambda e: (-fused[e][0], e))

@@ -6,7 +6,7 @@ import functools
 import math
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 import snowballstemmer
 
@@ -46,7 +46,15 @@ def entity_text(ent: Entity) -> str:
 class Coverage:
     """IDF-weighted share of a query's terms that occur in a text (0..1), query prepared once."""
 
-    def __init__(self, query: str, doc_freq: Mapping[str, int], total_docs: int) -> None:
+    def __init__(
+        self,
+        query: str,
+        doc_freq: Mapping[str, int],
+        total_docs: int,
+        known: Collection[str] | None = None,
+    ) -> None:
+        """`known`: the query's words that some entry holds (default: those with a document
+        frequency); when there are any, the others do not count."""
         self.weights: dict[str, float] = {}
         idf = {
             term: math.log(1 + (total_docs - df + 0.5) / (df + 0.5))
@@ -57,8 +65,9 @@ class Coverage:
         # in a young brain "letter deadline" would hide the letter, and "where is our office,
         # a candidate asked for the address" the office. When the brain knows some of the
         # words, a candidate is judged by those alone.
-        if any(doc_freq.get(t, 0) for t in idf):
-            idf = {t: w for t, w in idf.items() if doc_freq.get(t, 0)}
+        held = {t for t in idf if doc_freq.get(t, 0)} if known is None else set(known) & set(idf)
+        if held:
+            idf = {t: w for t, w in idf.items() if t in held}
         for term, weight in idf.items():
             key = stem(term)
             self.weights[key] = self.weights.get(key, 0.0) + weight
