@@ -162,7 +162,7 @@ def scan(text: str, low: str) -> list[Hit]:
     keywords, by_keyword, always = _keyword_index()
     # Each key word is looked for once; only rules one of whose words occurs (or that have
     # none) run, so a short text with no key word costs a few hundred `find`s, not 180 rules.
-    positions = {kw: spots for kw in keywords if (spots := _positions(low, kw))}
+    positions = {kw: _positions(low, kw) for kw in keywords if kw in low}
     chosen = set(always).union(*(by_keyword[kw] for kw in positions))
     found: list[Hit] = []
     windows: dict[tuple[str, ...], list[tuple[int, int]]] = {}
