@@ -225,3 +225,42 @@ def test_an_entity_is_edited_and_deleted_from_its_page(browser: WebDriver, tour:
     with tour.client() as http:
         gone = http.get("/entity", params={"type": "Organization", "name": "Blue Harbor Ventures"})
     assert gone.status_code == 404
+
+
+def test_the_keyboard_alone_opens_a_session_and_a_turns_indicator(
+    browser: WebDriver, tour: Served
+) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    wait = open_app(browser, tour, "#/sessions")
+    # A view that has rendered holds the focus, so Tab goes on into its content...
+    assert browser.switch_to.active_element.get_attribute("id") == "view"
+    # ...and from the top of the page the skip link comes first.
+    first = browser.execute_script(
+        "return document.querySelector('a[href], button, input, summary').textContent"
+    )
+    assert first == "Skip to content"
+    # Tab to the session's link and follow it with Enter.
+    for _ in range(30):
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        if "/session/" in (browser.switch_to.active_element.get_attribute("href") or ""):
+            break
+    else:
+        raise AssertionError("no session link reachable by Tab")
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    wait.until(
+        lambda d: (d.find_element(By.ID, "view").get_attribute("data-shown") or "").startswith(
+            "#/session/"
+        )
+    )
+    # The first turn's indicator is a summary: focusable, and Enter opens it.
+    for _ in range(30):
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        active = browser.switch_to.active_element
+        if active.tag_name == "summary" and "brain context" in active.text:
+            break
+    else:
+        raise AssertionError("no turn indicator reachable by Tab")
+    active.send_keys(Keys.ENTER)
+    details = active.find_element(By.XPATH, "..")
+    assert details.get_attribute("open") is not None
