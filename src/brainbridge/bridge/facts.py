@@ -101,6 +101,21 @@ def _clip(text: str, n: int = 80) -> str:
     return text if len(text) <= n else text[: n - 1].rsplit(" ", 1)[0] + "…"
 
 
+def _commitment(
+    name: str, said: str, m: re.Match[str], today: date, promised_to: str | None = None
+) -> Fact:
+    """An open commitment of the user's, due when the match's `due` phrase says."""
+    due_text = m.group("due")
+    due = resolve_due(due_text, today)
+    attrs: dict[str, object] = {"owner": "user", "status": "open"}
+    if due:
+        attrs["due"] = due
+    if promised_to:
+        attrs["promised_to"] = promised_to
+    description = f"User {said} by {due_text}" + (f" ({due})." if due else ".")
+    return Fact("Commitment", name[:1].upper() + name[1:], description, attrs)
+
+
 def extract_facts(message: str, response: str = "", today: date | None = None) -> list[Fact]:
     """Durable facts stated by the user: commitments, decisions, relationships, preferences.
 
@@ -110,55 +125,18 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
     text = message[:20_000]
     facts: list[Fact] = []
     for m in COMMITMENT.finditer(text):
-        action, due_text, to = _clip(m.group("action")), m.group("due"), m.group("to")
-        due = resolve_due(due_text, today)
-        attrs: dict[str, object] = {"owner": "user", "status": "open"}
-        if due:
-            attrs["due"] = due
-        said, name = "committed to", action
+        action, to = _clip(m.group("action")), m.group("to")
         if to:
-            said = f"promised {to} to"
             name = _OBJECT_PRONOUN.sub(functools.partial(_named, to), action, count=1)
-            attrs["promised_to"] = to
-        facts.append(
-            Fact(
-                "Commitment",
-                name[:1].upper() + name[1:],
-                f"User {said} {action} by {due_text}" + (f" ({due})." if due else "."),
-                attrs,
-            )
-        )
+            facts.append(_commitment(name, f"promised {to} to {action}", m, today, to))
+        else:
+            facts.append(_commitment(action, f"committed to {action}", m, today))
     for m in PROMISED_THING.finditer(text):
-        thing, to, due_text = _clip(m.group("thing")), m.group("to"), m.group("due")
-        due = resolve_due(due_text, today)
-        attrs = {
-            "owner": "user",
-            "status": "open",
-            "promised_to": to,
-            **({"due": due} if due else {}),
-        }
-        name = f"{thing[:1].upper()}{thing[1:]} for {to}"
-        facts.append(
-            Fact(
-                "Commitment",
-                name,
-                f"User promised {to} {thing} by {due_text}" + (f" ({due})." if due else "."),
-                attrs,
-            )
-        )
+        thing, to = _clip(m.group("thing")), m.group("to")
+        facts.append(_commitment(f"{thing} for {to}", f"promised {to} {thing}", m, today, to))
     for m in REMIND_TO.finditer(text):
-        action, due_text = _clip(m.group("action")), m.group("due")
-        due = resolve_due(due_text, today)
-        attrs = {"owner": "user", "status": "open", **({"due": due} if due else {})}
-        facts.append(
-            Fact(
-                "Commitment",
-                action[:1].upper() + action[1:],
-                f"User asked to be reminded to {action} by {due_text}"
-                + (f" ({due})." if due else "."),
-                attrs,
-            )
-        )
+        action = _clip(m.group("action"))
+        facts.append(_commitment(action, f"asked to be reminded to {action}", m, today))
     for pattern in (DECISION, DECISION_LETS):
         for m in pattern.finditer(text):
             what = _clip(m.group(1), 100)
