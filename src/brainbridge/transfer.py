@@ -17,7 +17,7 @@ from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
 from brainbridge.ports import Store
 from brainbridge.redact import redact
 from brainbridge.store.sqlite.records import BY_KIND, COMPLETION
-from brainbridge.store.sqlite.store import NOT_INDEXED
+from brainbridge.store.sqlite.store import clean_attributes
 from brainbridge.types import validate
 
 FORMAT = "brainbridge-jsonl/2"
@@ -48,9 +48,7 @@ def export_lines(store: Store, folder: Path | None = None, vectors: bool = False
         # way in may still hold a pasted key (text already redacted stays as it is).
         row = ent.to_dict()
         row["description"] = redact(row["description"])
-        row["attributes"] = {
-            k: v if k in NOT_INDEXED else _redacted(v) for k, v in row["attributes"].items()
-        }
+        row["attributes"] = clean_attributes(row["attributes"])
         yield _line({"kind": "entity", **row})
     for rel in store.iter_relations():
         yield _line({"kind": "relation", **rel.to_dict()})
@@ -76,16 +74,6 @@ def export_lines(store: Store, folder: Path | None = None, vectors: bool = False
                     "vector": base64.b64encode(blob).decode("ascii"),
                 }
             )
-
-
-def _redacted(value: Any) -> Any:
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, list):
-        return [_redacted(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _redacted(v) for k, v in value.items()}
-    return value
 
 
 def _line(row: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ import os
 import sqlite3
 import sys
 import threading
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,7 +83,7 @@ async def open_brain(
     from brainbridge.home import DB_FILE
 
     missing = read_only and not (settings.brain_path / DB_FILE).is_file()
-    with tempfile.TemporaryDirectory(prefix="brain-empty-") if missing else _no_folder() as tmp:
+    with tempfile.TemporaryDirectory(prefix="brain-empty-") if missing else contextlib.nullcontext("") as tmp:
         brain = await Brain.open(
             Path(tmp) if tmp else settings.brain_path,
             embedder=settings.embedder if embedder else None,
@@ -93,11 +93,6 @@ async def open_brain(
             yield brain
         finally:
             await brain.close()
-
-
-@contextlib.contextmanager
-def _no_folder() -> Iterator[str]:
-    yield ""
 
 
 class _Stopped(Exception):

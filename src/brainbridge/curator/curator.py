@@ -190,7 +190,7 @@ class Curator:
 
     async def _put_nodes(
         self,
-        session_id: str,
+        session: Session,
         box: Toolbox,
         rows: Sequence[Entity],
         now: datetime,
@@ -199,22 +199,21 @@ class Curator:
         """The session and the day as entities (`nodes`); never fails the run."""
         from brainbridge.curator.nodes import put_session_nodes
 
-        session = await self.brain._run(self.brain.sessions.get, session_id, 0)
         try:
             await self.brain._run(
                 put_session_nodes,
                 self.brain.store,
-                session_id,
+                session.id,
                 box.title,
                 box.summary,
-                session.message_count if session else len(rows),
+                session.message_count,
                 rows,
                 now.date(),
                 day_runs,
             )
             self.brain._written()
         except Exception:
-            log.exception("curator: could not keep the nodes of session %s", session_id)
+            log.exception("curator: could not keep the nodes of session %s", session.id)
 
     async def _run_once(self, session_id: str, trigger: str) -> CuratorRun:
         brain, sessions = self.brain, self.brain.sessions
@@ -279,7 +278,7 @@ class Curator:
                 "by": decided_by,
             }
             await asyncio.to_thread(add_to_day, day_file, entry)
-            await self._put_nodes(session_id, box, rows, now, [*day_runs, entry])
+            await self._put_nodes(session, box, rows, now, [*day_runs, entry])
         except Exception as exc:
             log.exception("curator run failed for session %s", session_id)
             error = f"{type(exc).__name__}: {exc}"

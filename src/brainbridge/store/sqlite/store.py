@@ -43,7 +43,7 @@ def clean_text(text: str) -> str:
 _clean = clean_text
 
 
-def _clean_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
+def clean_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
     """Valid text with every secret redacted: no way into the brain (CLI, MCP, HTTP,
     imports, the bridge) stores a key or password someone pasted. Bookkeeping values (ids,
     hashes, paths, dates) are ours, not pasted, and must stay exactly as written: a turn
@@ -171,7 +171,7 @@ class SqliteStore:
         created_at: str | None = None,
     ) -> Entity:
         name = _clean(name.strip())
-        attributes = _clean_attributes(attributes) if attributes else attributes
+        attributes = clean_attributes(attributes) if attributes else attributes
         if not name:
             raise InvalidInput("entity name must not be empty")
         if len(name) > MAX_NAME_CHARS:
