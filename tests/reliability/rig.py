@@ -18,6 +18,7 @@ from typing import Any
 
 from api.served import serve_env
 from cli.runner import COMMAND
+from hooks.conftest import wait_drained
 
 HOOKS = [sys.executable, "-m", "brainbridge.hooks"]
 
@@ -130,16 +131,12 @@ class Rig:
         return {r[0] for r in self.rows("SELECT name FROM entities WHERE type = ?", etype)}
 
     def wait_drained(self, timeout: float = 120.0) -> None:
-        from brainbridge.hooks.spool import drainer_lock, waiting
-
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not waiting(self.home):
-                with drainer_lock(self.home) as free:
-                    if free:
-                        return
-            time.sleep(0.05)
-        self.figures.errors.append(f"the spool was not drained in {timeout:.0f} s")
+        """Wait for the Stop hooks' drainer (`hooks.conftest.wait_drained`); a spool still
+        waiting is an error of the run, not an exception."""
+        try:
+            wait_drained(self.home, timeout)
+        except AssertionError as exc:
+            self.figures.errors.append(str(exc))
 
 
 def entity_lines(prefix: str, count: int, etype: str = "Topic") -> str:
