@@ -8,16 +8,14 @@ Run: python -m benchmarks --only secrets
 from __future__ import annotations
 
 import statistics
-import subprocess
-import sys
 import time
-import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from benchmarks.at_commit import module_at
 from brainbridge import secret_rules
 from brainbridge.redact import _apply, _ascii_lower, _resolve, redact
 
@@ -48,21 +46,8 @@ def score(rows: list[dict[str, Any]], fn: Callable[[str], str]) -> dict[str, Any
 
 def baseline() -> Callable[[str], str] | None:
     """`redact` as it stood at BASELINE_COMMIT (None outside a git clone)."""
-    try:
-        source = subprocess.run(
-            ["git", "show", f"{BASELINE_COMMIT}:src/brainbridge/redact.py"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=30,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    module = types.ModuleType("redact_baseline")
-    sys.modules[module.__name__] = module  # its dataclasses look their module up
-    exec(compile(source, f"redact.py@{BASELINE_COMMIT}", "exec"), module.__dict__)
-    return module.redact  # type: ignore[no-any-return]
+    module = module_at(BASELINE_COMMIT, "src/brainbridge/redact.py", "redact_baseline")
+    return None if module is None else module.redact  # type: ignore[no-any-return]
 
 
 def gitleaks_alone(text: str) -> str:

@@ -121,24 +121,11 @@ BASELINE_COMMIT = "0f49fbe"  # the labelled set landed here, before the classifi
 
 def baseline_classifier() -> Callable[[str], Category] | None:
     """The rules as they stood at BASELINE_COMMIT, loaded from git (None outside a clone)."""
-    import subprocess
-    import types
+    from benchmarks.at_commit import module_at
 
-    root = DATA.parents[2]
-    try:
-        source = subprocess.run(
-            ["git", "show", f"{BASELINE_COMMIT}:src/brainbridge/directives/classify.py"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=30,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    module = types.ModuleType("directive_classify_baseline")
-    exec(compile(source, "classify.py@" + BASELINE_COMMIT, "exec"), module.__dict__)
-    return lambda text: module.classify(text).category
+    path = "src/brainbridge/directives/classify.py"
+    module = module_at(BASELINE_COMMIT, path, "directive_classify_baseline")
+    return None if module is None else (lambda text: module.classify(text).category)
 
 
 def vector_classifier(train_split: Split, folds: int = 0) -> Callable[[str], Category] | None:
