@@ -35,6 +35,7 @@ from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
 from brainbridge.hooks.spool import start_drainer, turn_record, waiting
 from brainbridge.hooks.work import run_hook, store_turn
 from brainbridge.mcp import build_server
+from brainbridge.model.directives import DirectiveConfig
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,8 @@ class ServerConfig:
     embedder: str | None = "auto"
     make_bridge: Callable[[Brain], Bridge] | None = None
     on_start: list[Callable[[Brain, Bridge], Awaitable[Any]]] = field(default_factory=list)
+    # The `[directives]` settings (calendar), so the page shows what a run would receive.
+    directives: DirectiveConfig | None = None
 
 
 def create_app(config: ServerConfig) -> FastAPI:
@@ -146,7 +149,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def style() -> Response:
         return Response(web_file("app.css"), media_type="text/css")
 
-    add_browse_routes(app, brain, bridge)
+    add_browse_routes(app, brain, bridge, config.directives)
 
     @app.get("/stats")
     async def stats(b: Brain = Depends(brain)) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from brainbridge.bridge import Bridge
 from brainbridge.errors import NotFound
 from brainbridge.home import DB_FILE
 from brainbridge.model import CHAT_SESSION, Entity, holds_at
+from brainbridge.model.directives import DirectiveConfig
 
 EXCHANGE = "Chat_Exchange"
 # What a judgment means, for people (the log keeps the machine's words).
@@ -26,9 +27,13 @@ JUDGMENT_WORDS = {
 
 
 def add_browse_routes(
-    app: FastAPI, brain: Callable[[], Brain], bridge: Callable[[], Bridge]
+    app: FastAPI,
+    brain: Callable[[], Brain],
+    bridge: Callable[[], Bridge],
+    directive_config: DirectiveConfig | None = None,
 ) -> None:
-    """Register the web app's routes on `app` (behind the same token guard as the rest)."""
+    """Register the web app's routes on `app` (behind the same token guard as the rest);
+    `directive_config` is the `[directives]` settings the brain's runs use."""
 
     @app.get("/types")
     async def types(b: Brain = Depends(brain)) -> list[dict[str, Any]]:
@@ -150,7 +155,7 @@ def add_browse_routes(
 
     @app.get("/directives")
     async def directives(b: Brain = Depends(brain)) -> dict[str, Any]:
-        return await asyncio.to_thread(_directives, b)
+        return await asyncio.to_thread(_directives, b, directive_config)
 
 
 def _brief(e: Entity) -> dict[str, Any]:
@@ -205,7 +210,7 @@ def _context(entry: dict[str, Any] | None, known: dict[str, Entity]) -> dict[str
     }
 
 
-def _directives(b: Brain) -> dict[str, Any]:
+def _directives(b: Brain, config: DirectiveConfig | None) -> dict[str, Any]:
     """The directive items in every state, and the text an autonomous run would get now."""
     from brainbridge.directives.bridge import DirectiveBridge
     from brainbridge.store.sqlite.db import connect
@@ -213,7 +218,7 @@ def _directives(b: Brain) -> dict[str, Any]:
 
     conn = connect(b.path / DB_FILE)
     try:
-        ctx = DirectiveBridge(SqliteDirectiveStore(conn)).build()
+        ctx = DirectiveBridge(SqliteDirectiveStore(conn), config).build()
         data = ctx.to_dict()
     finally:
         conn.close()

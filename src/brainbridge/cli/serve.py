@@ -54,6 +54,7 @@ def serve(app: App, host: str, port: int, token: str | None) -> None:
         token,
         settings.embedder,
         lambda brain: settings.make_bridge(brain, llm),
+        directives=guarded(settings.directive_config),
     )
     _add_curator(config, llm, curator)
     api = guarded(lambda: create_app(config))
