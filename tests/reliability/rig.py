@@ -52,6 +52,7 @@ class Rig:
     home: Path
     figures: Figures
     env: dict[str, str] = field(default_factory=dict)
+    window: float = 1.0  # share of a kill window still in use (see `kill_during`)
 
     def __post_init__(self) -> None:
         self.env = serve_env(self.home)
@@ -94,10 +95,11 @@ class Rig:
         self, argv: Sequence[str], rng: random.Random, earliest: float, latest: float
     ) -> bool:
         """Start `argv`, SIGKILL it at a random moment in [earliest, latest] s; True when the
-        kill landed before it ended on its own."""
+        kill landed before it ended on its own. A run that ended first shrinks the window of
+        the next ones (the rehearsal may have run on a busier machine than this run)."""
         proc = self.start(argv)
         try:
-            proc.wait(timeout=rng.uniform(earliest, latest))
+            proc.wait(timeout=rng.uniform(earliest, latest) * self.window)
         except subprocess.TimeoutExpired:
             proc.send_signal(signal.SIGKILL)
             proc.communicate()
@@ -105,6 +107,7 @@ class Rig:
             return True
         _, err = proc.communicate()
         self.judge(argv, proc.returncode, err)
+        self.window *= 0.6
         return False
 
     def timed(self, argv: Sequence[str], home: Path) -> float:
