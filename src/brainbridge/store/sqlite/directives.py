@@ -15,6 +15,7 @@ from brainbridge.model.directives import (
     RoomInfo,
     RoomKind,
 )
+from brainbridge.store.dialect import dialect_of
 from brainbridge.store.sqlite.db import write_tx
 
 # Fixed-width UTC text, so string order is time order and indexes serve range scans.
@@ -128,17 +129,18 @@ class SqliteDirectiveStore:
         at_text = ts_text(at)
         with write_tx(self.conn):
             self.conn.execute(
-                """INSERT INTO directive_rooms(id, kind, canonical, canonical_since, created_at)
+                f"""INSERT INTO directive_rooms(id, kind, canonical, canonical_since, created_at)
                 VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET kind = excluded.kind,
                     canonical_since = CASE WHEN canonical = 0 AND excluded.canonical = 1
                         THEN excluded.canonical_since ELSE canonical_since END,
-                    canonical = MAX(canonical, excluded.canonical)""",
+                    canonical = {dialect_of(self.conn).greatest}(canonical, excluded.canonical)""",
                 (room_id, room_kind.value, int(canonical), at_text if canonical else None, at_text),
             )
             cur = self.conn.execute(
                 """INSERT INTO directive_messages(room_id, author, author_is_owner, at, text,
-                    category, priority, reason, classified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                    category, priority, reason, classified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    RETURNING id""",
                 (
                     room_id,
                     author,
@@ -151,7 +153,7 @@ class SqliteDirectiveStore:
                     classification.by,
                 ),
             )
-            message_id = cur.lastrowid
+            message_id = cur.fetchone()[0]
         found = self.get_message(int(message_id or 0))
         assert found is not None
         return found

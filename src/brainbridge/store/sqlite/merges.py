@@ -61,10 +61,10 @@ def propose(
             return None
         cur = store.conn.execute(
             "INSERT INTO merges(entity_type, keep_name, other_name, score, reason, status,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (entity_type, keep, other, round(score, 4), reason, PENDING, now_iso()),
         )
-        return cur.lastrowid
+        return int(cur.fetchone()[0])
 
 
 def listing(
@@ -184,10 +184,11 @@ def merge(
         if merge_id is None:
             cur = conn.execute(
                 "INSERT INTO merges(entity_type, keep_name, other_name, score, reason, status,"
-                " snapshot, created_at, decided_at) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)",
+                " snapshot, created_at, decided_at) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)"
+                " RETURNING id",
                 (entity_type, a.name, b.name, reason, MERGED, json.dumps(snapshot), ts, ts),
             )
-            merge_id = cur.lastrowid
+            merge_id = int(cur.fetchone()[0])
         else:
             conn.execute(
                 "UPDATE merges SET keep_name = ?, other_name = ?, status = ?, snapshot = ?,"
@@ -246,8 +247,8 @@ def unmerge(store: SqliteStore, merge_id: int) -> dict[str, Any]:
                 continue
             src, dst = (b.id, other_id) if rel["outgoing"] else (other_id, b.id)
             conn.execute(
-                "INSERT OR IGNORE INTO relations(src_id, type, dst_id, attributes, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO relations(src_id, type, dst_id, attributes, created_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (src, rel["type"], dst, json.dumps(rel["attributes"]), rel["created_at"]),
             )
         conn.execute(

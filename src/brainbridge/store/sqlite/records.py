@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from brainbridge.errors import InvalidInput
+from brainbridge.store.dialect import dialect_of
 from brainbridge.store.sqlite.db import write_tx
 
 
@@ -125,7 +126,8 @@ def _restore_row(conn: sqlite3.Connection, table: Table, record: dict[str, Any])
             values,
         )
         return conn.total_changes > before
-    where = " AND ".join(f"{c} IS ?" for c in table.key)
+    same = dialect_of(conn).same
+    where = " AND ".join(f"{c} {same} ?" for c in table.key)
     keys = [values[table.columns.index(c)] for c in table.key]
     cur = conn.execute(
         f"INSERT INTO {table.name} ({cols}) SELECT {marks}"

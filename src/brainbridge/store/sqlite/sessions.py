@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from brainbridge.errors import NotFound
 from brainbridge.model import CHAT_EXCHANGE, Entity, Session
+from brainbridge.store.dialect import dialect_of
 from brainbridge.store.sqlite.db import write_tx
 from brainbridge.store.sqlite.store import _dumps, _row_entity, now_iso
 
@@ -19,13 +20,15 @@ class SqliteSessions:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        self.sql = dialect_of(conn)
 
     def ensure(self, session_id: str) -> Session:
         """The session with this id, created empty if new."""
         ts = now_iso()
         with write_tx(self.conn):
             self.conn.execute(
-                "INSERT OR IGNORE INTO sessions(id, created_at, updated_at) VALUES (?, ?, ?)",
+                "INSERT INTO sessions(id, created_at, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
                 (session_id, ts, ts),
             )
         session = self.get(session_id)
@@ -99,12 +102,13 @@ class SqliteSessions:
         ts = now_iso()
         with write_tx(self.conn):
             self.conn.execute(
-                "INSERT OR IGNORE INTO sessions(id, created_at, updated_at) VALUES (?, ?, ?)",
+                "INSERT INTO sessions(id, created_at, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
                 (session_id, ts, ts),
             )
             self.conn.execute(
-                "UPDATE sessions SET message_count = MAX(message_count + ?, ?), updated_at = ?"
-                " WHERE id = ?",
+                f"UPDATE sessions SET message_count = {self.sql.greatest}(message_count + ?, ?),"
+                " updated_at = ? WHERE id = ?",
                 (0 if wanted else 1, wanted or 0, ts, session_id),
             )
             row = self.conn.execute(
@@ -123,7 +127,8 @@ class SqliteSessions:
         ts = now_iso()
         with write_tx(self.conn):
             self.conn.execute(
-                "INSERT OR IGNORE INTO sessions(id, created_at, updated_at) VALUES (?, ?, ?)",
+                "INSERT INTO sessions(id, created_at, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
                 (session_id, ts, ts),
             )
             row = self.conn.execute(
@@ -150,8 +155,8 @@ class SqliteSessions:
                 )
             if count:
                 self.conn.execute(
-                    "UPDATE sessions SET message_count = MAX(message_count, ?), updated_at = ?"
-                    " WHERE id = ?",
+                    f"UPDATE sessions SET message_count = {self.sql.greatest}(message_count, ?),"
+                    " updated_at = ? WHERE id = ?",
                     (turn, ts, session_id),
                 )
 
@@ -159,11 +164,11 @@ class SqliteSessions:
         """Record the start of a curator run and return its id."""
         with write_tx(self.conn):
             cur = self.conn.execute(
-                "INSERT INTO curator_runs(session_id, trigger, started_at) VALUES (?, ?, ?)",
+                "INSERT INTO curator_runs(session_id, trigger, started_at) VALUES (?, ?, ?)"
+                " RETURNING id",
                 (session_id, trigger, now_iso()),
             )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+            return int(cur.fetchone()[0])
 
     def finish_curator_run(
         self,
@@ -205,12 +210,11 @@ class SqliteSessions:
         """The session's latest `limit` Chat_Exchange entities, in exchange order."""
         # Exchange names are `{id[:8]}:ex:{n}`: a range on the (type, name) index finds them
         # without scanning; the attribute check drops other sessions sharing the prefix.
-        prefix = f"{session_id[:8]}:ex:"
+        prefix, sql = f"{session_id[:8]}:ex:", self.sql
         rows = self.conn.execute(
-            "SELECT * FROM (SELECT *, CAST(json_extract(attributes, '$.exchange_number')"
-            " AS INTEGER) AS n FROM entities WHERE type = ? AND name >= ? AND name < ?"
-            " AND json_extract(attributes, '$.session_id') = ? ORDER BY n DESC LIMIT ?)"
-            " ORDER BY n",
+            f"SELECT * FROM (SELECT *, CAST({sql.number} AS INTEGER) AS n FROM entities"
+            f" WHERE type = ? AND {sql.name_range} AND {sql.session} = ?"
+            " ORDER BY n DESC LIMIT ?) latest ORDER BY n",
             (CHAT_EXCHANGE, prefix, prefix[:-1] + ";", session_id, limit),
         ).fetchall()
         return [_row_entity(r) for r in rows]

@@ -14,6 +14,7 @@ from brainbridge import naming
 from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.model import Entity, EntityRow, Relation
 from brainbridge.redact import redact
+from brainbridge.store.dialect import dialect_of
 from brainbridge.store.sqlite import exchanges, merges, name_keys, records
 from brainbridge.store.sqlite.db import connect, write_tx
 from brainbridge.store.sqlite.text_index import EXCHANGE_TYPE, HISTORY, TextIndex
@@ -32,7 +33,10 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def clean_text(text: str) -> str:
-    """`text` without lone surrogates (invalid UTF-8 decoded leniently), which SQLite rejects."""
+    """`text` without lone surrogates (invalid UTF-8 decoded leniently), which SQLite
+    rejects, or NUL characters, which PostgreSQL text cannot hold: each becomes U+FFFD."""
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")
     try:
         text.encode("utf-8")
         return text
@@ -115,7 +119,11 @@ class SqliteStore:
     def __init__(self, conn: sqlite3.Connection, path: Path | None = None) -> None:
         self.conn = conn
         self.path = path
-        self.text = TextIndex(conn)
+        self.sql = dialect_of(conn)
+        self.text = self._text_index()
+
+    def _text_index(self) -> TextIndex:
+        return TextIndex(self.conn)
 
     @classmethod
     def open(cls, path: str | Path) -> SqliteStore:
@@ -185,11 +193,10 @@ class SqliteStore:
             attrs = {k: v for k, v in (attributes or {}).items() if v is not None}
             cur = self.conn.execute(
                 "INSERT INTO entities(type, name, description, attributes, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                 (entity_type, name, description or "", _dumps(attrs), created_at or ts, ts),
             )
-            eid = cur.lastrowid
-            assert eid is not None
+            eid = int(cur.fetchone()[0])
             name_keys.put(self.conn, eid, entity_type, name, _aliases(attrs))
             created = created_at or ts
             desc = description or ""
@@ -255,7 +262,8 @@ class SqliteStore:
             like = (
                 "%" + contains.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
             )
-            where.append("(name LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\')")
+            like_ = self.sql.like
+            where.append(f"(name {like_} ? ESCAPE '\\' OR description {like_} ? ESCAPE '\\')")
             params += [like, like]
         sql_where = (" WHERE " + " AND ".join(where)) if where else ""
         total = self.conn.execute(f"SELECT count(*) FROM entities{sql_where}", params).fetchone()[0]
@@ -316,7 +324,8 @@ class SqliteStore:
     def names_with_prefix(self, entity_type: str, prefix: str, limit: int = 100) -> list[Entity]:
         """Entities of one type whose name starts with `prefix` (an index range scan)."""
         rows = self.conn.execute(
-            "SELECT * FROM entities WHERE type = ? AND name >= ? AND name < ? ORDER BY name LIMIT ?",
+            f"SELECT * FROM entities WHERE type = ? AND {self.sql.name_range}"
+            " ORDER BY name LIMIT ?",
             (entity_type, prefix, prefix + "\U0010ffff", limit),
         ).fetchall()
         return [_row_entity(r) for r in rows]
@@ -329,7 +338,7 @@ class SqliteStore:
         """Entities of any type whose name matches case-insensitively; failing that, those
         whose name or an alias matches with case, spacing and diacritics ignored."""
         rows = self.conn.execute(
-            "SELECT * FROM entities WHERE name = ? COLLATE NOCASE ORDER BY id",
+            f"SELECT * FROM entities WHERE {self.sql.name_nocase} ORDER BY id",
             (clean_text(name.strip()),),
         ).fetchall()
         if rows:
@@ -384,8 +393,8 @@ class SqliteStore:
     def entities_with_attribute(self, key: str, value: str) -> list[Entity]:
         """Entities whose attribute `key` equals `value` (a scan: for imports, not the chat path)."""
         rows = self.conn.execute(
-            "SELECT * FROM entities WHERE json_extract(attributes, ?) = ? ORDER BY id",
-            (f"$.{key}", value),
+            f"SELECT * FROM entities WHERE {self.sql.attribute} = ? ORDER BY id",
+            (self.sql.attribute_param(key), value),
         ).fetchall()
         return [_row_entity(r) for r in rows]
 
@@ -624,8 +633,10 @@ class SqliteStore:
             seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vectors").fetchone()[0]
             for i, (eid, blob) in enumerate(items, start=1):
                 self.conn.execute(
-                    "INSERT OR REPLACE INTO vectors(entity_id, model, seq, vector)"
-                    " SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)",
+                    "INSERT INTO vectors(entity_id, model, seq, vector)"
+                    " SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)"
+                    " ON CONFLICT(entity_id) DO UPDATE SET model = excluded.model,"
+                    " seq = excluded.seq, vector = excluded.vector",
                     (eid, model, seq + i, blob, eid),
                 )
 
