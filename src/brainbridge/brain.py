@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from brainbridge.errors import InvalidInput, NotFound, SchemaError
-from brainbridge.home import DB_FILE, init_home
+from brainbridge.home import init_home
 from brainbridge.model import Entity, Hit, Relation, Subgraph, holds_at
 from brainbridge.ports import Embedder, Sessions, Store
 from brainbridge.search import HybridSearch, SearchOptions, SearchRequest
 from brainbridge.search.indexer import Indexer, embed_pending
+from brainbridge.store import location
+from brainbridge.store.location import open_store
 from brainbridge.store.sqlite.sessions import SqliteSessions
 from brainbridge.store.sqlite.store import SqliteStore, clean_text
 from brainbridge.transfer import Imported, export_lines, import_lines
@@ -60,9 +62,15 @@ class Brain:
     """A brain folder opened for use. Create with `await Brain.open(path)`."""
 
     def __init__(
-        self, path: Path, store: SqliteStore, embedder: Embedder | None, background: bool
+        self,
+        path: Path,
+        store: SqliteStore,
+        embedder: Embedder | None,
+        background: bool,
+        database_url: str | None = None,
     ) -> None:
         self.path = path
+        self.database_url = database_url
         # One thread owns the connection so the event loop never blocks on SQLite.
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brain-store")
         self._store_thread = self._executor.submit(threading.get_ident).result()
@@ -74,7 +82,11 @@ class Brain:
         self.types: dict[str, dict[str, Any]] = store.get_types()
         self.read_only = store.read_only  # a brain on a read-only disk answers, never writes
         background = background and not self.read_only
-        self._indexer = Indexer(path / DB_FILE, embedder) if embedder and background else None
+        self._indexer = (
+            Indexer(functools.partial(open_store, path, database_url), embedder)
+            if embedder and background
+            else None
+        )
 
     @classmethod
     async def open(
@@ -83,6 +95,7 @@ class Brain:
         embedder: Embedder | str | None = "auto",
         background_indexing: bool = True,
         sync_types: bool = True,
+        database_url: str | None = None,
     ) -> Brain:
         """Open the brain folder at `path`, creating it if missing.
 
@@ -90,6 +103,9 @@ class Brain:
         "hashing", "none") or None for BM25 and graph only. `sync_types=False` keeps the
         entity types already stored instead of re-reading `entity_types.yaml` (for
         read-mostly paths such as the prompt hook; a new brain still reads it).
+        `database_url` (else `BRAIN_DATABASE_URL`, else `[database] url` in the folder's
+        config.toml) puts the brain in PostgreSQL; the folder still holds its config. An
+        empty `database_url` means the SQLite file in the folder, whatever is configured.
         Raises: BrainError if the folder or database cannot be opened; SchemaError for a bad
         `entity_types.yaml`.
         """
@@ -98,16 +114,17 @@ class Brain:
             folder = folder.parent
         if isinstance(embedder, str) or embedder is None:
             embedder = await asyncio.to_thread(_load_embedder, embedder)
+        url = database_url if database_url is not None else location.database_url(folder)
 
         def _open() -> SqliteStore:
             init_home(folder)
-            store = SqliteStore.open(folder / DB_FILE)
+            store = open_store(folder, url)
             if sync_types or not store.get_types():
                 _sync_types(store, folder / TYPES_FILE)
             return store
 
         store = await asyncio.to_thread(_open)
-        brain = cls(folder, store, embedder, background_indexing)
+        brain = cls(folder, store, embedder, background_indexing, url)
         if brain._indexer:
             brain._indexer.poke()
         return brain

@@ -13,7 +13,6 @@ from fastapi import Depends, FastAPI, Query
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.errors import NotFound
-from brainbridge.home import DB_FILE
 from brainbridge.model import CHAT_SESSION, Entity, holds_at
 from brainbridge.model.directives import DirectiveConfig
 
@@ -213,13 +212,13 @@ def _context(entry: dict[str, Any] | None, known: dict[str, Entity]) -> dict[str
 def _directives(b: Brain, config: DirectiveConfig | None) -> dict[str, Any]:
     """The directive items in every state, and the text an autonomous run would get now."""
     from brainbridge.directives.bridge import DirectiveBridge
-    from brainbridge.store.sqlite.db import connect
+    from brainbridge.store.location import open_store
     from brainbridge.store.sqlite.directives import SqliteDirectiveStore
 
-    conn = connect(b.path / DB_FILE)
+    store = open_store(b.path, b.database_url)  # a connection of its own: off the store thread
     try:
-        ctx = DirectiveBridge(SqliteDirectiveStore(conn), config).build()
+        ctx = DirectiveBridge(SqliteDirectiveStore(store.conn), config).build()
         data = ctx.to_dict()
     finally:
-        conn.close()
+        store.close()
     return {k: data[k] for k in ("text", "stats", "items") if k in data}

@@ -81,13 +81,20 @@ async def open_brain(
 
     from brainbridge.brain import Brain  # keeps `brain --help` from importing NumPy
     from brainbridge.home import DB_FILE
+    from brainbridge.store.location import database_url
 
-    missing = read_only and not (settings.brain_path / DB_FILE).is_file()
-    with tempfile.TemporaryDirectory(prefix="brain-empty-") if missing else contextlib.nullcontext("") as tmp:
+    url = database_url(settings.brain_path)
+    missing = read_only and not url and not (settings.brain_path / DB_FILE).is_file()
+    with (
+        tempfile.TemporaryDirectory(prefix="brain-empty-")
+        if missing
+        else contextlib.nullcontext("") as tmp
+    ):
         brain = await Brain.open(
             Path(tmp) if tmp else settings.brain_path,
             embedder=settings.embedder if embedder else None,
             background_indexing=False,
+            database_url=url or "",
         )
         try:
             yield brain

@@ -60,13 +60,18 @@ def open_bridge(
     """
     from brainbridge.directives.bridge import DirectiveBridge
     from brainbridge.embed import load_embedder
+    from brainbridge.store.location import database_url, open_store
     from brainbridge.store.sqlite.db import connect
     from brainbridge.store.sqlite.directives import SqliteDirectiveStore
 
     settings = app.settings_for(brain_path) if brain_path else app.settings
     config = settings.directive_config()
     path = db_path(app, brain_path)
-    conn = connect(":memory:" if read_only and not path.is_file() else path)
+    url = database_url(path.parent)
+    if url:
+        conn = open_store(path.parent, url).conn
+    else:
+        conn = connect(":memory:" if read_only and not path.is_file() else path)
     try:
         yield DirectiveBridge(
             SqliteDirectiveStore(conn), config, embedder=lambda: load_embedder(settings.embedder)

@@ -6,10 +6,8 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from brainbridge.ports import Embedder, Store
-from brainbridge.store.sqlite.store import SqliteStore
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +66,8 @@ def embed_after(
 class Indexer:
     """A daemon thread with its own connection that embeds pending entities when poked."""
 
-    def __init__(self, db_path: Path, embedder: Embedder) -> None:
-        self.db_path = db_path
+    def __init__(self, open_store: Callable[[], Store], embedder: Embedder) -> None:
+        self.open_store = open_store
         self.embedder = embedder
         self._wake = threading.Event()
         self._idle = threading.Event()
@@ -98,7 +96,7 @@ class Indexer:
     def _run(self) -> None:
         store: Store | None = None
         try:
-            store = SqliteStore.open(self.db_path)
+            store = self.open_store()
             checked, full_at = 0, time.monotonic()  # ids up to `checked` have vectors
             partial = False  # a pass since the last full one looked only at new ids
             while not self._stop:

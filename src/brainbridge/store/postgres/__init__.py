@@ -1,0 +1,1 @@
+"""The PostgreSQL backend: the store's SQL on a psycopg connection (`conn.py`)."""

@@ -1,0 +1,196 @@
+"""A PostgreSQL connection that the store's SQL runs on unchanged.
+
+The store's SQL is written once, in the dialect both engines share (standard SQL with
+RETURNING, ON CONFLICT and recursive CTEs); `PgConnection` speaks the small part of the
+sqlite3 DB-API the store uses, so the same statements run on both:
+
+- `?` placeholders become psycopg's `%s` (a literal `%` is doubled);
+- rows read by position and by column name, like `sqlite3.Row`;
+- `BEGIN IMMEDIATE` takes a transaction-scoped advisory lock, so writers queue exactly as
+  they do on one SQLite file, and an upsert never races another;
+- errors are raised as their sqlite3 DB-API counterparts (IntegrityError,
+  OperationalError, DatabaseError), the one vocabulary the shared code catches;
+- `total_changes` counts rows written through the connection.
+
+Where the engines differ (full-text search, a few expressions, the schema), the store
+asks `dialect` and each backend keeps its own code.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+import psycopg
+from psycopg.adapt import Loader
+
+from brainbridge.store.location import redact_url
+
+DIALECT = "postgres"
+# A writer waits this long for the write lock, then fails as SQLite's busy timeout does.
+LOCK_TIMEOUT_MS = 15_000
+# pg_advisory_xact_lock key of the brain's write lock ("brain" in ASCII).
+WRITE_LOCK = 0x627261696E
+
+
+class Row(tuple):  # type: ignore[type-arg]
+    """A result row read by position or by column name, like sqlite3.Row."""
+
+    _index: dict[str, int]
+
+    def __new__(cls, values: Sequence[Any], index: dict[str, int]) -> Row:
+        row = super().__new__(cls, values)
+        row._index = index
+        return row
+
+    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._index[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self._index)
+
+
+def _row_factory(cursor: Any) -> Any:
+    index = {c.name: i for i, c in enumerate(cursor.description or ())}
+
+    def make(values: Sequence[Any]) -> Row:
+        return Row(values, index)
+
+    return make
+
+
+class _JsonAsText(Loader):
+    """jsonb columns come back as the JSON text the store decodes itself."""
+
+    def load(self, data: Any) -> str:
+        return bytes(data).decode("utf-8")
+
+
+_translated: dict[str, str] = {}
+
+
+def translate(sql: str) -> str:
+    """`?` placeholders outside quoted strings as `%s`; every literal `%` doubled."""
+    out = _translated.get(sql)
+    if out is not None:
+        return out
+    parts, quote = [], ""
+    for ch in sql:
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "?":
+            parts.append("%s")
+            continue
+        parts.append("%%" if ch == "%" else ch)
+    out = _translated[sql] = "".join(parts)
+    return out
+
+
+class Cursor:
+    """The result of one statement: fetchone, fetchall, iteration and rowcount."""
+
+    def __init__(self, cur: psycopg.Cursor[Any]) -> None:
+        self._cur = cur
+        self.rowcount = cur.rowcount
+
+    def fetchone(self) -> Any:
+        return self._cur.fetchone() if self._cur.description else None
+
+    def fetchall(self) -> list[Any]:
+        return self._cur.fetchall() if self._cur.description else []
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.fetchall())
+
+
+class PgConnection:
+    """One PostgreSQL session used as the store uses a sqlite3 connection."""
+
+    dialect = DIALECT
+
+    def __init__(self, conn: psycopg.Connection[Any], url: str) -> None:
+        self._conn = conn
+        self.url = url
+        self.total_changes = 0
+        self._trace: Callable[[str], object] | None = None
+        conn.adapters.register_loader("jsonb", _JsonAsText)
+        conn.adapters.register_loader("json", _JsonAsText)
+
+    @classmethod
+    def open(cls, url: str) -> PgConnection:
+        """Connect in autocommit mode: transactions are the store's own BEGIN / COMMIT.
+
+        Raises: sqlite3.OperationalError when the server cannot be reached.
+        """
+        try:
+            conn = psycopg.connect(url, autocommit=True, row_factory=_row_factory)
+            conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT_MS}ms'")
+        except psycopg.Error as exc:
+            raise sqlite3.OperationalError(f"cannot connect to {redact_url(url)}: {exc}") from exc
+        return cls(conn, url)
+
+    def set_trace_callback(self, trace: Callable[[str], object] | None) -> None:
+        """Call `trace` with every statement run (as sqlite3's method of that name)."""
+        self._trace = trace
+
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Cursor:
+        if self._trace is not None:
+            self._trace(sql)
+        head = sql.lstrip()[:16].upper()
+        if head.startswith("BEGIN"):
+            return self._begin(immediate="IMMEDIATE" in head)
+        try:
+            cur = self._conn.execute(translate(sql), list(params) if params else None)
+        except psycopg.Error as exc:
+            raise _as_sqlite(exc) from exc
+        if cur.rowcount > 0 and not cur.description:
+            self.total_changes += cur.rowcount
+        elif cur.rowcount > 0 and head.startswith(("INSERT", "UPDATE", "DELETE")):
+            self.total_changes += cur.rowcount  # ... RETURNING
+        return Cursor(cur)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        if self._trace is not None:
+            self._trace(sql)
+        rows = [list(r) for r in rows]
+        if not rows:
+            return
+        try:
+            with self._conn.cursor() as cur:
+                cur.executemany(translate(sql), rows)
+        except psycopg.Error as exc:
+            raise _as_sqlite(exc) from exc
+        self.total_changes += len(rows)
+
+    def _begin(self, immediate: bool) -> Cursor:
+        try:
+            cur = self._conn.execute("BEGIN")
+            if immediate:
+                self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+        except psycopg.Error as exc:
+            raise _as_sqlite(exc) from exc
+        return Cursor(cur)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def _as_sqlite(exc: psycopg.Error) -> sqlite3.Error:
+    text = str(exc).strip()
+    if isinstance(exc, psycopg.errors.LockNotAvailable):  # lock_timeout: as SQLite says it
+        return sqlite3.OperationalError(f"database is locked ({text})")
+    if isinstance(exc, psycopg.IntegrityError):
+        return sqlite3.IntegrityError(text)
+    if isinstance(exc, psycopg.OperationalError):
+        return sqlite3.OperationalError(text)
+    return sqlite3.DatabaseError(text)
