@@ -6,13 +6,14 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import closing
+from contextlib import ExitStack, closing
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.pg import BACKENDS, backend  # noqa: F401  (this module runs on both backends)
 
 from brainbridge.brain import Brain
 from brainbridge.errors import BrainError, InvalidInput, SchemaError
@@ -65,18 +66,25 @@ def _names(hits: list[Hit]) -> list[str]:
     return [h.entity.name for h in hits]
 
 
-@pytest.fixture(scope="module")
-def filled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Brain]:
-    """A small brain shared by the read-only search tests of this module."""
+@pytest.fixture(scope="module", params=BACKENDS)
+def filled(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Brain]:
+    """A small brain shared by the read-only search tests of this module, per backend."""
+    with ExitStack() as stack:
+        url = None
+        if request.param == "postgres":
+            url = stack.enter_context(request.getfixturevalue("pg_server").fresh_database())
 
-    async def _open() -> Brain:
-        b = await Brain.open(tmp_path_factory.mktemp("filled") / "brain", embedder="hashing")
-        await _fill(b)
-        return b
+        async def _open() -> Brain:
+            folder = tmp_path_factory.mktemp("filled") / "brain"
+            b = await Brain.open(folder, embedder="hashing", database_url=url)
+            await _fill(b)
+            return b
 
-    brain = asyncio.run(_open())
-    yield brain
-    asyncio.run(brain.close())
+        brain = asyncio.run(_open())
+        yield brain
+        asyncio.run(brain.close())
 
 
 # -- opening ------------------------------------------------------------------

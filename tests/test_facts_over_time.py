@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from tests.pg import backend  # noqa: F401  (this module runs on both backends)
 
 from brainbridge.brain import Brain
 from brainbridge.errors import InvalidInput, NotFound

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from tests.pg import backend  # noqa: F401  (this module runs on both backends)
 
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
@@ -89,7 +90,9 @@ async def test_a_rejected_pair_is_not_proposed_again(brain: Brain) -> None:
     )
 
 
-async def test_export_import_round_trips_aliases_validity_and_merges(make_brain) -> None:  # type: ignore[no-untyped-def]
+async def test_export_import_round_trips_aliases_validity_and_merges(  # type: ignore[no-untyped-def]
+    make_brain, other_database_url
+) -> None:
     src = await make_brain()
     await _two_oskars(src)
     await src.upsert_entity("Person", "Jessica Moreno", {"aliases": ["Jess"]})
@@ -103,7 +106,7 @@ async def test_export_import_round_trips_aliases_validity_and_merges(make_brain)
     )
     lines = await src.export_jsonl()
 
-    dst = await make_brain(src.path.parent / "copy")
+    dst = await make_brain(src.path.parent / "copy", database_url=other_database_url)
     counts = await dst.import_jsonl(lines)
     again = await dst.import_jsonl(lines)  # idempotent
     assert counts["merges"] == 2 and again["merges"] == 0

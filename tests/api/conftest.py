@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi import FastAPI
+from tests.pg import backend, database_env  # noqa: F401  (runs this suite on both backends)
 
 from api.seed import seed, seed_folder
 from api.served import Served, serve_brain
@@ -57,8 +58,9 @@ async def running(application: FastAPI) -> AsyncIterator[FastAPI]:
 
 
 @pytest.fixture
-async def app(tmp_path: Path) -> AsyncIterator[FastAPI]:
-    """The app with its lifespan running (brain open, MCP session manager started)."""
+async def app(tmp_path: Path, database_env: None) -> AsyncIterator[FastAPI]:  # noqa: F811
+    """The app with its lifespan running (brain open, MCP session manager started), on the
+    test's backend."""
     async with running(make_app(tmp_path / "brain")) as application:
         yield application
 

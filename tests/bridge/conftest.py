@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from tests.pg import backend  # noqa: F401  (runs this suite on both backends)
 
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
@@ -14,9 +15,11 @@ from fakes.llm_server import fake_llm_server  # noqa: F401  (a pytest fixture)
 
 
 @pytest.fixture
-async def life(tmp_path: Path) -> AsyncIterator[Brain]:
+async def life(tmp_path: Path, database_url: str | None) -> AsyncIterator[Brain]:
     """A brain holding the judge set's people, projects, documents and past exchanges."""
-    brain = await Brain.open(tmp_path / "life", embedder="hashing", background_indexing=False)
+    brain = await Brain.open(
+        tmp_path / "life", embedder="hashing", background_indexing=False, database_url=database_url
+    )
     fixture, _ = load()
     await fill(brain, fixture)
     await brain.index_vectors()

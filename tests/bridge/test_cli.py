@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from brainbridge.bridge.prompts import EXTRACT_SYSTEM, JUDGE_SYSTEM
 from brainbridge.curator.prompts import SYSTEM as CURATOR_SYSTEM
 from brainbridge.model import CHAT_EXCHANGE
 from bridge.judge_set import fill, load
+from cli.runner import clean_env
 from fakes.llm_server import (
     FakeLLMServer,
     FakeRequest,
@@ -49,13 +49,8 @@ def home(tmp_path: Path) -> Path:
 
 
 def _env(home: Path, **extra: str) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("BRAIN_") and k not in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")
-    }
     return {
-        **env,
+        **clean_env(),
         "BRAIN_HOME": str(home),
         "BRAIN_EMBEDDER": "none",
         "PYTHONIOENCODING": "utf-8",

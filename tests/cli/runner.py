@@ -65,7 +65,14 @@ class BrainCli:
 
 
 def clean_env(**extra: str) -> dict[str, str]:
-    """The test process's environment without brain settings, provider keys or terminal size."""
+    """The test process's environment without brain settings, provider keys or terminal size.
+
+    BRAIN_DATABASE_URL stays: on the postgres backend it is the test's database (tests/pg.py).
+    """
     drop = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "COLUMNS", "LINES", "TMPDIR")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BRAIN_") and k not in drop}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if (k == "BRAIN_DATABASE_URL" or not k.startswith("BRAIN_")) and k not in drop
+    }
     return {**env, **extra}

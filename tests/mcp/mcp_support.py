@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from mcp import StdioServerParameters
 from mcp.types import CallToolResult, TextContent
+
+from cli.runner import clean_env
 
 TOOLS = {
     "brain_context",
@@ -46,8 +47,7 @@ def _plain(result: CallToolResult) -> str:
 
 def stdio_server(home: Path, *, python_code: str | None = None) -> StdioServerParameters:
     """`brain mcp` over stdio on the brain at `home` (or `python_code` run first, then it)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BRAIN_")}
-    env |= {"BRAIN_HOME": str(home), "BRAIN_EMBEDDER": "hashing"}
+    env = clean_env(BRAIN_HOME=str(home), BRAIN_EMBEDDER="hashing")
     args = ["-m", "brainbridge.cli.main", "mcp"]
     if python_code is not None:
         run = "import runpy; runpy.run_module('brainbridge.cli.main', run_name='__main__')"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 
 from brainbridge.brain import Brain
 from brainbridge.mcp.manifest import load_manifest, record
+from cli.runner import clean_env
 
 
 async def test_the_stored_manifest_is_what_the_sdk_answers() -> None:
@@ -20,8 +20,7 @@ async def test_the_stored_manifest_is_what_the_sdk_answers() -> None:
 
 def _session(home: Path, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Send the messages, read one reply per request, then close stdin: nothing more comes."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BRAIN_")}
-    env |= {"BRAIN_HOME": str(home)}
+    env = clean_env(BRAIN_HOME=str(home))
     proc = subprocess.Popen(
         [sys.executable, "-m", "brainbridge.cli.main", "mcp"],
         stdin=subprocess.PIPE,
@@ -117,7 +116,7 @@ async def test_claude_codes_stateless_probe_is_answered_and_the_listen_acknowled
     def request(id_: str | int, method: str, **params: Any) -> dict[str, Any]:
         return {"jsonrpc": "2.0", "id": id_, "method": method, "params": {"_meta": meta, **params}}
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BRAIN_")}
+    env = clean_env()
     proc = subprocess.Popen(
         [sys.executable, "-m", "brainbridge.cli.main", "mcp"],
         stdin=subprocess.PIPE,

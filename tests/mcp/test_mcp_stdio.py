@@ -97,6 +97,7 @@ async def test_the_guard_catches_a_stray_print_on_stdout(home: Path) -> None:
     assert "loading the brain..." in str(guard.errors[0])
 
 
+@pytest.mark.sqlite_only
 async def test_a_broken_brain_folder_is_a_tool_error_not_a_dead_server(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

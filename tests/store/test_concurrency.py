@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
+import os
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
-from contextlib import closing
 from pathlib import Path
 
 from brainbridge.brain import Brain
-from brainbridge.store.sqlite.db import connect
+from brainbridge.store.location import ENV, open_store
+from brainbridge.store.postgres.schema import MIGRATIONS as PG_MIGRATIONS
 from brainbridge.store.sqlite.migrations import MIGRATIONS
 
 BrainFactory = Callable[..., Awaitable[Brain]]
@@ -30,9 +30,10 @@ asyncio.run(main())
 """
 
 
-def _spawn(args: list[str]) -> subprocess.Popen[str]:
+def _spawn(args: list[str], database_url: str | None) -> subprocess.Popen[str]:
+    env = {**os.environ, ENV: database_url} if database_url else None
     return subprocess.Popen(
-        [sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
     )
 
 
@@ -46,13 +47,16 @@ def _finish(procs: list[subprocess.Popen[str]]) -> None:
 
 
 async def test_four_writer_processes_lose_nothing_while_this_one_reads(
-    make_brain: BrainFactory, tmp_path: Path
+    make_brain: BrainFactory, tmp_path: Path, database_url: str | None
 ) -> None:
     workers, entities, relations = 4, 300, 100
     reader = await make_brain()
     gate = tmp_path / "go"
     procs = [
-        _spawn([str(WRITER), str(reader.path), str(gate), str(w), str(entities), str(relations)])
+        _spawn(
+            [str(WRITER), str(reader.path), str(gate), str(w), str(entities), str(relations)],
+            database_url,
+        )
         for w in range(workers)
     ]
     gate.touch()
@@ -90,17 +94,19 @@ async def test_four_writer_processes_lose_nothing_while_this_one_reads(
     assert hits and hits[0].entity.name == "w3-e299"
 
 
-async def test_processes_creating_the_same_new_brain_at_once_all_succeed(tmp_path: Path) -> None:
+async def test_processes_creating_the_same_new_brain_at_once_all_succeed(
+    tmp_path: Path, database_url: str | None
+) -> None:
     folder, gate = tmp_path / "brain", tmp_path / "go"
     people = [f"p{i}" for i in range(4)]
-    procs = [_spawn(["-c", OPENER, str(folder), str(gate), name]) for name in people]
+    procs = [_spawn(["-c", OPENER, str(folder), str(gate), name], database_url) for name in people]
     gate.touch()
     _finish(procs)
 
-    with closing(sqlite3.connect(folder / "brain.db")) as conn:
-        applied = [r[0] for r in conn.execute("SELECT name FROM _migrations ORDER BY name")]
-    assert applied == [name for name, _ in MIGRATIONS]
-    brain = await Brain.open(folder, embedder=None)
+    brain = await Brain.open(folder, embedder=None, database_url=database_url)
+    rows = brain.store.conn.execute("SELECT name FROM _migrations ORDER BY name")  # type: ignore[attr-defined]
+    wanted = PG_MIGRATIONS if database_url else MIGRATIONS
+    assert [r[0] for r in rows] == [name for name, _ in wanted]
     try:
         for name in people:
             assert await brain.get_entity("Person", name) is not None
@@ -112,22 +118,22 @@ async def test_processes_creating_the_same_new_brain_at_once_all_succeed(tmp_pat
 TURN_TAKER = """
 import sys, time
 from pathlib import Path
-from brainbridge.store.sqlite.db import connect
+from brainbridge.store.location import database_url, open_store
 from brainbridge.store.sqlite.sessions import SqliteSessions
 while not Path(sys.argv[2]).exists():
     time.sleep(0.002)
-sessions = SqliteSessions(connect(sys.argv[1]))
+folder = Path(sys.argv[1])
+sessions = SqliteSessions(open_store(folder, database_url(folder)).conn)
 print(" ".join(str(sessions.next_turn("shared-session")) for _ in range(25)))
 """
 
 
 def test_processes_taking_turns_of_one_session_never_get_the_same_number(
-    tmp_path: Path,
+    tmp_path: Path, database_url: str | None
 ) -> None:
-    db = tmp_path / "brain.db"
-    connect(db).close()  # migrated once, before the race
+    open_store(tmp_path, database_url).close()  # migrated once, before the race
     gate = tmp_path / "go"
-    procs = [_spawn(["-c", TURN_TAKER, str(db), str(gate)]) for _ in range(4)]
+    procs = [_spawn(["-c", TURN_TAKER, str(tmp_path), str(gate)], database_url) for _ in range(4)]
     gate.touch()
     outputs = [p.communicate(timeout=120) for p in procs]
     assert all(p.returncode == 0 for p in procs), [err for _, err in outputs]

@@ -18,6 +18,8 @@ from brainbridge.store.sqlite.migrations import MIGRATIONS, migrate
 
 BrainFactory = Callable[..., Awaitable[Brain]]
 
+pytestmark = pytest.mark.sqlite_only  # the file's WAL, locks and migrations
+
 
 def _migrations(path: Path) -> list[tuple[str, str]]:
     with closing(sqlite3.connect(path)) as conn:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
-
 import pytest
 
 from brainbridge.brain import Brain
@@ -162,9 +159,15 @@ async def test_invalid_utf8_in_lookups_does_not_crash(brain: Brain) -> None:
 # -- delete -------------------------------------------------------------------
 
 
-def _rows(brain: Brain, sql: str, *params: object) -> list[tuple[object, ...]]:
-    with closing(sqlite3.connect(brain.path / "brain.db")) as conn:
-        return conn.execute(sql, params).fetchall()
+def _text_rows(brain: Brain, eid: int) -> list[tuple[object, ...]]:
+    """The full-text index rows of one entity, on either backend."""
+    postgres = brain.database_url is not None
+    sql = (
+        "SELECT entity_id FROM texts WHERE entity_id = ?"
+        if postgres
+        else "SELECT rowid FROM entities_fts WHERE rowid = ?"
+    )
+    return list(brain.store.conn.execute(sql, (eid,)).fetchall())  # type: ignore[attr-defined]
 
 
 async def test_delete_removes_entity_relations_index_row_and_vector(brain: Brain) -> None:
@@ -185,7 +188,7 @@ async def test_delete_removes_entity_relations_index_row_and_vector(brain: Brain
     assert stats["relations"] == 1
     assert stats["vectors"] == stats["entities"] == 2
     assert "Quinn" not in [h.entity.name for h in await brain.search("obsidian keeper")]
-    assert _rows(brain, "SELECT rowid FROM entities_fts WHERE rowid = ?", quinn.id) == []
+    assert _text_rows(brain, quinn.id) == []
     sub = await brain.subgraph("Museum")
     assert [(e.src_name, e.dst_name) for e in sub.edges] == [("Museum", "Archive")]
 
