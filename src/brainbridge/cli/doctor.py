@@ -21,6 +21,7 @@ from typing import Any
 import click
 
 from brainbridge.cli.common import App, guarded, pass_app
+from brainbridge.errors import BrainError
 
 OK, NOTE, PROBLEM = "ok", "note", "problem"
 EVENTS = ("SessionStart", "UserPromptSubmit", "Stop")
@@ -57,6 +58,14 @@ def diagnose(home: Path, cwd: Path) -> list[Check]:
 
 
 def _brain(home: Path) -> Check:
+    from brainbridge.store.location import database_url, redact_url
+
+    try:
+        url = database_url(home)
+    except BrainError as exc:
+        return Check(PROBLEM, str(exc), f"fix {home / 'config.toml'} or BRAIN_DATABASE_URL")
+    if url:
+        return _server_brain(home, url, redact_url(url))
     db = home / "brain.db"
     if not db.exists():
         return Check(PROBLEM, f"no brain at {home}", "brain init (or set BRAIN_HOME)")
@@ -72,6 +81,21 @@ def _brain(home: Path) -> Check:
         return Check(PROBLEM, f"brain at {home} cannot be read: {exc}", "restore a backup")
     exchanges = rows.pop("Chat_Exchange", 0)
     return Check(OK, f"brain at {home}: {sum(rows.values())} entities, {exchanges} exchanges")
+
+
+def _server_brain(home: Path, url: str, shown: str) -> Check:
+    from brainbridge.store.location import open_store
+
+    try:
+        store = open_store(home, url)
+    except BrainError as exc:
+        return Check(PROBLEM, str(exc), "is the server running, and the URL right?")
+    try:
+        counts = store.stats()["entities_by_type"]
+    finally:
+        store.close()
+    exchanges = counts.pop("Chat_Exchange", 0)
+    return Check(OK, f"brain in {shown}: {sum(counts.values())} entities, {exchanges} exchanges")
 
 
 def _dependencies() -> Check:

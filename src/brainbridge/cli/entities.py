@@ -20,14 +20,26 @@ from brainbridge.model import Entity, Relation, Subgraph
 
 
 @click.command("init")
+@click.option(
+    "--database-url",
+    metavar="URL",
+    help="Keep the brain in this PostgreSQL database (postgresql://user@host/db).",
+)
 @json_option
 @pass_app
-def init_cmd(app: App, as_json: bool) -> None:
-    """Create the brain folder (database, entity_types.yaml, config.toml) if missing."""
+def init_cmd(app: App, as_json: bool, database_url: str | None) -> None:
+    """Create the brain folder (database, entity_types.yaml, config.toml) if missing.
+
+    With --database-url the brain's data lives in that PostgreSQL database (created
+    tables and all on first use); the folder keeps its config, types and daily log.
+    """
     from brainbridge.home import init_home
+    from brainbridge.store.location import remember_url
 
     path = app.settings.brain_path
     made = init_home(path)
+    if database_url:
+        remember_url(path, database_url)
 
     async def _open() -> dict[str, int]:
         async with open_brain(app.settings) as brain:

@@ -39,6 +39,8 @@ COMMANDS: dict[str, str] = {
     "check": "brainbridge.cli.maintenance:check",
     "export": "brainbridge.cli.transfer:export",
     "import": "brainbridge.cli.transfer:import_cmd",
+    "migrate": "brainbridge.cli.transfer:migrate",
+    "db": "brainbridge.cli.database:db",
 }
 # Commands of features that land separately; a module not written yet is simply not listed.
 OPTIONAL_COMMANDS: dict[str, str] = {

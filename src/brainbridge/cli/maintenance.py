@@ -10,7 +10,7 @@ from rich.text import Text
 
 from brainbridge.cli.common import App, embed_pending, json_option, open_brain, pass_app, run
 from brainbridge.cli.output import emit_json, out, say, stats_table, types_table
-from brainbridge.errors import BrainError
+from brainbridge.errors import BrainError, InvalidInput
 from brainbridge.home import DB_FILE
 
 
@@ -87,6 +87,7 @@ def backup(app: App, target: Path) -> None:
     """
     from brainbridge.store.sqlite.backup import backup as copy
 
+    _file_only(app, "backup")
     size = copy(app.settings.brain_path / DB_FILE, target)
     say(
         Text(
@@ -105,6 +106,7 @@ def restore(app: App, source: Path, yes: bool) -> None:
     kept beside it as brain.db.before-restore."""
     from brainbridge.store.sqlite.backup import restore as put_back
 
+    _file_only(app, "restore")
     db = app.settings.brain_path / DB_FILE
     if db.exists() and not yes:
         click.confirm(f"Replace {db} with {source}?", abort=True, err=True)
@@ -122,6 +124,7 @@ def check(app: App, repair: bool, as_json: bool) -> None:
     entities; exits 1 when something is wrong (after --repair, when it still is)."""
     from brainbridge.store.sqlite import backup as checks
 
+    _file_only(app, "check")
     db = app.settings.brain_path / DB_FILE
     findings = checks.check(db)
     repaired = False
@@ -140,3 +143,19 @@ def check(app: App, repair: bool, as_json: bool) -> None:
             say(Text("Run `brain check --repair` to rebuild the full-text index.", style="yellow"))
     if not all(f.ok for f in findings):
         raise SystemExit(1)
+
+
+def _file_only(app: App, command: str) -> None:
+    """Refuse a command about the brain file when the brain lives in PostgreSQL.
+
+    Raises: InvalidInput saying what to use instead.
+    """
+    from brainbridge.store.location import database_url, redact_url
+
+    url = database_url(app.settings.brain_path)
+    if url:
+        raise InvalidInput(
+            f"`brain {command}` works on a brain file; this brain is in {redact_url(url)}."
+            " Use the server's own tools (pg_dump, amcheck), or `brain export` /"
+            " `brain migrate --to FOLDER` for a file copy."
+        )

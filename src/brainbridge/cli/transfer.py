@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 import threading
@@ -17,6 +18,7 @@ from rich.text import Text
 from brainbridge.cli.common import App, embed_pending, json_option, open_brain, pass_app, run
 from brainbridge.cli.output import emit_json, err, progress
 from brainbridge.errors import InvalidInput, NotFound
+from brainbridge.store.location import redact_url
 from brainbridge.transfer import Imported
 
 
@@ -167,3 +169,69 @@ def _count_lines(file: str) -> int | None:
     except OSError as exc:
         raise InvalidInput(f"cannot read {file}: {exc.strerror or exc}") from exc
     return max(lines - 1, 0)  # the header line is not counted by the importer
+
+
+@click.command()
+@click.option(
+    "--to",
+    "target",
+    required=True,
+    metavar="URL|FOLDER",
+    help="A PostgreSQL database (postgresql://…) or a brain folder (its brain.db).",
+)
+@json_option
+@pass_app
+def migrate(app: App, target: str, as_json: bool) -> None:
+    """Copy everything this brain holds into TARGET, exactly: entities, relations, aliases,
+    validity, merges, vectors, sessions, the bridge log, curator runs and directives.
+
+    The copy is compared with the brain, record kind by record kind; a difference exits
+    with an error. The brain itself is left as it is. Re-running adds nothing twice.
+    Then point your tools at the copy: BRAIN_DATABASE_URL (or `[database] url` in
+    config.toml) for a database, BRAIN_HOME for a folder.
+    """
+    from brainbridge.brain import Brain
+    from brainbridge.store.location import SCHEMES, database_url
+
+    url = target if target.startswith(SCHEMES) else ""
+    folder = app.settings.brain_path if url else Path(target).expanduser()
+    source_url = database_url(app.settings.brain_path) or ""
+    if (url or "") == source_url and (url or folder.resolve() == app.settings.brain_path.resolve()):
+        raise InvalidInput("the target is this brain itself")
+
+    async def _migrate() -> tuple[dict[str, int], dict[str, int]]:
+        async with open_brain(app.settings, read_only=True) as source:
+            copy = await Brain.open(
+                folder, embedder=None, background_indexing=False, database_url=url
+            )
+            try:
+                lines = await source.export_jsonl(vectors=True)
+                with progress("copying", len(lines)) as bar:
+                    await copy.import_all(lines, bar.advance)
+                wanted = _kinds(lines)
+                got = _kinds(await copy.export_jsonl(vectors=True))
+            finally:
+                await copy.close()
+        return wanted, got
+
+    wanted, got = run(_migrate())
+    where = redact_url(url) if url else str(folder)
+    if as_json:
+        emit_json({"target": where, "records": got, "matches": wanted == got})
+    if wanted != got:
+        diff = {k: (wanted.get(k, 0), got.get(k, 0)) for k in wanted.keys() | got.keys()}
+        short = ", ".join(f"{k}: {a} here, {b} there" for k, (a, b) in diff.items() if a != b)
+        raise InvalidInput(f"the copy in {where} differs from this brain ({short})")
+    if not as_json:
+        summary = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(got.items()))
+        err().print(Text(f"Copied to {where}: {summary}. The copy matches.", style="green"))
+
+
+def _kinds(lines: list[str]) -> dict[str, int]:
+    """Records per kind in exported lines (the header aside)."""
+    counts: dict[str, int] = {}
+    for line in lines:
+        kind = json.loads(line).get("kind", "")
+        if kind != "header":
+            counts[kind] = counts.get(kind, 0) + 1
+    return counts
