@@ -265,10 +265,12 @@ def _accumulate(weights: list[float]) -> list[float]:
 
 
 async def build_synthetic(
-    folder: Path, entities: int, exchanges: int
+    folder: Path, entities: int, exchanges: int, database_url: str | None = None
 ) -> tuple[Brain, Synth, float]:
     synth = Synth()
-    brain = await Brain.open(folder, embedder=None, background_indexing=False)
+    brain = await Brain.open(
+        folder, embedder=None, background_indexing=False, database_url=database_url
+    )
     started = time.perf_counter()
     for rows in (synth.entities(entities), synth.exchanges(exchanges)):
         for k in range(0, len(rows), 5000):

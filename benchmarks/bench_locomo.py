@@ -15,6 +15,7 @@ import asyncio
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -117,8 +118,10 @@ async def evaluate(
     recipes: dict[str, SearchOptions],
     folder: Path,
     embedder: Embedder | None,
+    database_url: Callable[[], str] | None = None,
 ) -> tuple[dict[str, Score], dict[str, Any]]:
-    """Ingest each conversation into a fresh brain under `folder` and score every recipe."""
+    """Ingest each conversation into a fresh brain under `folder` and score every recipe;
+    `database_url()` names an empty database for each (default: a brain file each)."""
     scores = {name: Score() for name in recipes}
     st: dict[str, Any] = dict.fromkeys(("items", "ingest_s", "noise", "noise_hits"), 0)
     st["splits"] = {name: {split: Score() for split in SPLITS} for name in recipes}
@@ -128,7 +131,10 @@ async def evaluate(
     )
     for i, conv in enumerate(convs):
         brain = await Brain.open(
-            folder / f"{unit}-{i}", embedder=embedder, background_indexing=False
+            folder / f"{unit}-{i}",
+            embedder=embedder,
+            background_indexing=False,
+            database_url=database_url() if database_url else "",
         )
         try:
             started = time.perf_counter()

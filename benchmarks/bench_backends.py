@@ -1,0 +1,280 @@
+"""SQLite and PostgreSQL side by side, in one run: the same brain, the same queries.
+
+For each backend a synthetic brain of 100k knowledge entities + 200k chat exchanges
+(`bench_bridge.Synth`) goes in through `Brain.upsert_many`; then search (top 10, no
+vectors: text + graph + context, as the hooks' cold path) and the bridge's `enrich`
+are timed on the same 400 messages. PostgreSQL is the embedded server
+(`store/postgres/embedded.py`, PostgreSQL 18 on a Unix socket on this machine).
+
+Then PostgreSQL alone grows to 1M entities and is timed again (the growth ratio is
+p50 at 1M over p50 at 300k); 20 writer processes write into one brain on each backend
+(nothing may be lost; p95 write latency); and LoCoMo evidence recall is scored on both
+(their text ranking differs: FTS5's BM25 against IDF-weighted `ts_rank`).
+
+Run: python -m benchmarks --only backends [--quick]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from benchmarks.bench_bridge import Synth, build_synthetic, enrich_latency
+from benchmarks.bench_locomo import RECIPES, evaluate
+from benchmarks.locomo_data import load_conversations
+from benchmarks.timing import p50_p95, percentile
+from benchmarks.vector_cache import CachingEmbedder
+from brainbridge.brain import Brain
+from brainbridge.embed import load_embedder
+from brainbridge.store.postgres.embedded import EmbeddedServer
+
+FULL = {"entities": 100_000, "exchanges": 200_000, "large": 1_000_000, "messages": 400}
+QUICK = {"entities": 5_000, "exchanges": 10_000, "large": 50_000, "messages": 100}
+WRITERS, UPSERTS = 20, 100
+BACKENDS = ("SQLite", "PostgreSQL")
+LOCOMO_RECIPES = (
+    "BM25 only (product index, no vectors)",
+    "default: convex fusion + conversation context",
+)
+
+
+async def _timed_search(brain: Brain, messages: list[str]) -> list[float]:
+    took = []
+    for message in messages:
+        started = time.perf_counter()
+        await brain.search(message, 10)
+        took.append((time.perf_counter() - started) * 1000)
+    return took
+
+
+async def _measure(brain: Brain, messages: list[str]) -> dict[str, Any]:
+    stats = await brain.stats()
+    search = await _timed_search(brain, messages)
+    enrich = await enrich_latency(brain, messages)
+    enrich_ms = [t * 1000 for ts in enrich["by"].values() for t in ts]
+    return {
+        "rows": stats["entities"],
+        "bytes": stats["bytes"],
+        "search": search,
+        "enrich": enrich_ms,
+    }
+
+
+async def _one_backend(folder: Path, url: str, cfg: dict[str, int]) -> dict[str, Any]:
+    brain, synth, build_s = await build_synthetic(folder, cfg["entities"], cfg["exchanges"], url)
+    try:
+        messages = synth.messages(cfg["messages"])
+        out = await _measure(brain, messages)
+        out["ingest_per_s"] = (cfg["entities"] + cfg["exchanges"]) / build_s
+        out["messages"] = messages
+    finally:
+        await brain.close()
+    return out
+
+
+async def _grow(
+    folder: Path, url: str, cfg: dict[str, int], messages: list[str]
+) -> dict[str, Any]:
+    """The PostgreSQL brain grown to `large` rows with more knowledge entities, measured
+    on the same messages."""
+    brain = await Brain.open(folder, embedder=None, background_indexing=False, database_url=url)
+    try:
+        synth = Synth(seed=11)
+        have = (await brain.stats())["entities"]
+        rows = synth.entities(cfg["large"] - have)
+        started = time.perf_counter()
+        for k in range(0, len(rows), 5000):
+            await brain.upsert_many(
+                [(t, f"{n} #{k + i}", d, a) for i, (t, n, d, a) in enumerate(rows[k : k + 5000])]
+            )
+        grow_s = time.perf_counter() - started
+        out = await _measure(brain, messages)
+        out["ingest_per_s"] = len(rows) / grow_s
+    finally:
+        await brain.close()
+    return out
+
+
+def _writers(folder: Path, url: str) -> dict[str, Any]:
+    """WRITERS processes, UPSERTS each, one transaction per upsert, into one brain."""
+    asyncio.run(_open_close(folder, url))
+    gate, times = folder.parent / f"go-{bool(url)}", folder.parent / "times"
+    times.mkdir(exist_ok=True)
+    env = {**_env(), **({"BRAIN_DATABASE_URL": url} if url else {})}
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "benchmarks.writer",
+                str(folder),
+                str(gate),
+                str(w),
+                str(UPSERTS),
+                str(times / f"{bool(url)}-{w}.json"),
+            ],
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=Path(__file__).resolve().parents[1],
+        )
+        for w in range(WRITERS)
+    ]
+    time.sleep(2.0)  # every process imports and opens the brain first
+    started = time.perf_counter()
+    gate.touch()
+    errors = [p.communicate(timeout=900)[1].strip() for p in procs]
+    elapsed = time.perf_counter() - started
+    took = [t for w in range(WRITERS) for t in _read_times(times / f"{bool(url)}-{w}.json")]
+    stored = asyncio.run(_count_topics(folder, url))
+    return {
+        "stored": stored,
+        "expected": WRITERS * UPSERTS,
+        "errors": [e for e in errors if e],
+        "per_s": WRITERS * UPSERTS / elapsed,
+        "latency": took,
+    }
+
+
+def _env() -> dict[str, str]:
+    import os
+
+    return {k: v for k, v in os.environ.items() if not k.startswith("BRAIN_")}
+
+
+def _read_times(file: Path) -> list[float]:
+    return json.loads(file.read_text()) if file.exists() else []
+
+
+async def _open_close(folder: Path, url: str) -> None:
+    await (await Brain.open(folder, embedder=None, database_url=url)).close()
+
+
+async def _count_topics(folder: Path, url: str) -> int:
+    async with await Brain.open(folder, embedder=None, database_url=url) as brain:
+        return (await brain.stats())["entities_by_type"].get("Topic", 0)
+
+
+async def _locomo(root: Path, server: EmbeddedServer, quick: bool) -> dict[str, dict[str, float]]:
+    """Turn-level recall@10 and budgeted recall of two recipes, on each backend."""
+    convs = load_conversations()[:1] if quick else load_conversations()
+    embedder = CachingEmbedder(load_embedder("minilm"), "minilm")
+    recipes = {name: RECIPES[name] for name in LOCOMO_RECIPES}
+    out: dict[str, dict[str, float]] = {}
+    for backend in BACKENDS:
+        with ExitStack() as stack:
+
+            def fresh(stack: ExitStack = stack, backend: str = backend) -> str:
+                if backend == "SQLite":
+                    return ""
+                return stack.enter_context(server.fresh_database("locomo"))
+
+            scores, _ = await evaluate(
+                convs, "turn", recipes, root / f"locomo-{backend}", embedder, database_url=fresh
+            )
+        for name, score in scores.items():
+            out[f"{backend}|{name}"] = {
+                "@10": sum(score.at[10]) / len(score.at[10]),
+                "budgeted": sum(score.budgeted) / len(score.budgeted),
+                "n": len(score.at[10]),
+            }
+    return out
+
+
+async def _run(quick: bool) -> str:
+    cfg = QUICK if quick else FULL
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="bench-backends-") as tmp:
+        root = Path(tmp)
+        server = EmbeddedServer.start(root / "pg")
+        try:
+            results = {}
+            with server.fresh_database("bench") as url:
+                for backend, db in zip(BACKENDS, ("", url), strict=True):
+                    results[backend] = await _one_backend(root / backend, db, cfg)
+                messages = results["PostgreSQL"]["messages"]
+                large = await _grow(root / "PostgreSQL", url, cfg, messages)
+            writers = {}
+            for backend in BACKENDS:
+                with ExitStack() as stack:
+                    db = (
+                        stack.enter_context(server.fresh_database("writers"))
+                        if backend == "PostgreSQL"
+                        else ""
+                    )
+                    writers[backend] = await asyncio.to_thread(_writers, root / f"w-{backend}", db)
+            locomo = await _locomo(root, server, quick)
+        finally:
+            server.stop()
+    return report(cfg, results, large, writers, locomo, time.perf_counter() - started)
+
+
+def report(
+    cfg: dict[str, int],
+    results: dict[str, dict[str, Any]],
+    large: dict[str, Any],
+    writers: dict[str, dict[str, Any]],
+    locomo: dict[str, dict[str, float]],
+    seconds: float,
+) -> str:
+    sq, pg = results["SQLite"], results["PostgreSQL"]
+    growth = percentile(large["search"], 0.5) / max(percentile(pg["search"], 0.5), 1e-9)
+    enrich_growth = percentile(large["enrich"], 0.5) / max(percentile(pg["enrich"], 0.5), 1e-9)
+    lines = [
+        f"Synthetic brain: {cfg['entities']:,} knowledge entities + {cfg['exchanges']:,} chat"
+        f" exchanges through `upsert_many` (batches of 5,000), no vectors; {cfg['messages']}"
+        " messages searched (top 10) and enriched (local judge). PostgreSQL 18.6 is the"
+        " embedded server on this machine (Unix socket). p50 / p95 ms.",
+        "",
+        f"| | SQLite | PostgreSQL | PostgreSQL at {large['rows']:,} rows |",
+        "|---|---|---|---|",
+        f"| rows | {sq['rows']:,} | {pg['rows']:,} | {large['rows']:,} |",
+        f"| ingest (rows/s) | {sq['ingest_per_s']:,.0f} | {pg['ingest_per_s']:,.0f} |"
+        f" {large['ingest_per_s']:,.0f} (the added rows) |",
+        f"| size on disk | {sq['bytes'] / 2**20:,.0f} MB | {pg['bytes'] / 2**20:,.0f} MB |"
+        f" {large['bytes'] / 2**20:,.0f} MB |",
+        f"| search | {p50_p95(sq['search'])} | {p50_p95(pg['search'])} | {p50_p95(large['search'])} |",
+        f"| enrich | {p50_p95(sq['enrich'])} | {p50_p95(pg['enrich'])} | {p50_p95(large['enrich'])} |",
+        "",
+        f"Growth from {pg['rows']:,} to {large['rows']:,} rows on PostgreSQL: search p50 ×"
+        f"{growth:.2f}, enrich p50 ×{enrich_growth:.2f}.",
+        "",
+        f"{WRITERS} writer processes × {UPSERTS} upserts (one transaction each) into one brain:",
+        "",
+        "| | writes/s | stored | errors | write p50 / p95 ms |",
+        "|---|---|---|---|---|",
+    ]
+    for backend in BACKENDS:
+        w = writers[backend]
+        lost = w["expected"] - w["stored"]
+        lines.append(
+            f"| {backend} | {w['per_s']:,.0f} | {w['stored']:,} of {w['expected']:,}"
+            f" ({'nothing lost' if lost == 0 else f'{lost} LOST'}) | {len(w['errors'])} |"
+            f" {p50_p95(w['latency'])} |"
+        )
+    lines += [
+        "",
+        "LoCoMo, turn level, every conversation of the dev file (MiniLM vectors):",
+        "",
+        "| recipe | SQLite @10 / budgeted | PostgreSQL @10 / budgeted |",
+        "|---|---|---|",
+    ]
+    for name in LOCOMO_RECIPES:
+        a, b = locomo[f"SQLite|{name}"], locomo[f"PostgreSQL|{name}"]
+        lines.append(
+            f"| {name} | {a['@10']:.3f} / {a['budgeted']:.3f} |"
+            f" {b['@10']:.3f} / {b['budgeted']:.3f} (n={int(b['n'])}) |"
+        )
+    lines += ["", f"Suite time {seconds:.0f} s."]
+    return "\n".join(lines) + "\n"
+
+
+def run(quick: bool = False) -> str:
+    return asyncio.run(_run(quick))
