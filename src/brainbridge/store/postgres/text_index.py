@@ -14,10 +14,11 @@ b = 0.75, IDF from the same document counts the relevance floor reads, and a ter
 counted once per field (no term frequency: tsvector positions are not read).
 Scores are on their own scale; search fuses them by rank and relative score only.
 
-Document frequencies are kept exact as rows are written (`term_df`: one statement per
-write adds or takes one from every lexeme of the text), so reading them is an index
-lookup per term, never a count of matches. The average field lengths are read again
-every few minutes.
+Document frequencies: a term in fewer than FRESH_BELOW rows is counted exactly at every
+query (cheap: few rows, and a row written a moment ago must count); other counts are kept
+a minute, and a term in COUNT_CAP rows or more is estimated from the planner's
+statistics (its IDF is small and drifts slowly), as the file caches its large counts. The row totals and average field lengths are read again every few
+minutes.
 """
 
 from __future__ import annotations
@@ -28,7 +29,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from brainbridge.store.sqlite.fts import MAX_TERMS
-from brainbridge.store.sqlite.text_index import EXCHANGE_TYPE, HISTORY, KNOWLEDGE
+from brainbridge.store.sqlite.text_index import (
+    EXACT_ROWS,
+    EXCHANGE_TYPE,
+    HISTORY,
+    KNOWLEDGE,
+    RARE_ROWS,
+    WINDOW_ROWS,
+)
 from brainbridge.words import query_terms
 
 # The file's two FTS5 tables, by the `history` flag that stands for them here.
@@ -37,6 +45,9 @@ CONFIG = "english"
 FIELDS = (("name_tsv", 3.0), ("desc_tsv", 1.0), ("body_tsv", 0.6))
 K1, B = 1.2, 0.75
 CACHE_SECONDS = 300.0
+COUNT_CAP = 300
+FRESH_BELOW = 20
+COUNTS_SECONDS = 60.0
 
 
 class PgTextIndex:
@@ -45,36 +56,25 @@ class PgTextIndex:
     def __init__(self, conn: Any) -> None:
         self.conn = conn
         self._averages: dict[int, list[float]] = {}  # history: average length of each field
+        self._row_counts: dict[int, int] = {}
         self._shape_at = 0.0
+        self._common: dict[tuple[int, str], int] = {}  # estimated counts of common terms
+        self._common_at = 0.0
+        self._stats: dict[str, float] | None = None
 
     # -- writes (inside the caller's transaction) ----------------------------
 
     def put(self, eid: int, entity_type: str, name: str, description: str, body: str) -> None:
-        self.remove(eid, entity_type)
+        """Index a new row, or a row whose old text the store removed first."""
         vec = f"to_tsvector('{CONFIG}', ?)"
-        history = int(entity_type == EXCHANGE_TYPE)
         self.conn.execute(
             "INSERT INTO texts(entity_id, history, name_tsv, desc_tsv, body_tsv)"
             f" VALUES (?, ?, {vec}, {vec}, {vec})",
-            (eid, history, name, description, body),
+            (eid, int(entity_type == EXCHANGE_TYPE), name, description, body),
         )
-        self._count_lexemes(eid, +1)
 
     def remove(self, eid: int, entity_type: str) -> None:
-        self._count_lexemes(eid, -1)
         self.conn.execute("DELETE FROM texts WHERE entity_id = ?", (eid,))
-
-    def _count_lexemes(self, eid: int, step: int) -> None:
-        """Add `step` to the document frequency of every lexeme of the entity's text (and
-        to its half's row count): one statement, whatever the text's length."""
-        self.conn.execute(
-            "INSERT INTO term_df(history, lexeme, n)"
-            " SELECT t.history, x.lexeme, ? FROM texts t,"
-            " LATERAL (SELECT unnest(tsvector_to_array(t.tsv)) AS lexeme UNION ALL SELECT '') x"
-            " WHERE t.entity_id = ?"
-            " ON CONFLICT(history, lexeme) DO UPDATE SET n = term_df.n + excluded.n",
-            (step, eid),
-        )
 
     # -- reads ----------------------------------------------------------------
 
@@ -87,28 +87,64 @@ class PgTextIndex:
         return out
 
     def _counts(self, history: int, terms: list[str]) -> dict[str, int]:
-        """Rows of one half holding each term, from `term_df` (a term that is several
-        lexemes, such as "e-mail", counts by its rarest)."""
-        rows = self.conn.execute(
-            f"SELECT q.term, COALESCE(MIN(d.n), 0) FROM unnest(?::text[]) q(term)"
-            f" CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('{CONFIG}', q.term))) l(lexeme)"
-            " LEFT JOIN term_df d ON d.history = ? AND d.lexeme = l.lexeme GROUP BY q.term",
-            (terms, history),
-        ).fetchall()
-        found = {r[0]: int(r[1]) for r in rows}
-        return {t: found.get(t, 0) for t in terms}
+        """Rows of one half holding each term, in one round trip. A count stops at
+        COUNT_CAP: a term in more rows than that is common, and its count is estimated from
+        the planner's statistics. Counts from FRESH_BELOW up are kept a minute; a rarer
+        term is counted exactly at every call, so a row written a moment ago counts."""
+        now = time.monotonic()
+        if now - self._common_at > COUNTS_SECONDS:
+            self._common.clear()
+            self._common_at = now
+        out = {t: self._common[(history, t)] for t in terms if (history, t) in self._common}
+        todo = [t for t in terms if t not in out]
+        if todo:
+            one = (
+                f"SELECT count(*) FROM (SELECT 1 FROM texts WHERE history = ?"
+                f" AND tsv @@ plainto_tsquery('{CONFIG}', ?) LIMIT {COUNT_CAP}) c"
+            )
+            sql = " UNION ALL ".join(f"SELECT {i}, ({one})" for i in range(len(todo)))
+            params = [p for t in todo for p in (history, t)]
+            counts = {int(r[0]): int(r[1]) for r in self.conn.execute(sql, params)}
+            for i, term in enumerate(todo):
+                out[term] = counts.get(i, 0)
+                if out[term] >= COUNT_CAP:
+                    out[term] = self._estimate(history, term)
+                if out[term] >= FRESH_BELOW:
+                    self._common[(history, term)] = out[term]
+        return out
+
+    def _estimate(self, history: int, term: str) -> int:
+        """A common term's row count in one half: its share of rows in the planner's
+        statistics (`most_common_elems`, refreshed by autovacuum's ANALYZE) times the half's
+        rows; never below COUNT_CAP, which it is known to reach."""
+        if self._stats is None:
+            row = self.conn.execute(
+                "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats"
+                " WHERE tablename = 'texts' AND attname = 'tsv'"
+            ).fetchone()
+            self._stats = dict(zip(row[0], row[1], strict=False)) if row and row[0] else {}
+        lexemes = self.conn.execute(
+            f"SELECT tsvector_to_array(to_tsvector('{CONFIG}', ?))", (term,)
+        ).fetchone()[0]
+        share = min((self._stats.get(x, 0.0) for x in lexemes), default=0.0)
+        return max(COUNT_CAP, int(share * self._rows(history)))
 
     def _rows(self, history: int) -> int:
-        row = self.conn.execute(
-            "SELECT n FROM term_df WHERE history = ? AND lexeme = ''", (history,)
-        ).fetchone()
-        return int(row[0]) if row else 0
+        """Rows in one half of the index (kept a while: counting scans the half)."""
+        if history not in self._row_counts:
+            row = self.conn.execute(
+                "SELECT count(*) FROM texts WHERE history = ?", (history,)
+            ).fetchone()
+            self._row_counts[history] = int(row[0])
+        return self._row_counts[history]
 
     def _average_lengths(self, history: int) -> list[float]:
         """The average length of each field in one half of the index (cached a while: it
         drifts slowly, and reading it scans the half)."""
         if time.monotonic() - self._shape_at > CACHE_SECONDS:
             self._averages.clear()
+            self._row_counts.clear()
+            self._stats = None
             self._shape_at = time.monotonic()
         if history not in self._averages:
             lengths = ", ".join(f"avg(length({f}))" for f, _ in FIELDS)
@@ -164,17 +200,43 @@ class PgTextIndex:
         for t in present:
             idf = math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5))
             params += [idf, *([t] * len(fields))]
-        any_term = " || ".join([q] * len(present))
         where = ""
         if types:
             where += f" AND e.type IN ({','.join('?' * len(types))})"
         if excluded:
             where += f" AND e.type NOT IN ({','.join('?' * len(excluded))})"
         join = " JOIN entities e ON e.id = t.entity_id" if where else ""
+        pick, picked = self._candidates(history, present, df)
         rows = self.conn.execute(
-            f"SELECT t.entity_id, {score} AS s FROM texts t{join}"
-            f" WHERE t.history = ? AND t.tsv @@ ({any_term}){where}"
+            f"WITH cand AS ({pick}) SELECT t.entity_id, {score} AS s FROM cand"
+            f" JOIN texts t ON t.entity_id = cand.entity_id{join} WHERE true{where}"
             " ORDER BY s DESC, t.entity_id LIMIT ?",
-            [*params, history, *present, *types, *excluded, limit],
+            [*picked, *params, *types, *excluded, limit],
         ).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
+
+    def _candidates(
+        self, history: int, present: list[str], df: dict[str, int]
+    ) -> tuple[str, list[Any]]:
+        """The rows to score, as SQL and its parameters. Every match when the terms occur in
+        at most EXACT_ROWS rows together (any query on a brain of a few thousand entries);
+        else every row holding the rarest terms (as many as fit in RARE_ROWS) and the
+        WINDOW_ROWS newest rows holding any term, so a query of common words costs the
+        same on a million rows as on ten thousand (as `store/sqlite/text_index.py`)."""
+        q = f"plainto_tsquery('{CONFIG}', ?)"
+        match = "SELECT entity_id FROM texts WHERE history = ? AND tsv @@ ({})"
+        if sum(df[t] for t in present) <= EXACT_ROWS:
+            return match.format(" || ".join([q] * len(present))), [history, *present]
+        rare: list[str] = []
+        for term in sorted(present, key=lambda t: df[t]):
+            if sum(df[t] for t in rare) + df[term] > RARE_ROWS:
+                break
+            rare.append(term)
+        newest = (
+            f"({match.format(' || '.join([q] * len(present)))}"
+            f" ORDER BY entity_id DESC LIMIT {WINDOW_ROWS})"
+        )
+        if not rare:
+            return newest, [history, *present]
+        rare_sql = match.format(" || ".join([q] * len(rare)))
+        return f"{rare_sql} UNION {newest}", [history, *rare, history, *present]

@@ -17,14 +17,17 @@ def put(
     entity_type: str,
     name: str,
     aliases: Sequence[str] = (),
+    new: bool = False,
 ) -> None:
     """Index an entity's name and aliases (inside the caller's transaction), replacing
-    what was indexed for it before. An alias is looked up like a whole name."""
+    what was indexed for it before (nothing, for a `new` entity). An alias is looked up
+    like a whole name."""
     rows = dict.fromkeys(keys_of(entity_type, name))
     for alias in aliases:
         if isinstance(alias, str) and alias.strip():
             rows.update(dict.fromkeys(keys_of(entity_type, alias)))
-    conn.execute("DELETE FROM name_keys WHERE entity_id = ?", (eid,))
+    if not new:
+        conn.execute("DELETE FROM name_keys WHERE entity_id = ?", (eid,))
     conn.executemany(
         "INSERT INTO name_keys(key, kind, entity_id, size) VALUES (?, ?, ?, ?)",
         [(key, kind, eid, size) for key, kind, size in rows],

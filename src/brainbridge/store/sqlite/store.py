@@ -166,8 +166,28 @@ class SqliteStore:
     def upsert_many(self, rows: Iterable[EntityRow]) -> list[Entity]:
         """Upsert many entities in one transaction (bulk import)."""
         ts = now_iso()
+        rows = list(rows)
         with write_tx(self.conn):
-            return [self._upsert(t, n, d, a, ts) for t, n, d, a in rows]
+            # Which names exist, in one query: a new one skips its own lookup (on a server,
+            # a round trip per row). A name met again in the batch is looked up as usual.
+            new = self._absent([(t, _clean(n.strip())) for t, n, _, _ in rows])
+            out = []
+            for t, n, d, a in rows:
+                key = (t, _clean(n.strip()))
+                out.append(self._upsert(t, n, d, a, ts, is_new=key in new))
+                new.discard(key)
+            return out
+
+    def _absent(self, keys: list[tuple[str, str]]) -> set[tuple[str, str]]:
+        """The (type, name) pairs among `keys` that no entity has."""
+        present: set[tuple[str, str]] = set()
+        for chunk in _chunks(list(dict.fromkeys(keys)), 400):
+            where = " OR ".join(["(type = ? AND name = ?)"] * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT type, name FROM entities WHERE {where}", [p for k in chunk for p in k]
+            )
+            present.update((r[0], r[1]) for r in rows)
+        return set(keys) - present
 
     def _upsert(
         self,
@@ -177,6 +197,7 @@ class SqliteStore:
         attributes: dict[str, Any] | None,
         ts: str,
         created_at: str | None = None,
+        is_new: bool = False,
     ) -> Entity:
         name = _clean(name.strip())
         attributes = clean_attributes(attributes) if attributes else attributes
@@ -186,9 +207,13 @@ class SqliteStore:
             raise InvalidInput(f"entity name is longer than {MAX_NAME_CHARS} characters")
         if description is not None:
             description = redact(_clean(description))[:MAX_DESCRIPTION_CHARS]
-        row = self.conn.execute(
-            "SELECT * FROM entities WHERE type = ? AND name = ?", (entity_type, name)
-        ).fetchone()
+        row = (
+            None
+            if is_new
+            else self.conn.execute(
+                "SELECT * FROM entities WHERE type = ? AND name = ?", (entity_type, name)
+            ).fetchone()
+        )
         if row is None:
             attrs = {k: v for k, v in (attributes or {}).items() if v is not None}
             cur = self.conn.execute(
@@ -197,7 +222,7 @@ class SqliteStore:
                 (entity_type, name, description or "", _dumps(attrs), created_at or ts, ts),
             )
             eid = int(cur.fetchone()[0])
-            name_keys.put(self.conn, eid, entity_type, name, _aliases(attrs))
+            name_keys.put(self.conn, eid, entity_type, name, _aliases(attrs), new=True)
             created = created_at or ts
             desc = description or ""
         else:
