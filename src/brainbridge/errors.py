@@ -17,6 +17,10 @@ class NotFound(BrainError):
     """A named entity, session or file does not exist."""
 
 
+class AlreadyStored(BrainError):
+    """A chat turn with this turn key is in the brain already (another process stored it)."""
+
+
 class StoreBusy(BrainError):
     """The database stayed locked past the busy timeout."""
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from brainbridge.brain import Brain
-from brainbridge.errors import InvalidInput, NotFound, SchemaError
+from brainbridge.bridge import Bridge
+from brainbridge.errors import AlreadyStored, InvalidInput, NotFound, SchemaError
 from brainbridge.store.sqlite.store import MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS
 
 # -- upsert -------------------------------------------------------------------
@@ -313,3 +314,21 @@ async def test_subgraph_two_hops(brain: Brain) -> None:
 async def test_subgraph_of_missing_entity_is_not_found(brain: Brain) -> None:
     with pytest.raises(NotFound):
         await brain.subgraph("nobody")
+
+
+async def test_one_turn_is_stored_once_whichever_process_comes_second(brain: Brain) -> None:
+    """A Stop the server accepted and the hook also spooled reaches the brain twice, under
+    two exchange numbers: the second is refused inside its write, so one copy stays."""
+    bridge = Bridge(brain)
+    key = {"turn_key": "s1/0123abcd"}
+    said = ("We agreed the Orion release ships on Friday", "Noted: Orion ships Friday.")
+    first = await bridge.observe_now("s1", 1, *said, attributes=key)
+    again = await bridge.observe_now("s1", 2, *said, attributes=key)
+    await bridge.drain()
+
+    assert first.exchange is not None and again.exchange is None and again.skipped
+    assert again.error is None
+    exchanges, total = await brain._run(brain.store.list_entities, "Chat_Exchange")
+    assert total == 1 and exchanges[0].attributes["turn_key"] == "s1/0123abcd"
+    with pytest.raises(AlreadyStored):
+        await brain.upsert_entity("Chat_Exchange", "s1:ex:9", {**key, "session_id": "s1"})

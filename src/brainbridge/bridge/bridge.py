@@ -27,7 +27,7 @@ from brainbridge.bridge.names import Mention, NameIndex, capitalised_words
 from brainbridge.bridge.predicates import PREDICATE_WORDS, USER
 from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
 from brainbridge.bridge.queries import FILLER, REFERENCED_NOUN, build_queries, keywords
-from brainbridge.errors import LLMError
+from brainbridge.errors import AlreadyStored, LLMError
 from brainbridge.model import CHAT_EXCHANGE, EPISODES, Entity, Hit, Judgment, Session, holds_at
 from brainbridge.ports import LLM
 from brainbridge.redact import redact
@@ -414,6 +414,9 @@ class Bridge:
             obs = await self._observe(
                 session_id, exchange_number, message, response, attributes or {}, today
             )
+        except AlreadyStored as exc:  # another process stored this very turn first
+            log.info("%s", exc)
+            return Observation(None, skipped=True)
         except Exception as exc:
             log.exception("bridge observe failed for %s turn %s", session_id, exchange_number)
             return Observation(None, error=f"{type(exc).__name__}: {exc}")

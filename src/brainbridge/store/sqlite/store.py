@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brainbridge import naming
-from brainbridge.errors import InvalidInput, NotFound
+from brainbridge.errors import AlreadyStored, InvalidInput, NotFound
 from brainbridge.model import Entity, EntityRow, Relation
 from brainbridge.redact import redact
 from brainbridge.store.dialect import dialect_of
@@ -216,6 +216,12 @@ class SqliteStore:
         )
         if row is None:
             attrs = {k: v for k, v in (attributes or {}).items() if v is not None}
+            key = attrs.get("turn_key") if entity_type == exchanges.EXCHANGE_TYPE else None
+            if isinstance(key, str) and exchanges.has_turn_key(self.conn, key):
+                # Checked inside the write transaction, which writers take one at a time:
+                # two processes storing the same turn (a Stop the server accepted and the
+                # hook spooled too) cannot both add it.
+                raise AlreadyStored(f"the turn {key} is stored already")
             cur = self.conn.execute(
                 "INSERT INTO entities(type, name, description, attributes, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
