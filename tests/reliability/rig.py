@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from api.served import serve_env
+from brainbridge.store.dialect import POSTGRES, SQLITE
+from brainbridge.store.postgres.conn import PgConnection
 from cli.runner import COMMAND
 from hooks.conftest import wait_drained
 
@@ -53,9 +55,12 @@ class Rig:
     figures: Figures
     env: dict[str, str] = field(default_factory=dict)
     window: float = 1.0  # share of a kill window still in use (see `kill_during`)
+    database_url: str | None = None  # a brain in PostgreSQL instead of the folder's file
 
     def __post_init__(self) -> None:
         self.env = serve_env(self.home)
+        if self.database_url:
+            self.env["BRAIN_DATABASE_URL"] = self.database_url
 
     def argv(self, *args: str) -> list[str]:
         return [*COMMAND, *args]
@@ -118,7 +123,16 @@ class Rig:
         return time.monotonic() - start
 
     def check(self) -> None:
-        """`brain check` must pass: SQLite integrity, foreign keys, full-text indexes."""
+        """`brain check` must pass: SQLite integrity, foreign keys, full-text indexes. On
+        PostgreSQL (whose server checks its own pages) every entity must have its text row."""
+        if self.database_url:
+            unindexed = self.rows(
+                "SELECT count(*) FROM entities e LEFT JOIN texts t ON t.entity_id = e.id"
+                " WHERE t.entity_id IS NULL"
+            )[0][0]
+            if unindexed:
+                self.figures.errors.append(f"{unindexed} entities without their text row")
+            return
         out = json.loads(self.brain("check", "--json"))
         failed = [c for c in out["checks"] if not c["ok"]]
         if failed:
@@ -126,9 +140,21 @@ class Rig:
 
     def rows(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
         """Read the database directly (read-only), beside whatever is running."""
+        if self.database_url:
+            conn = PgConnection.open(self.database_url)
+            try:
+                return [tuple(r) for r in conn.execute(sql, params)]
+            finally:
+                conn.close()
         uri = f"file:{self.home / 'brain.db'}?mode=ro"
         with closing(sqlite3.connect(uri, uri=True, timeout=30)) as conn:
             return [tuple(r) for r in conn.execute(sql, params)]
+
+    def exchange_sessions(self) -> list[str]:
+        """The session of every stored chat exchange."""
+        session = POSTGRES.session if self.database_url else SQLITE.session
+        rows = self.rows(f"SELECT {session} FROM entities WHERE type = 'Chat_Exchange'")
+        return [r[0] for r in rows]
 
     def names(self, etype: str) -> set[str]:
         return {r[0] for r in self.rows("SELECT name FROM entities WHERE type = ?", etype)}

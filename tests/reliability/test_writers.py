@@ -7,14 +7,17 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+import pytest
 from mcp import Client, StdioServerParameters
 
 from api.served import serve_brain
+from brainbridge.store.postgres.embedded import EmbeddedServer
 from reliability.rig import HOOKS, Rig, entity_lines
 
 
@@ -62,7 +65,29 @@ def _payload(event: str, session: str, i: int) -> bytes:
 def test_cli_hooks_mcp_and_http_writing_at_once_lose_nothing(
     rig: Rig, tmp_path: Path, soak: bool
 ) -> None:
-    n = _scale(soak)
+    _write_everywhere(rig, tmp_path, _scale(soak))
+
+
+def test_twenty_writers_on_every_front_against_one_postgres_brain(
+    rig: Rig,
+    tmp_path: Path,
+    soak: bool,
+    pg_server: EmbeddedServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Twenty writing processes at once (importers, `brain add`, hook sessions, MCP, the
+    HTTP server), all on one PostgreSQL brain; each write's latency is reported."""
+    n = _scale(soak) | {"importers": 8, "adds": 6, "sessions": 8}
+    n["adders"] = 2
+    with pg_server.fresh_database("writers") as url:
+        monkeypatch.setenv("BRAIN_DATABASE_URL", url)  # for `brain serve`
+        rig.database_url = url
+        rig.env["BRAIN_DATABASE_URL"] = url
+        _write_everywhere(rig, tmp_path, n)
+    assert n["importers"] + n["adders"] + n["sessions"] + 2 >= 20  # + MCP, + HTTP server
+
+
+def _write_everywhere(rig: Rig, tmp_path: Path, n: dict[str, int]) -> None:
     rig.brain("init")
     files = []
     for k in range(n["importers"]):
@@ -75,8 +100,10 @@ def test_cli_hooks_mcp_and_http_writing_at_once_lose_nothing(
     def importer(path: Path) -> Callable[[], None]:
         return lambda: rig.brain("import", str(path))
 
-    def adder() -> None:
-        for j in range(n["adds"]):
+    adders = n.get("adders", 1)
+
+    def adder(a: int) -> None:
+        for j in range(a, n["adds"], adders):
             rig.brain("add", "Person", f"cli-person-{j}", "-d", "added by hand")
 
     def hooks(session: str) -> None:
@@ -100,7 +127,8 @@ def test_cli_hooks_mcp_and_http_writing_at_once_lose_nothing(
 
     with serve_brain(rig.home) as served:
         rig.figures.processes += 1
-        jobs = [importer(p) for p in files] + [adder, mcp_writer]
+        jobs = [importer(p) for p in files] + [mcp_writer]
+        jobs += [lambda a=a: adder(a) for a in range(adders)]  # type: ignore[misc]
         jobs += [lambda s=s: hooks(s) for s in sessions]  # type: ignore[misc]
         jobs.append(lambda: http_writer(served.url, served.token))
         with ThreadPoolExecutor(len(jobs)) as pool:
@@ -117,15 +145,15 @@ def test_cli_hooks_mcp_and_http_writing_at_once_lose_nothing(
         "Person": {f"cli-person-{j}" for j in range(n["adds"])},
     }
     lost = sum(len(want - rig.names(etype)) for etype, want in expected.items())
-    exchanges = rig.rows(
-        "SELECT json_extract(attributes, '$.session_id') FROM entities WHERE type = 'Chat_Exchange'"
-    )
+    exchanges = rig.exchange_sessions()
     turns = len(sessions) * n["turns"]
     lost += max(0, turns - len(exchanges))
     rig.figures.lost = lost
     rig.figures.operations = sum(len(w) for w in expected.values()) + 2 * turns
     assert lost == 0
-    assert sorted(s for (s,) in exchanges) == sorted(s for s in sessions for _ in range(n["turns"]))
+    assert sorted(exchanges) == sorted(s for s in sessions for _ in range(n["turns"])), Counter(
+        exchanges
+    )
 
 
 async def _remember_over_mcp(rig: Rig, count: int) -> None:
