@@ -79,9 +79,7 @@ async def _one_backend(folder: Path, url: str, cfg: dict[str, int]) -> dict[str,
     return out
 
 
-async def _grow(
-    folder: Path, url: str, cfg: dict[str, int], messages: list[str]
-) -> dict[str, Any]:
+async def _grow(folder: Path, url: str, cfg: dict[str, int], messages: list[str]) -> dict[str, Any]:
     """The PostgreSQL brain grown to `large` rows with more knowledge entities, measured
     on the same messages."""
     brain = await Brain.open(folder, embedder=None, background_indexing=False, database_url=url)

@@ -223,8 +223,10 @@ def migrate(app: App, target: str, as_json: bool) -> None:
         short = ", ".join(f"{k}: {a} here, {b} there" for k, (a, b) in diff.items() if a != b)
         raise InvalidInput(f"the copy in {where} differs from this brain ({short})")
     if not as_json:
-        summary = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(got.items()))
-        err().print(Text(f"Copied to {where}: {summary}. The copy matches.", style="green"))
+        summary = ", ".join(f"{k.replace('_', ' ')} {n:,}" for k, n in sorted(got.items()))
+        err().print(
+            Text(f"Copied to {where} ({summary}); the copy matches this brain.", style="green")
+        )
 
 
 def _kinds(lines: list[str]) -> dict[str, int]:

