@@ -17,9 +17,6 @@ Run: python -m benchmarks --only backends [--quick]
 from __future__ import annotations
 
 import asyncio
-import json
-import subprocess
-import sys
 import tempfile
 import time
 from contextlib import ExitStack
@@ -31,6 +28,7 @@ from benchmarks.bench_locomo import RECIPES, evaluate
 from benchmarks.locomo_data import load_conversations
 from benchmarks.timing import p50_p95, percentile
 from benchmarks.vector_cache import CachingEmbedder
+from benchmarks.writer import run_writers
 from brainbridge.brain import Brain
 from brainbridge.embed import load_embedder
 from brainbridge.store.postgres.embedded import EmbeddedServer
@@ -100,66 +98,6 @@ async def _grow(folder: Path, url: str, cfg: dict[str, int], messages: list[str]
     return out
 
 
-def _writers(folder: Path, url: str) -> dict[str, Any]:
-    """WRITERS processes, UPSERTS each, one transaction per upsert, into one brain."""
-    asyncio.run(_open_close(folder, url))
-    gate, times = folder.parent / f"go-{bool(url)}", folder.parent / "times"
-    times.mkdir(exist_ok=True)
-    env = {**_env(), **({"BRAIN_DATABASE_URL": url} if url else {})}
-    procs = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "benchmarks.writer",
-                str(folder),
-                str(gate),
-                str(w),
-                str(UPSERTS),
-                str(times / f"{bool(url)}-{w}.json"),
-            ],
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=Path(__file__).resolve().parents[1],
-        )
-        for w in range(WRITERS)
-    ]
-    time.sleep(2.0)  # every process imports and opens the brain first
-    started = time.perf_counter()
-    gate.touch()
-    errors = [p.communicate(timeout=900)[1].strip() for p in procs]
-    elapsed = time.perf_counter() - started
-    took = [t for w in range(WRITERS) for t in _read_times(times / f"{bool(url)}-{w}.json")]
-    stored = asyncio.run(_count_topics(folder, url))
-    return {
-        "stored": stored,
-        "expected": WRITERS * UPSERTS,
-        "errors": [e for e in errors if e],
-        "per_s": WRITERS * UPSERTS / elapsed,
-        "latency": took,
-    }
-
-
-def _env() -> dict[str, str]:
-    import os
-
-    return {k: v for k, v in os.environ.items() if not k.startswith("BRAIN_")}
-
-
-def _read_times(file: Path) -> list[float]:
-    return json.loads(file.read_text()) if file.exists() else []
-
-
-async def _open_close(folder: Path, url: str) -> None:
-    await (await Brain.open(folder, embedder=None, database_url=url)).close()
-
-
-async def _count_topics(folder: Path, url: str) -> int:
-    async with await Brain.open(folder, embedder=None, database_url=url) as brain:
-        return (await brain.stats())["entities_by_type"].get("Topic", 0)
-
-
 async def _locomo(root: Path, server: EmbeddedServer, quick: bool) -> dict[str, dict[str, float]]:
     """Turn-level recall@10 and budgeted recall of two recipes, on each backend."""
     convs = load_conversations()[:1] if quick else load_conversations()
@@ -207,7 +145,9 @@ async def _run(quick: bool) -> str:
                         if backend == "PostgreSQL"
                         else ""
                     )
-                    writers[backend] = await asyncio.to_thread(_writers, root / f"w-{backend}", db)
+                    writers[backend] = await asyncio.to_thread(
+                        run_writers, root / f"w-{backend}", WRITERS, UPSERTS, db
+                    )
             locomo = await _locomo(root, server, quick)
         finally:
             server.stop()
@@ -253,7 +193,7 @@ def report(
         w = writers[backend]
         lost = w["expected"] - w["stored"]
         lines.append(
-            f"| {backend} | {w['per_s']:,.0f} | {w['stored']:,} of {w['expected']:,}"
+            f"| {backend} | {w['writes_per_s']:,.0f} | {w['stored']:,} of {w['expected']:,}"
             f" ({'nothing lost' if lost == 0 else f'{lost} LOST'}) | {len(w['errors'])} |"
             f" {p50_p95(w['latency'])} |"
         )

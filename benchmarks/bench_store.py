@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +32,7 @@ import numpy as np
 from benchmarks.synth import SyntheticBrain, generate, iter_batches, queries
 from benchmarks.timing import ms_since, p50_p95
 from benchmarks.vector_cache import cached_vectors
+from benchmarks.writer import run_writers
 from brainbridge.brain import Brain
 from brainbridge.embed import load_embedder
 from brainbridge.model import Entity
@@ -223,48 +223,7 @@ async def _vector_cells(
 
 def _concurrency(writers: int, upserts: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-writers-") as tmp:
-        folder, gate = Path(tmp) / "brain", Path(tmp) / "go"
-        asyncio.run(_open_close(folder))
-        procs = [
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "benchmarks.writer",
-                    str(folder),
-                    str(gate),
-                    str(w),
-                    str(upserts),
-                ],
-                stderr=subprocess.PIPE,
-                text=True,
-                cwd=Path(__file__).resolve().parents[1],
-            )
-            for w in range(writers)
-        ]
-        time.sleep(1.0)  # let every process import and open the brain
-        started = time.perf_counter()
-        gate.touch()
-        errors = [p.communicate(timeout=600)[1].strip() for p in procs]
-        elapsed = time.perf_counter() - started
-        total = asyncio.run(_count(folder))
-    return {
-        "writers": writers,
-        "upserts": upserts,
-        "stored": total,
-        "expected": writers * upserts,
-        "errors": [e for e in errors if e],
-        "writes_per_s": writers * upserts / elapsed,
-    }
-
-
-async def _open_close(folder: Path) -> None:
-    await (await Brain.open(folder, embedder=None)).close()
-
-
-async def _count(folder: Path) -> int:
-    async with await Brain.open(folder, embedder=None) as brain:
-        return (await brain.stats())["entities"]
+        return run_writers(Path(tmp) / "brain", writers, upserts)
 
 
 async def _run(quick: bool) -> str:

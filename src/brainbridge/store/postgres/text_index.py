@@ -36,6 +36,7 @@ from brainbridge.store.sqlite.text_index import (
     KNOWLEDGE,
     RARE_ROWS,
     WINDOW_ROWS,
+    _plan,
 )
 from brainbridge.words import query_terms
 
@@ -173,13 +174,9 @@ class PgTextIndex:
         terms = (query_terms(query) or query_terms(query, keep_stopwords=True))[:MAX_TERMS]
         if not terms or limit <= 0:
             return []
-        keep, drop = tuple(entity_types or ()), tuple(exclude_types or ())
         hits: list[tuple[int, float]] = []
-        if (not keep or EXCHANGE_TYPE in keep) and EXCHANGE_TYPE not in drop:
-            hits += self._rank(1, terms, limit, (), ())
-        knowledge = tuple(t for t in keep if t != EXCHANGE_TYPE)
-        if not keep or knowledge:
-            hits += self._rank(0, terms, limit, knowledge, drop)
+        for table, types, excluded in _plan(entity_types, exclude_types):
+            hits += self._rank(int(table == HISTORY), terms, limit, types, excluded)
         hits.sort(key=lambda h: (-h[1], h[0]))
         return hits[:limit]
 
