@@ -45,11 +45,15 @@ def stats(app: App, as_json: bool) -> None:
         async with open_brain(app.settings, embedder=True, read_only=True) as brain:
             return await brain.stats()
 
+    from brainbridge.store.location import database_url, redact_url
+
     data = run(_stats())
+    url = database_url(app.settings.brain_path)
+    where = {"database": redact_url(url)} if url else {}
     if as_json:
-        emit_json({"path": str(app.settings.brain_path), **data})
+        emit_json({"path": str(app.settings.brain_path), **where, **data})
         return
-    out().print(stats_table(data, str(app.settings.brain_path)))
+    out().print(stats_table(data, where.get("database") or str(app.settings.brain_path)))
 
 
 @click.command()

@@ -168,7 +168,8 @@ def types_table(types: dict[str, dict[str, Any]]) -> Table:
 
 def stats_table(stats: dict[str, Any], path: str) -> Table:
     """Counts, per type and overall."""
-    table = Table(title=f"brain at {path}", title_justify="left", show_header=False)
+    where = f"in {path}" if "://" in path else f"at {path}"
+    table = Table(title=f"brain {where}", title_justify="left", show_header=False)
     table.add_column(style="dim")
     table.add_column(justify="right")
     for etype, count in stats.get("entities_by_type", {}).items():
