@@ -169,17 +169,20 @@ MIGRATIONS: list[tuple[str, str]] = [("001_schema", SCHEMA_001)]
 
 def migrate(conn: PgConnection) -> list[str]:
     """Apply every migration not yet recorded; return the names applied. Concurrent first
-    opens queue on the write lock, so the schema is created once."""
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
-    )
-    done = {r[0] for r in conn.execute("SELECT name FROM _migrations")}
-    if all(name in done for name, _ in MIGRATIONS):
-        return []
+    opens queue on the write lock (taken before anything is created, as two concurrent
+    CREATE TABLE IF NOT EXISTS can still collide), so the schema is created once."""
+    if conn.execute("SELECT to_regclass('_migrations')").fetchone()[0] is not None:
+        done = {r[0] for r in conn.execute("SELECT name FROM _migrations")}
+        if all(name in done for name, _ in MIGRATIONS):
+            return []
     applied = []
     conn.execute("BEGIN")
     try:
         conn.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY,"
+            " applied_at TEXT NOT NULL)"
+        )
         done = {r[0] for r in conn.execute("SELECT name FROM _migrations")}
         for name, script in MIGRATIONS:
             if name in done:
