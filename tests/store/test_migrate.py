@@ -73,3 +73,21 @@ async def test_a_file_brain_moves_to_postgres_and_back_exactly(
 
     refused = cli("migrate", "--to", str(home))
     assert refused.code != 0 and "this brain itself" in refused.err
+
+
+def test_init_with_a_database_url_puts_every_command_on_that_database(
+    tmp_path: Path, pg_server: EmbeddedServer
+) -> None:
+    home = tmp_path / "team-brain"
+    cli = BrainCli(home, clean_env(BRAIN_HOME=str(home), BRAIN_EMBEDDER="hashing"))
+    with pg_server.fresh_database() as url:
+        cli.ok("init", "--database-url", url)
+        assert f"url = {json.dumps(url)}" in (home / "config.toml").read_text()
+        cli.ok("add", "Project", "Atlas", "-d", "the campus map, due in May")
+        stats = cli.ok("stats", "--json").json()
+        assert stats["database"].startswith("postgresql://") and stats["entities"] == 1
+        assert not (home / "brain.db").exists()
+        refused = cli("backup", str(tmp_path / "copy.db"))
+        assert refused.code != 0 and "brain file" in refused.err
+    gone = cli("search", "campus")  # the database was dropped: one clear line, no traceback
+    assert gone.code != 0 and "cannot open the brain's database" in gone.err
