@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     # NumPy and the vector index load with an embedder only: the hooks' cold path has none.
     import numpy as np
 
+    from brainbridge.search.pgvectors import PgVectorIndex
     from brainbridge.search.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -94,8 +95,13 @@ class HybridSearch:
     def __init__(self, store: Store, embedder: Embedder | None = None) -> None:
         self.store = store
         self.embedder = embedder
-        self.index: VectorIndex | None = None
-        if embedder is not None:
+        self.index: VectorIndex | PgVectorIndex | None = None
+        if embedder is not None and getattr(store, "pgvector", False):
+            # A brain in PostgreSQL with pgvector: the server's HNSW index answers.
+            from brainbridge.search.pgvectors import PgVectorIndex
+
+            self.index = PgVectorIndex(store, embedder.name, embedder.dim)
+        elif embedder is not None:
             from brainbridge.search.vectors import VectorIndex
 
             self.index = VectorIndex(store, embedder.name, embedder.dim)

@@ -162,9 +162,22 @@ CREATE TABLE directive_completions (
 )
 """
 
+# pgvector, where the server has it: vectors get an `embedding` column beside the blob,
+# and each model an HNSW index on it (`PostgresStore.put_vectors`). A server without the
+# extension keeps the blobs, searched in memory as in the file.
+PGVECTOR_002 = """DO $$ BEGIN
+    CREATE EXTENSION IF NOT EXISTS vector;
+    ALTER TABLE vectors ADD COLUMN embedding vector;
+EXCEPTION WHEN OTHERS THEN
+    RAISE NOTICE 'pgvector is not available: vectors are searched in memory';
+END $$"""
+
 # Named steps applied in order and recorded in `_migrations`, as in the file; a brain
-# created here starts at the SQLite schema's current state.
-MIGRATIONS: list[tuple[str, str]] = [("001_schema", SCHEMA_001)]
+# created here starts at the SQLite schema's current state. Each is a list of statements.
+MIGRATIONS: list[tuple[str, list[str]]] = [
+    ("001_schema", [x for x in SCHEMA_001.split(";") if x.strip()]),
+    ("002_pgvector", [PGVECTOR_002]),
+]
 
 
 def migrate(conn: PgConnection) -> list[str]:
@@ -184,12 +197,11 @@ def migrate(conn: PgConnection) -> list[str]:
             " applied_at TEXT NOT NULL)"
         )
         done = {r[0] for r in conn.execute("SELECT name FROM _migrations")}
-        for name, script in MIGRATIONS:
+        for name, statements in MIGRATIONS:
             if name in done:
                 continue
-            for statement in script.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
+            for statement in statements:
+                conn.execute(statement)
             conn.execute(
                 "INSERT INTO _migrations(name, applied_at) VALUES (?, ?)",
                 (name, datetime.now(UTC).isoformat(timespec="seconds")),

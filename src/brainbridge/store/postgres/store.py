@@ -3,12 +3,16 @@ own schema, text index, and the few reads that differ (read-only, size, stats)."
 
 from __future__ import annotations
 
+import re
+from array import array
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from brainbridge.store.postgres.conn import PgConnection
 from brainbridge.store.postgres.schema import migrate
 from brainbridge.store.postgres.text_index import PgTextIndex
+from brainbridge.store.sqlite.db import write_tx
 from brainbridge.store.sqlite.store import SqliteStore
 
 
@@ -19,6 +23,15 @@ class PostgresStore(SqliteStore):
     def __init__(self, conn: PgConnection) -> None:
         super().__init__(conn, None)  # type: ignore[arg-type]
         self.url = conn.url
+        # Whether the server has pgvector (migration 002 added the column if it could).
+        self.pgvector = (
+            conn.execute(
+                "SELECT 1 FROM information_schema.columns"
+                " WHERE table_name = 'vectors' AND column_name = 'embedding'"
+            ).fetchone()
+            is not None
+        )
+        self._hnsw: set[tuple[str, int]] = set()
 
     @classmethod
     def open(cls, path: str | Path) -> PostgresStore:  # a URL, named as the base class's
@@ -48,3 +61,125 @@ class PostgresStore(SqliteStore):
             0
         ]
         return out
+
+    # -- vectors in pgvector (see `search/pgvectors.py`) ----------------------------
+
+    def put_vectors(self, model: str, items: Sequence[tuple[int, bytes]]) -> None:
+        """Store vectors for entities that still exist; with pgvector, as `embedding` too,
+        under an HNSW index of the model's own (made on its first vectors)."""
+        if not self.pgvector or not items:
+            super().put_vectors(model, items)
+            return
+        dim = len(items[0][1]) // 4
+        self._ensure_hnsw(model, dim)
+        with write_tx(self.conn):
+            seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vectors").fetchone()[0]
+            for i, (eid, blob) in enumerate(items, start=1):
+                self.conn.execute(
+                    "INSERT INTO vectors(entity_id, model, seq, vector, embedding)"
+                    " SELECT ?, ?, ?, ?, ?::vector WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)"
+                    " ON CONFLICT(entity_id) DO UPDATE SET model = excluded.model,"
+                    " seq = excluded.seq, vector = excluded.vector, embedding = excluded.embedding",
+                    (eid, model, seq + i, blob, _literal(blob), eid),
+                )
+
+    def _ensure_hnsw(self, model: str, dim: int) -> None:
+        if (model, dim) in self._hnsw:
+            return
+        with write_tx(self.conn):  # one process creates it; the others find it there
+            self.conn.execute(
+                f"CREATE INDEX IF NOT EXISTS {_hnsw_name(model, dim)} ON vectors USING hnsw"
+                f" ((embedding::vector({dim})) vector_cosine_ops) WHERE model = {_quote(model)}"
+            )
+        self._hnsw.add((model, dim))
+
+    def nearest_vectors(
+        self,
+        model: str,
+        query: Sequence[float],
+        k: int,
+        entity_types: Sequence[str] | None = None,
+        exclude_types: Sequence[str] | None = None,
+    ) -> list[tuple[int, float]]:
+        """The k entities whose `model` vectors are nearest `query`: (id, cosine), by the
+        model's HNSW index (approximate; iterative scans keep a type filter from starving
+        it)."""
+        dim = len(query)
+        where, params = _type_filter(entity_types, exclude_types)
+        near = f"v.embedding::vector({dim}) <=> ?::vector({dim})"
+        self.conn.execute("SET hnsw.iterative_scan = relaxed_order")
+        rows = self.conn.execute(
+            f"SELECT v.entity_id, 1 - ({near}) AS cosine FROM vectors v"
+            f" JOIN entities e ON e.id = v.entity_id WHERE v.model = ?{where}"
+            f" ORDER BY {near} LIMIT ?",
+            [_literal_of(query), model, *params, _literal_of(query), k],
+        ).fetchall()
+        return sorted(((int(r[0]), float(r[1])) for r in rows), key=lambda h: -h[1])
+
+    def vector_cosines(
+        self, model: str, ids: Sequence[int], query: Sequence[float]
+    ) -> dict[int, float]:
+        """Cosine of `query` with the `model` vector of each listed entity that has one."""
+        if not ids:
+            return {}
+        rows = self.conn.execute(
+            f"SELECT entity_id, 1 - (embedding::vector({len(query)}) <=> ?::vector({len(query)}))"
+            " FROM vectors WHERE model = ? AND entity_id = ANY(?)",
+            (_literal_of(query), model, list(ids)),
+        ).fetchall()
+        return {int(r[0]): float(r[1]) for r in rows}
+
+    def vector_mean(
+        self,
+        model: str,
+        entity_types: Sequence[str] | None = None,
+        exclude_types: Sequence[str] | None = None,
+    ) -> tuple[list[float], int]:
+        """The mean of the `model` vectors (of these types) and how many there are: a
+        query's mean cosine over them is its dot product with the mean."""
+        where, params = _type_filter(entity_types, exclude_types)
+        row = self.conn.execute(
+            "SELECT avg(v.embedding)::text, count(*) FROM vectors v"
+            f" JOIN entities e ON e.id = v.entity_id WHERE v.model = ?{where}",
+            [model, *params],
+        ).fetchone()
+        if not row or row[0] is None:
+            return [], 0
+        return [float(x) for x in row[0].strip("[]").split(",")], int(row[1])
+
+    def model_vector_count(self, model: str) -> int:
+        return int(
+            self.conn.execute("SELECT count(*) FROM vectors WHERE model = ?", (model,)).fetchone()[
+                0
+            ]
+        )
+
+
+def _type_filter(
+    entity_types: Sequence[str] | None, exclude_types: Sequence[str] | None
+) -> tuple[str, list[str]]:
+    where, params = "", []
+    if entity_types:
+        where += f" AND e.type IN ({','.join('?' * len(entity_types))})"
+        params += list(entity_types)
+    if exclude_types:
+        where += f" AND e.type NOT IN ({','.join('?' * len(exclude_types))})"
+        params += list(exclude_types)
+    return where, params
+
+
+def _literal(blob: bytes) -> str:
+    """A float32 blob as pgvector's text form."""
+    return _literal_of(array("f", blob))
+
+
+def _literal_of(values: Sequence[float]) -> str:
+    return "[" + ",".join(f"{float(v):.7g}" for v in values) + "]"
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _hnsw_name(model: str, dim: int) -> str:
+    return "vectors_hnsw_" + re.sub(r"\W", "_", model.lower())[:40] + f"_{dim}"
