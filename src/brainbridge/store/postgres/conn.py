@@ -95,15 +95,15 @@ def translate(sql: str) -> str:
 class Cursor:
     """The result of one statement: fetchone, fetchall, iteration and rowcount."""
 
-    def __init__(self, cur: psycopg.Cursor[Any]) -> None:
+    def __init__(self, cur: psycopg.Cursor[Any] | None) -> None:
         self._cur = cur
-        self.rowcount = cur.rowcount
+        self.rowcount = cur.rowcount if cur is not None else 0
 
     def fetchone(self) -> Any:
-        return self._cur.fetchone() if self._cur.description else None
+        return self._cur.fetchone() if self._cur is not None and self._cur.description else None
 
     def fetchall(self) -> list[Any]:
-        return self._cur.fetchall() if self._cur.description else []
+        return self._cur.fetchall() if self._cur is not None and self._cur.description else []
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.fetchall())
@@ -119,8 +119,7 @@ class PgConnection:
         self.url = url
         self.total_changes = 0
         self._trace: Callable[[str], object] | None = None
-        conn.adapters.register_loader("jsonb", _JsonAsText)
-        conn.adapters.register_loader("json", _JsonAsText)
+        self._in_tx = False
 
     @classmethod
     def open(cls, url: str) -> PgConnection:
@@ -128,12 +127,18 @@ class PgConnection:
 
         Raises: sqlite3.OperationalError when the server cannot be reached.
         """
-        try:
-            conn = psycopg.connect(url, autocommit=True, row_factory=_row_factory)
-            conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT_MS}ms'")
-        except psycopg.Error as exc:
-            raise sqlite3.OperationalError(f"cannot connect to {redact_url(url)}: {exc}") from exc
-        return cls(conn, url)
+        return cls(_connect(url), url)
+
+    def _usable(self) -> None:
+        """Connect again if the server went away (a restart, a failover, an idle timeout)
+        since the last statement: only between transactions, never inside one.
+
+        Raises: sqlite3.OperationalError when it cannot be reached.
+        """
+        if self._conn.broken or self._conn.closed:
+            if self._in_tx:
+                raise sqlite3.OperationalError("the connection to the database was lost")
+            self._conn = _connect(self.url)
 
     def set_trace_callback(self, trace: Callable[[str], object] | None) -> None:
         """Call `trace` with every statement run (as sqlite3's method of that name)."""
@@ -145,8 +150,19 @@ class PgConnection:
         head = sql.lstrip()[:16].upper()
         if head.startswith("BEGIN"):
             return self._begin(immediate="IMMEDIATE" in head)
+        if head.startswith(("COMMIT", "ROLLBACK")):
+            return self._end(head)
+        self._usable()
         try:
             cur = self._conn.execute(translate(sql), list(params) if params else None)
+        except psycopg.OperationalError as exc:
+            if self._in_tx or not self._conn.broken:
+                raise _as_sqlite(exc) from exc
+            self._usable()  # lost between statements: once more, on a new connection
+            try:
+                cur = self._conn.execute(translate(sql), list(params) if params else None)
+            except psycopg.Error as again:
+                raise _as_sqlite(again) from again
         except psycopg.Error as exc:
             raise _as_sqlite(exc) from exc
         if cur.rowcount > 0 and not cur.description:
@@ -161,6 +177,7 @@ class PgConnection:
         rows = [list(r) for r in rows]
         if not rows:
             return
+        self._usable()
         try:
             with self._conn.cursor() as cur:
                 cur.executemany(translate(sql), rows)
@@ -168,13 +185,32 @@ class PgConnection:
             raise _as_sqlite(exc) from exc
         self.total_changes += len(rows)
 
-    def _begin(self, immediate: bool) -> Cursor:
+    def _end(self, head: str) -> Cursor:
+        """COMMIT or ROLLBACK. A rollback on a lost connection has nothing left to undo."""
+        self._in_tx = False
+        if head.startswith("ROLLBACK") and (self._conn.broken or self._conn.closed):
+            return Cursor(None)
         try:
-            cur = self._conn.execute("BEGIN")
-            if immediate:
-                self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+            return Cursor(self._conn.execute(head.split()[0]))
         except psycopg.Error as exc:
             raise _as_sqlite(exc) from exc
+
+    def _begin(self, immediate: bool) -> Cursor:
+        self._usable()
+        for attempt in (1, 2):
+            try:
+                cur = self._conn.execute("BEGIN")
+                break
+            except psycopg.OperationalError as exc:  # lost since the last statement
+                if attempt == 2 or not self._conn.broken:
+                    raise _as_sqlite(exc) from exc
+                self._usable()
+        self._in_tx = True
+        if immediate:
+            try:
+                self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+            except psycopg.Error as exc:
+                raise _as_sqlite(exc) from exc
         return Cursor(cur)
 
     @property
@@ -183,6 +219,17 @@ class PgConnection:
 
     def close(self) -> None:
         self._conn.close()
+
+
+def _connect(url: str) -> psycopg.Connection[Any]:
+    try:
+        conn = psycopg.connect(url, autocommit=True, row_factory=_row_factory)
+        conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT_MS}ms'")
+    except psycopg.Error as exc:
+        raise sqlite3.OperationalError(f"cannot connect to {redact_url(url)}: {exc}") from exc
+    conn.adapters.register_loader("jsonb", _JsonAsText)
+    conn.adapters.register_loader("json", _JsonAsText)
+    return conn
 
 
 def _as_sqlite(exc: psycopg.Error) -> sqlite3.Error:

@@ -1,5 +1,5 @@
-"""Vectors in PostgreSQL with pgvector: the server's HNSW index answers what the
-in-memory index answers, for the same stored vectors."""
+"""PostgreSQL only: pgvector's HNSW index answers what the in-memory index answers for
+the same stored vectors, and a brain outlives a restart of its server."""
 
 from __future__ import annotations
 
@@ -63,3 +63,23 @@ async def test_hnsw_nearest_matches_the_exact_in_memory_answer(
 
 def _ranked(hits: list[tuple[int, float]]) -> list[tuple[float, int]]:
     return sorted((-round(c, 4), e) for e, c in hits)
+
+
+async def test_a_brain_outlives_a_server_restart(tmp_path: Path) -> None:
+    """A team server restarts (maintenance, failover): a long-lived brain (`brain serve`)
+    connects again on its next statement instead of failing from then on."""
+    server = EmbeddedServer.start(tmp_path / "pg")
+    try:
+        url = server.create_database("brain")
+        brain = await Brain.open(tmp_path / "b", embedder=None, database_url=url)
+        try:
+            await brain.upsert_entity("Project", "Atlas", {}, "the campus map")
+            server.stop()
+            server = EmbeddedServer.start(tmp_path / "pg")
+            assert [h.entity.name for h in await brain.search("campus map")] == ["Atlas"]
+            await brain.upsert_entity("Project", "Orion", {}, "the release plan")
+            assert (await brain.stats())["entities"] == 2
+        finally:
+            await brain.close()
+    finally:
+        server.stop()
