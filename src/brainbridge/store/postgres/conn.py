@@ -225,6 +225,10 @@ def _connect(url: str) -> psycopg.Connection[Any]:
     try:
         conn = psycopg.connect(url, autocommit=True, row_factory=_row_factory)
         conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT_MS}ms'")
+        # psycopg prepares a statement run five times; PostgreSQL may then plan it once
+        # for any parameters, and a text match planned without its words scans the table
+        # (17 ms instead of 2.5 at 90k rows). Every statement is planned for its values.
+        conn.execute("SET plan_cache_mode = force_custom_plan")
     except psycopg.Error as exc:
         raise sqlite3.OperationalError(f"cannot connect to {redact_url(url)}: {exc}") from exc
     conn.adapters.register_loader("jsonb", _JsonAsText)
