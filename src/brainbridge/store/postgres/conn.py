@@ -120,6 +120,7 @@ class PgConnection:
         self.total_changes = 0
         self._trace: Callable[[str], object] | None = None
         self._in_tx = False
+        self._settings: list[str] = []  # SETs made again on a new connection
 
     @classmethod
     def open(cls, url: str) -> PgConnection:
@@ -139,6 +140,13 @@ class PgConnection:
             if self._in_tx:
                 raise sqlite3.OperationalError("the connection to the database was lost")
             self._conn = _connect(self.url)
+            for setting in self._settings:
+                self._conn.execute(setting)
+
+    def keep_setting(self, statement: str) -> None:
+        """Run a SET for this session, and again whenever it connects anew."""
+        self.execute(statement)
+        self._settings.append(statement)
 
     def set_trace_callback(self, trace: Callable[[str], object] | None) -> None:
         """Call `trace` with every statement run (as sqlite3's method of that name)."""
@@ -212,10 +220,6 @@ class PgConnection:
             except psycopg.Error as exc:
                 raise _as_sqlite(exc) from exc
         return Cursor(cur)
-
-    @property
-    def in_transaction(self) -> bool:
-        return self._conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
 
     def close(self) -> None:
         self._conn.close()

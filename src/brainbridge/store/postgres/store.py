@@ -14,6 +14,7 @@ from brainbridge.store.postgres.schema import migrate
 from brainbridge.store.postgres.text_index import PgTextIndex
 from brainbridge.store.sqlite.db import write_tx
 from brainbridge.store.sqlite.store import SqliteStore
+from brainbridge.store.sqlite.text_index import _type_filter
 
 
 class PostgresStore(SqliteStore):
@@ -32,6 +33,8 @@ class PostgresStore(SqliteStore):
             is not None
         )
         self._hnsw: set[tuple[str, int]] = set()
+        if self.pgvector:  # once per connection, not per search: a filter cannot starve HNSW
+            conn.keep_setting("SET hnsw.iterative_scan = relaxed_order")
 
     @classmethod
     def open(cls, path: str | Path) -> PostgresStore:  # a URL, named as the base class's
@@ -105,9 +108,8 @@ class PostgresStore(SqliteStore):
         model's HNSW index (approximate; iterative scans keep a type filter from starving
         it)."""
         dim = len(query)
-        where, params = _type_filter(entity_types, exclude_types)
+        where, params = _types_of(entity_types, exclude_types)
         near = f"v.embedding::vector({dim}) <=> ?::vector({dim})"
-        self.conn.execute("SET hnsw.iterative_scan = relaxed_order")
         rows = self.conn.execute(
             f"SELECT v.entity_id, 1 - ({near}) AS cosine FROM vectors v"
             f" JOIN entities e ON e.id = v.entity_id WHERE v.model = ?{where}"
@@ -137,7 +139,7 @@ class PostgresStore(SqliteStore):
     ) -> tuple[list[float], int]:
         """The mean of the `model` vectors (of these types) and how many there are: a
         query's mean cosine over them is its dot product with the mean."""
-        where, params = _type_filter(entity_types, exclude_types)
+        where, params = _types_of(entity_types, exclude_types)
         row = self.conn.execute(
             "SELECT avg(v.embedding)::text, count(*) FROM vectors v"
             f" JOIN entities e ON e.id = v.entity_id WHERE v.model = ?{where}",
@@ -155,17 +157,12 @@ class PostgresStore(SqliteStore):
         )
 
 
-def _type_filter(
+def _types_of(
     entity_types: Sequence[str] | None, exclude_types: Sequence[str] | None
 ) -> tuple[str, list[str]]:
-    where, params = "", []
-    if entity_types:
-        where += f" AND e.type IN ({','.join('?' * len(entity_types))})"
-        params += list(entity_types)
-    if exclude_types:
-        where += f" AND e.type NOT IN ({','.join('?' * len(exclude_types))})"
-        params += list(exclude_types)
-    return where, params
+    """The file's type filter on `e`, as a clause to append after a WHERE."""
+    where, params = _type_filter(entity_types or (), exclude_types or ())
+    return (f" AND {where}" if where else ""), list(params)
 
 
 def _literal(blob: bytes) -> str:

@@ -37,6 +37,7 @@ from brainbridge.store.sqlite.text_index import (
     RARE_ROWS,
     WINDOW_ROWS,
     _plan,
+    _type_filter,
 )
 from brainbridge.words import query_terms
 
@@ -211,18 +212,14 @@ class PgTextIndex:
         for t in present:
             idf = math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5))
             params += [t, idf, *([t] * len(fields))]
-        where = ""
-        if types:
-            where += f" AND e.type IN ({','.join('?' * len(types))})"
-        if excluded:
-            where += f" AND e.type NOT IN ({','.join('?' * len(excluded))})"
+        where, kinds = _type_filter(types, excluded)
         join = " JOIN entities e ON e.id = t.entity_id" if where else ""
         pick, picked = self._candidates(history, present, df)
         rows = self.conn.execute(
             f"WITH cand AS ({pick}) SELECT t.entity_id, {score} AS s FROM cand"
-            f" JOIN texts t ON t.entity_id = cand.entity_id{join} WHERE true{where}"
+            f" JOIN texts t ON t.entity_id = cand.entity_id{join} WHERE {where or 'true'}"
             " ORDER BY s DESC, t.entity_id LIMIT ?",
-            [*picked, *params, *types, *excluded, limit],
+            [*picked, *params, *kinds, limit],
         ).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
 
