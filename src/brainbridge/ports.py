@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -311,8 +311,15 @@ class Store(Protocol):
 
     # -- vectors -------------------------------------------------------------------
 
-    def put_vectors(self, model: str, items: Sequence[tuple[int, bytes]]) -> None:
-        """Store vectors for entities that still exist."""
+    def put_vectors(
+        self,
+        model: str,
+        items: Sequence[tuple[int, bytes]],
+        texts: Mapping[int, str] | None = None,
+    ) -> list[int]:
+        """Store vectors for entities that still exist; with `texts` (what each vector
+        was made from), only where the entity's text is still that. Returns the ids left
+        out for a changed text."""
         ...
 
     def pending_vectors(

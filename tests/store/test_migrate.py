@@ -63,7 +63,8 @@ async def test_a_file_brain_moves_to_postgres_and_back_exactly(
         in_postgres = {"BRAIN_DATABASE_URL": url}
         assert _records(cli, in_postgres) == on_file
         found = cli.ok("search", "campus map", "--json", env=in_postgres).json()
-        assert [h["name"] for h in found["results"]][:1] == ["Atlas"]
+        ranked = [(h["name"], h["score"], h["retrievers"]) for h in found["results"]]
+        assert ranked[:1] and ranked[0][0] == "Atlas", ranked  # the whole ranking if not
         again = cli.ok("migrate", "--to", url, "--json").json()  # re-running adds nothing
         assert again["records"] == moved["records"]
 

@@ -332,3 +332,41 @@ async def test_one_turn_is_stored_once_whichever_process_comes_second(brain: Bra
     assert total == 1 and exchanges[0].attributes["turn_key"] == "s1/0123abcd"
     with pytest.raises(AlreadyStored):
         await brain.upsert_entity("Chat_Exchange", "s1:ex:9", {**key, "session_id": "s1"})
+
+
+# -- vectors stay true to their entity's text ---------------------------------
+
+
+async def test_a_vector_made_from_text_that_changed_meanwhile_is_not_stored(
+    tmp_path: object, database_url: str | None
+) -> None:
+    """The embedder reads entities, embeds them, then stores the vectors. Meanwhile one
+    entity's description changed, and the newest one was deleted and its id given to a
+    new entity (SQLite reuses the largest rowid). Neither may get the old text's vector:
+    that put an Oscar's vector on "Atlas" and ranked the project below a chat about it."""
+    from pathlib import Path
+
+    b = await Brain.open(Path(str(tmp_path)) / "b", embedder=None, database_url=database_url)
+    try:
+        await b.upsert_entity("Person", "Ada", description="wrote the first program")
+        await b.upsert_entity("Person", "Oscar Lindqvist", description="infra team")
+        read = await b._run(b.store.pending_vectors, 10, "m")
+        await b.upsert_entity("Person", "Ada", description="analyst, wrote the first program")
+        await b.delete_entity("Person", "Oscar Lindqvist")
+        atlas = await b.upsert_entity("Project", "Atlas", description="the campus map")
+        blob = b"\x00\x00\x80\x3f" * 4
+        changed = await b._run(
+            b.store.put_vectors, "m", [(eid, blob) for eid, _ in read], dict(read)
+        )
+        ada = await b.get_entity("Person", "Ada")
+        assert ada is not None and ada.id in changed
+        if database_url is None:  # the file gave Oscar's id to Atlas
+            assert atlas.id in dict(read) and atlas.id in changed
+        assert await b._run(b.store.count_pending_vectors, "m") == 2  # Ada and Atlas wait
+        fresh = await b._run(b.store.pending_vectors, 10, "m")
+        assert (
+            await b._run(b.store.put_vectors, "m", [(e, blob) for e, _ in fresh], dict(fresh)) == []
+        )
+        assert await b._run(b.store.count_pending_vectors, "m") == 0
+    finally:
+        await b.close()

@@ -17,6 +17,8 @@ BATCH = 64
 # a big brain each full pass reads every row (~0.25 s at 300k), which a write per chat
 # turn must not pay. Until then an edited entity is found by BM25 alone.
 FULL_PASS_SECONDS = 60.0
+# Times a pass embeds again the entities whose text changed while it embedded them.
+MAX_RETRIES = 3
 
 
 def embed_pending(
@@ -47,15 +49,21 @@ def embed_after(
     by id: (how many were embedded, the last id embedded, or `after` if none)."""
     import numpy as np  # here, not at the top: the hooks' cold path never embeds
 
-    done = 0
+    done, retries = 0, 0
     while limit is None or done < limit:
         batch = store.pending_vectors(BATCH, embedder.name, after)
         if not batch:
             break
         vectors = embedder.embed([text for _, text in batch]).astype(np.float32)
-        store.put_vectors(
-            embedder.name, [(eid, v.tobytes()) for (eid, _), v in zip(batch, vectors, strict=True)]
+        changed = store.put_vectors(
+            embedder.name,
+            [(eid, v.tobytes()) for (eid, _), v in zip(batch, vectors, strict=True)],
+            dict(batch),  # an entity changed meanwhile is not given its old text's vector
         )
+        if changed and retries < MAX_RETRIES:  # embed those again, from their new text
+            retries += 1
+            after = min(changed) - 1
+            continue
         after = batch[-1][0]
         done += len(batch)
         if progress:
@@ -109,7 +117,11 @@ class Indexer:
                     if self._full or time.monotonic() - full_at >= FULL_PASS_SECONDS:
                         self._full, checked, full_at = False, 0, time.monotonic()
                     partial = checked > 0
-                    newest, cursor = store.max_entity_id(), checked
+                    newest = store.max_entity_id()
+                    # The newest entities were deleted: a new one may get their ids again
+                    # (SQLite reuses the largest rowid), so look from there.
+                    checked = min(checked, newest)
+                    cursor = checked
                     while not self._stop:
                         done, cursor = embed_after(store, self.embedder, cursor, BATCH * 4)
                         if not done:  # the pass reached the end of the table

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,15 +67,21 @@ class PostgresStore(SqliteStore):
 
     # -- vectors in pgvector (see `search/pgvectors.py`) ----------------------------
 
-    def put_vectors(self, model: str, items: Sequence[tuple[int, bytes]]) -> None:
-        """Store vectors for entities that still exist; with pgvector, as `embedding` too,
-        under an HNSW index of the model's own (made on its first vectors)."""
+    def put_vectors(
+        self,
+        model: str,
+        items: Sequence[tuple[int, bytes]],
+        texts: Mapping[int, str] | None = None,
+    ) -> list[int]:
+        """Store vectors for entities that still exist (and, with `texts`, still have that
+        text); with pgvector, as `embedding` too, under an HNSW index of the model's own
+        (made on its first vectors)."""
         if not self.pgvector or not items:
-            super().put_vectors(model, items)
-            return
+            return super().put_vectors(model, items, texts)
         dim = len(items[0][1]) // 4
         self._ensure_hnsw(model, dim)
         with write_tx(self.conn):
+            items, changed = self._still_current(items, texts)
             seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vectors").fetchone()[0]
             for i, (eid, blob) in enumerate(items, start=1):
                 self.conn.execute(
@@ -85,6 +91,7 @@ class PostgresStore(SqliteStore):
                     " seq = excluded.seq, vector = excluded.vector, embedding = excluded.embedding",
                     (eid, model, seq + i, blob, _literal(blob), eid),
                 )
+        return changed
 
     def _ensure_hnsw(self, model: str, dim: int) -> None:
         if (model, dim) in self._hnsw:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -658,9 +658,17 @@ class SqliteStore:
             (model,) if model else (),
         ).fetchone()[0]
 
-    def put_vectors(self, model: str, items: Sequence[tuple[int, bytes]]) -> None:
-        """Store vectors for entities that still exist."""
+    def put_vectors(
+        self,
+        model: str,
+        items: Sequence[tuple[int, bytes]],
+        texts: Mapping[int, str] | None = None,
+    ) -> list[int]:
+        """Store vectors for entities that still exist; with `texts` (what each vector
+        was made from), only where the entity's text is still that. Returns the ids left
+        out for a changed text (to embed again)."""
         with write_tx(self.conn):
+            items, changed = self._still_current(items, texts)
             seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vectors").fetchone()[0]
             for i, (eid, blob) in enumerate(items, start=1):
                 self.conn.execute(
@@ -670,6 +678,32 @@ class SqliteStore:
                     " seq = excluded.seq, vector = excluded.vector",
                     (eid, model, seq + i, blob, eid),
                 )
+        return changed
+
+    def _still_current(
+        self, items: Sequence[tuple[int, bytes]], texts: Mapping[int, str] | None
+    ) -> tuple[Sequence[tuple[int, bytes]], list[int]]:
+        """The items whose entity still has the text its vector was made from. Between
+        reading an entity and storing its vector, its description may change (the write
+        dropped the old vector) or, in the file, a deleted newest entity's id may be given
+        to a new one: a vector stored then would describe another text for good."""
+        if texts is None:
+            return items, []
+        current = self.heads_text([eid for eid, _ in items])
+        kept = [(eid, blob) for eid, blob in items if current.get(eid) == texts.get(eid)]
+        changed = [eid for eid, _ in items if eid in current and current[eid] != texts.get(eid)]
+        return kept, changed
+
+    def heads_text(self, ids: Sequence[int]) -> dict[int, str]:
+        """{id: the text its vector is made from} for these entities."""
+        out: dict[int, str] = {}
+        for chunk in _chunks(list(ids), 500):
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT id, type, name, description FROM entities WHERE id IN ({marks})", chunk
+            )
+            out.update((r[0], embed_text(r[1], r[2], r[3])) for r in rows)
+        return out
 
     def vectors_since(
         self, model: str, seq: int, limit: int = 50_000
