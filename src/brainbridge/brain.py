@@ -68,9 +68,12 @@ class Brain:
         embedder: Embedder | None,
         background: bool,
         database_url: str | None = None,
+        user: str | None = None,
+        workspace: str | None = None,
     ) -> None:
         self.path = path
         self.database_url = database_url
+        self.user, self.workspace = user, workspace  # who acts, on a PostgreSQL brain
         # One thread owns the connection so the event loop never blocks on SQLite.
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brain-store")
         self._store_thread = self._executor.submit(threading.get_ident).result()
@@ -83,7 +86,7 @@ class Brain:
         self.read_only = store.read_only  # a brain on a read-only disk answers, never writes
         background = background and not self.read_only
         self._indexer = (
-            Indexer(functools.partial(open_store, path, database_url), embedder)
+            Indexer(functools.partial(open_store, path, database_url, user, workspace), embedder)
             if embedder and background
             else None
         )
@@ -96,6 +99,8 @@ class Brain:
         background_indexing: bool = True,
         sync_types: bool = True,
         database_url: str | None = None,
+        user: str | None = None,
+        workspace: str | None = None,
     ) -> Brain:
         """Open the brain folder at `path`, creating it if missing.
 
@@ -106,6 +111,8 @@ class Brain:
         `database_url` (else `BRAIN_DATABASE_URL`, else `[database] url` in the folder's
         config.toml) puts the brain in PostgreSQL; the folder still holds its config. An
         empty `database_url` means the SQLite file in the folder, whatever is configured.
+        `user` and `workspace` (else BRAIN_USER and BRAIN_WORKSPACE) act as one person of
+        a PostgreSQL brain, confined to their workspaces (`store/postgres/people.py`).
         Raises: BrainError if the folder or database cannot be opened; SchemaError for a bad
         `entity_types.yaml`.
         """
@@ -115,16 +122,19 @@ class Brain:
         if isinstance(embedder, str) or embedder is None:
             embedder = await asyncio.to_thread(_load_embedder, embedder)
         url = database_url if database_url is not None else location.database_url(folder)
+        env_user, env_workspace = location.acting()
+        user = user if user is not None else env_user
+        workspace = workspace if workspace is not None else env_workspace
 
         def _open() -> SqliteStore:
             init_home(folder)
-            store = open_store(folder, url)
+            store = open_store(folder, url, user, workspace)
             if sync_types or not store.get_types():
                 _sync_types(store, folder / TYPES_FILE)
             return store
 
         store = await asyncio.to_thread(_open)
-        brain = cls(folder, store, embedder, background_indexing, url)
+        brain = cls(folder, store, embedder, background_indexing, url, user, workspace)
         if brain._indexer:
             brain._indexer.poke()
         return brain

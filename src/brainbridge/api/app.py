@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Res
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from brainbridge.api.browse import add_browse_routes
-from brainbridge.api.guard import Guard, is_loopback
+from brainbridge.api.guard import PERSON, Guard, People, is_loopback
 from brainbridge.api.models import (
     ContextIn,
     EnrichIn,
@@ -29,6 +29,7 @@ from brainbridge.api.models import (
     SessionPatch,
 )
 from brainbridge.api.page import web_file
+from brainbridge.api.people import McpByPerson, Team
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
@@ -63,11 +64,15 @@ def create_app(config: ServerConfig) -> FastAPI:
     token = config.token
     state: dict[str, Any] = {}
 
-    def brain() -> Brain:
-        return state["brain"]
+    # Each request acts as the brain's owner or as the person whose token it carries
+    # (a team brain in PostgreSQL; see `api/people.py`).
+    async def brain(request: Request) -> Brain:
+        person = request.scope.get(PERSON)
+        return (await state["team"].seat(person)).brain if person else state["brain"]
 
-    def bridge() -> Bridge:
-        return state["bridge"]
+    async def bridge(request: Request) -> Bridge:
+        person = request.scope.get(PERSON)
+        return (await state["team"].seat(person)).bridge if person else state["bridge"]
 
     async def next_exchange(b: Brain, session_id: str, wanted: int | None = None) -> int:
         # Taken in the database before observing starts in the background: turns sent in
@@ -83,7 +88,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         b = await Brain.open(config.brain_path, embedder=config.embedder)
         br = config.make_bridge(b) if config.make_bridge else Bridge(b)
-        state.update(brain=b, bridge=br)
+        state.update(brain=b, bridge=br, team=Team(b, config.make_bridge, config.host))
         for hook in config.on_start:
             await hook(b, br)
         if waiting(config.brain_path):
@@ -94,14 +99,19 @@ def create_app(config: ServerConfig) -> FastAPI:
             async with mcp.session_manager.run():
                 yield
         finally:
+            await state["team"].close()
             await br.drain()
             await b.close()
 
     app = FastAPI(title="brainbridge", version="0.1.0", lifespan=lifespan)
-    app.mount("/mcp", mcp_app)
+    app.mount("/mcp", McpByPerson(mcp_app, lambda: state.get("team")))
     app.state.brainbridge = state
 
-    app.add_middleware(Guard, bind_host=config.host, token=token)
+    people = People(
+        lambda: state["team"].enabled() if "team" in state else _no(),
+        lambda token: state["team"].who(token),
+    )
+    app.add_middleware(Guard, bind_host=config.host, token=token, people=people)
 
     @app.exception_handler(BrainError)
     async def brain_error(_: Request, exc: BrainError) -> JSONResponse:
@@ -361,6 +371,10 @@ def jsonable(errors: Any) -> Any:
     from fastapi.encoders import jsonable_encoder
 
     return jsonable_encoder([{k: v for k, v in e.items() if k != "input"} for e in errors])
+
+
+async def _no() -> bool:
+    return False
 
 
 async def _ready(state: dict[str, Any]) -> Brain:

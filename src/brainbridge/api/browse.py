@@ -5,7 +5,7 @@ neighbourhood graph, the directives an autonomous run would get, running the cur
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import Depends, FastAPI, Query
@@ -27,8 +27,8 @@ JUDGMENT_WORDS = {
 
 def add_browse_routes(
     app: FastAPI,
-    brain: Callable[[], Brain],
-    bridge: Callable[[], Bridge],
+    brain: Callable[..., Awaitable[Brain]],
+    bridge: Callable[..., Awaitable[Bridge]],
     directive_config: DirectiveConfig | None = None,
 ) -> None:
     """Register the web app's routes on `app` (behind the same token guard as the rest);
@@ -215,7 +215,9 @@ def _directives(b: Brain, config: DirectiveConfig | None) -> dict[str, Any]:
     from brainbridge.store.location import open_store
     from brainbridge.store.sqlite.directives import SqliteDirectiveStore
 
-    store = open_store(b.path, b.database_url)  # a connection of its own: off the store thread
+    store = open_store(
+        b.path, b.database_url, b.user, b.workspace
+    )  # a connection of its own: off the store thread
     try:
         ctx = DirectiveBridge(SqliteDirectiveStore(store.conn), config).build()
         data = ctx.to_dict()

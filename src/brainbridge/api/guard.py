@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import secrets
+from collections.abc import Awaitable, Callable
 from urllib.parse import parse_qs
 
 from fastapi.responses import JSONResponse
@@ -26,6 +27,22 @@ PUBLIC_PATHS = frozenset(
 # Request bodies above this are refused before they are read: a 5 MB message as JSON
 # (hooks, /enrich, /observe) fits with room to spare.
 MAX_BODY = 16 * 1024 * 1024
+# The scope key naming the person a request acts as (absent: the brain's owner).
+PERSON = "brainbridge.person"
+
+
+class People:
+    """How the guard knows a team brain's people: whether it has any, and whose a token
+    is (None: nobody's, or revoked). Both are asked of the database at each request, so a
+    revoked token is refused at once."""
+
+    def __init__(
+        self,
+        enabled: Callable[[], Awaitable[bool]],
+        who: Callable[[str], Awaitable[str | None]],
+    ) -> None:
+        self.enabled = enabled
+        self.who = who
 
 
 class BodyTooLarge(Exception):
@@ -40,11 +57,14 @@ class Guard:
     page reads the token from its URL fragment, which browsers never send to the server.
     """
 
-    def __init__(self, app: ASGIApp, bind_host: str, token: str | None) -> None:
+    def __init__(
+        self, app: ASGIApp, bind_host: str, token: str | None, people: People | None = None
+    ) -> None:
         self.app = app
         self.bind_host = bind_host
         self.loopback = is_loopback(bind_host)
         self.token = token.encode() if token else None
+        self.people = people
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -57,9 +77,12 @@ class Guard:
                 await _refuse(scope, receive, send, 403, f"host {host!r} not allowed")
                 return
         public = scope["path"] in PUBLIC_PATHS and scope["method"] in ("GET", "HEAD")
-        if self.token and not public and not self._authorized(scope, headers):
-            await _refuse(scope, receive, send, 401, "missing or wrong token")
-            return
+        if not public:
+            allowed, person = await self._caller(scope, headers)
+            if not allowed:
+                await _refuse(scope, receive, send, 401, "missing or wrong token")
+                return
+            scope = {**scope, PERSON: person} if person else scope
         length = headers.get(b"content-length", b"")
         if length.isdigit() and int(length) > MAX_BODY:
             await _refuse(scope, receive, send, 413, f"request body over {MAX_BODY} bytes")
@@ -80,14 +103,25 @@ class Guard:
                 raise
             await _refuse(scope, receive, send, 413, str(exc))
 
-    def _authorized(self, scope: Scope, headers: dict[bytes, bytes]) -> bool:
-        assert self.token is not None
-        auth = headers.get(b"authorization", b"")
-        sent = auth[7:].strip() if auth[:7].lower() == b"bearer " else b""
-        if not sent:
-            query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-            sent = (query.get("token") or [""])[0].encode("latin-1", "replace")
-        return secrets.compare_digest(sent, self.token)
+    async def _caller(self, scope: Scope, headers: dict[bytes, bytes]) -> tuple[bool, str | None]:
+        """(allowed, the person it acts as or None for the owner). The server's own token
+        is the owner's; in a brain with people, any other request needs a person's token."""
+        sent = _sent_token(scope, headers)
+        if self.token and sent and secrets.compare_digest(sent, self.token):
+            return True, None
+        if self.people is not None and await self.people.enabled():
+            person = await self.people.who(sent.decode("latin-1")) if sent else None
+            return person is not None, person
+        return self.token is None, None
+
+
+def _sent_token(scope: Scope, headers: dict[bytes, bytes]) -> bytes:
+    auth = headers.get(b"authorization", b"")
+    sent = auth[7:].strip() if auth[:7].lower() == b"bearer " else b""
+    if not sent:
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        sent = (query.get("token") or [""])[0].encode("latin-1", "replace")
+    return sent
 
 
 def _capped(receive: Receive) -> Receive:

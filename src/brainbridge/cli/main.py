@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "import": "brainbridge.cli.transfer:import_cmd",
     "migrate": "brainbridge.cli.transfer:migrate",
     "db": "brainbridge.cli.database:db",
+    "users": "brainbridge.cli.users:users",
 }
 # Commands of features that land separately; a module not written yet is simply not listed.
 OPTIONAL_COMMANDS: dict[str, str] = {

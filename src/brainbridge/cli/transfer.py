@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import click
 from rich.text import Text
@@ -179,37 +179,53 @@ def _count_lines(file: str) -> int | None:
     metavar="URL|FOLDER",
     help="A PostgreSQL database (postgresql://…) or a brain folder (its brain.db).",
 )
+@click.option(
+    "--workspace",
+    metavar="NAME",
+    help="Into this workspace of a team brain (a person's name: their private memory).",
+)
 @json_option
 @pass_app
-def migrate(app: App, target: str, as_json: bool) -> None:
+def migrate(app: App, target: str, workspace: str | None, as_json: bool) -> None:
     """Copy everything this brain holds into TARGET, exactly: entities, relations, aliases,
     validity, merges, vectors, sessions, the bridge log, curator runs and directives.
 
     The copy is compared with the brain, record kind by record kind; a difference exits
     with an error. The brain itself is left as it is. Re-running adds nothing twice.
     Then point your tools at the copy: BRAIN_DATABASE_URL (or `[database] url` in
-    config.toml) for a database, BRAIN_HOME for a folder.
+    config.toml) for a database, BRAIN_HOME for a folder. Into a team brain, --workspace
+    puts it in one person's private workspace (run as the brain's owner).
     """
     from brainbridge.brain import Brain
-    from brainbridge.store.location import SCHEMES, database_url
+    from brainbridge.store.location import SCHEMES, USER_ENV, acting, database_url
 
     url = target if target.startswith(SCHEMES) else ""
     folder = app.settings.brain_path if url else Path(target).expanduser()
     source_url = database_url(app.settings.brain_path) or ""
     if (url or "") == source_url and (url or folder.resolve() == app.settings.brain_path.resolve()):
         raise InvalidInput("the target is this brain itself")
+    if acting()[0]:
+        raise InvalidInput(f"brain migrate runs as the brain's owner: unset {USER_ENV}")
+    if workspace and not url:
+        raise InvalidInput("--workspace needs a PostgreSQL target (a file has one workspace)")
 
     async def _migrate() -> tuple[dict[str, int], dict[str, int]]:
         async with open_brain(app.settings, read_only=True) as source:
+            await _refuse_teams(source)
             copy = await Brain.open(
-                folder, embedder=None, background_indexing=False, database_url=url
+                folder,
+                embedder=None,
+                background_indexing=False,
+                database_url=url,
+                user="",
+                workspace=workspace or "",
             )
             try:
                 lines = await source.export_jsonl(vectors=True)
                 with progress("copying", len(lines)) as bar:
                     await copy.import_all(lines, bar.advance)
                 wanted = _kinds(lines)
-                got = _kinds(await copy.export_jsonl(vectors=True))
+                got = _kinds(await _exported(copy, workspace))
             finally:
                 await copy.close()
         return wanted, got
@@ -227,6 +243,49 @@ def migrate(app: App, target: str, as_json: bool) -> None:
         err().print(
             Text(f"Copied to {where} ({summary}); the copy matches this brain.", style="green")
         )
+
+
+async def _refuse_teams(source: Any) -> None:
+    """A brain with people is not copied: one export would merge their workspaces.
+
+    Raises: InvalidInput for a team brain.
+    """
+    if source.database_url:
+        from brainbridge.store.postgres import people
+
+        if await source._run(people.has_people, source.store.conn):
+            raise InvalidInput(
+                "this brain has people; brain migrate copies a one-person brain"
+                " (workspaces are not carried over)"
+            )
+
+
+async def _exported(copy: Any, workspace: str | None) -> list[str]:
+    """The copy's export; with a workspace, that workspace's alone, read as a person who
+    may read only it (the server's row-level security, as for everyone)."""
+    from brainbridge.brain import Brain
+
+    if not workspace:
+        return await copy.export_jsonl(vectors=True)
+    from brainbridge.store.postgres import people
+
+    conn = copy.store.conn
+    viewer = await copy._run(people.add_viewer, conn, workspace)
+    try:
+        view = await Brain.open(
+            copy.path,
+            embedder=None,
+            background_indexing=False,
+            database_url=copy.database_url,
+            user=viewer,
+            workspace=workspace,
+        )
+        try:
+            return await view.export_jsonl(vectors=True)
+        finally:
+            await view.close()
+    finally:
+        await copy._run(people.remove_viewer, conn, viewer)
 
 
 def _kinds(lines: list[str]) -> dict[str, int]:

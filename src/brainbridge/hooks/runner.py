@@ -49,6 +49,17 @@ def read_server_file(home: Path) -> dict[str, Any] | None:
     return info if isinstance(info, dict) and isinstance(info.get("url"), str) else None
 
 
+def as_caller(info: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The server to hand hooks to, with the token to send. The server file holds the
+    owner's token; a person of a team brain (BRAIN_USER) sends their own (BRAIN_TOKEN) or,
+    without one, handles hooks here as themselves, so their turns never land in the
+    owner's workspace."""
+    if info is None or not os.environ.get("BRAIN_USER", "").strip():
+        return info
+    token = os.environ.get("BRAIN_TOKEN", "").strip()
+    return {**info, "token": token} if token else None
+
+
 def via_server(info: dict[str, Any], kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
     """POST the payload to the server's /hooks/KIND; None when it cannot answer."""
     url = urlsplit(info["url"])
@@ -198,7 +209,7 @@ def main(kind: str, home: Path | None = None) -> int:
         payload = read_payload()
         if kind == "stop" and payload.get("stop_hook_active"):
             return 0
-        info = read_server_file(home)
+        info = as_caller(read_server_file(home))
         result = via_server(info, kind, payload) if info else None
         if result is not None:
             emit(kind, result)

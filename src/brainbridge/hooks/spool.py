@@ -19,6 +19,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -36,7 +37,10 @@ FORMAT = 1
 
 
 def spool_dir(home: Path) -> Path:
-    return home / SPOOL_DIR
+    """The spool of whoever this process acts as: a person of a team brain (BRAIN_USER)
+    has a spool of their own, drained as them, never by the owner's server."""
+    person = re.sub(r"[^a-z0-9_-]", "_", os.environ.get("BRAIN_USER", "").strip().lower())
+    return home / SPOOL_DIR / person if person else home / SPOOL_DIR
 
 
 def turn_record(payload: dict[str, Any]) -> dict[str, Any] | None:

@@ -22,6 +22,12 @@ class Dialect:
     like: str  # LIKE ignoring case (SQLite's LIKE already does, for ASCII)
     greatest: str  # the larger of two values
     same: str  # equality where NULL equals NULL
+    # Workspaces (PostgreSQL; a file is one workspace): `mine` confines a WHERE to the
+    # workspace being written, `mine_key` leads an ORDER BY with its rows, and `scoped`
+    # completes a conflict target whose uniqueness is per workspace.
+    mine: str = ""
+    mine_key: str = ""
+    scoped: str = ""
 
     def attribute_param(self, key: str) -> str:
         return f"$.{key}" if self.name == "sqlite" else key
@@ -51,6 +57,9 @@ POSTGRES = Dialect(
     like="ILIKE",
     greatest="GREATEST",
     same="IS NOT DISTINCT FROM",
+    mine=" AND workspace = brain_workspace()",
+    mine_key="workspace <> brain_workspace(), ",
+    scoped=", workspace",
 )
 
 

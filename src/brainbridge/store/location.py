@@ -18,6 +18,8 @@ from brainbridge.store.sqlite.store import SqliteStore
 log = logging.getLogger(__name__)
 
 ENV = "BRAIN_DATABASE_URL"
+USER_ENV = "BRAIN_USER"  # act as this person of a PostgreSQL brain
+WORKSPACE_ENV = "BRAIN_WORKSPACE"  # and write to this workspace of theirs
 SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -49,11 +51,28 @@ def database_url(folder: Path, env: Mapping[str, str] | None = None) -> str | No
     return url
 
 
-def open_store(folder: Path, url: str | None) -> SqliteStore:
-    """The store at `url` when given, else the brain file in `folder`.
+def acting(env: Mapping[str, str] | None = None) -> tuple[str | None, str | None]:
+    """(person, workspace) named by BRAIN_USER and BRAIN_WORKSPACE, each None if unset."""
+    env = os.environ if env is None else env
+    user = env.get(USER_ENV, "").strip() or None
+    workspace = env.get(WORKSPACE_ENV, "").strip() or None
+    return user, workspace
 
-    Raises: BrainError when the file or the server cannot be opened.
+
+def open_store(
+    folder: Path, url: str | None, user: str | None = None, workspace: str | None = None
+) -> SqliteStore:
+    """The store at `url` when given, else the brain file in `folder`; on PostgreSQL as
+    person `user` writing to `workspace` (see `store/postgres/people.py`).
+
+    Raises: BrainError when the file or the server cannot be opened; InvalidInput for a
+    person or workspace asked of a brain file, which has one user and one workspace.
     """
+    if (user or workspace) and not url:
+        raise InvalidInput(
+            f"people and workspaces ({USER_ENV}, {WORKSPACE_ENV}) need a PostgreSQL brain;"
+            " this one is a file, with one user"
+        )
     if url:
         try:
             from brainbridge.store.postgres.store import PostgresStore
@@ -62,7 +81,7 @@ def open_store(folder: Path, url: str | None) -> SqliteStore:
                 f"a PostgreSQL brain needs psycopg: pip install 'brainbridge[postgres]' ({exc})"
             ) from exc
         try:
-            return PostgresStore.open(url)
+            return PostgresStore.open(url, user, workspace)
         except sqlite3.Error as exc:
             raise BrainError(f"cannot open the brain's database: {exc}") from exc
     return SqliteStore.open(folder / DB_FILE)

@@ -172,11 +172,116 @@ EXCEPTION WHEN OTHERS THEN
     RAISE NOTICE 'pgvector is not available: vectors are searched in memory';
 END $$"""
 
+# Workspaces (see `store/postgres/people.py`): every row belongs to one, named by the
+# session setting `brainbridge.workspace` when it is written ("main" when unset: a brain
+# without people is one workspace). Row-level security confines every statement of a
+# person's role to the workspaces they belong to; the brain's owner is not confined.
+# Knowledge (entities, relations, merges) is read from every workspace of the caller and
+# written to one they may write; what is derived from an entity (its text, vector and
+# name keys) follows the entity; chat history (sessions, the bridge log, curator runs)
+# and directives are seen only in the workspace being written.
+KNOWLEDGE = ("entities", "relations", "merges")
+DERIVED = ("texts", "vectors", "name_keys")
+PERSONAL = (
+    "sessions",
+    "bridge_log",
+    "curator_runs",
+    "directive_rooms",
+    "directive_messages",
+    "directive_completions",
+)
+# The set is read once per statement (an InitPlan), not once per row; COALESCE makes the
+# subquery an array expression rather than ANY's row-set form.
+_READABLE = "workspace = ANY (COALESCE((SELECT brain_readable()), '{}'))"
+_WRITABLE = "workspace = ANY (COALESCE((SELECT brain_writable()), '{}'))"
+_CURRENT = f"workspace = (SELECT brain_workspace()) AND {_WRITABLE}"
+
+WORKSPACES_003 = [
+    """CREATE FUNCTION brain_workspace() RETURNS text LANGUAGE sql STABLE AS
+    $$ SELECT COALESCE(NULLIF(current_setting('brainbridge.workspace', true), ''), 'main') $$""",
+    """CREATE TABLE brain_users (
+        name TEXT PRIMARY KEY,
+        role TEXT NOT NULL UNIQUE,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+    )""",
+    """CREATE TABLE brain_members (
+        user_name TEXT NOT NULL REFERENCES brain_users(name) ON DELETE CASCADE,
+        workspace TEXT NOT NULL,
+        can_write BOOLEAN NOT NULL DEFAULT true,
+        PRIMARY KEY (user_name, workspace)
+    )""",
+    """CREATE FUNCTION brain_readable() RETURNS text[] LANGUAGE sql STABLE AS
+    $$ SELECT COALESCE(array_agg(m.workspace), '{}') FROM brain_members m
+       JOIN brain_users u ON u.name = m.user_name
+       WHERE u.role = current_user AND u.revoked_at IS NULL $$""",
+    """CREATE FUNCTION brain_writable() RETURNS text[] LANGUAGE sql STABLE AS
+    $$ SELECT COALESCE(array_agg(m.workspace), '{}') FROM brain_members m
+       JOIN brain_users u ON u.name = m.user_name
+       WHERE u.role = current_user AND u.revoked_at IS NULL AND m.can_write $$""",
+    # An entity's text, vector and name keys are in the entity's workspace, whoever
+    # indexes it (a teammate's embedder indexes shared entities too).
+    """CREATE FUNCTION brain_entity_workspace() RETURNS trigger LANGUAGE plpgsql AS
+    $$ BEGIN
+        NEW.workspace := COALESCE(
+            (SELECT workspace FROM entities WHERE id = NEW.entity_id), NEW.workspace);
+        RETURN NEW;
+    END $$""",
+    *(
+        f"ALTER TABLE {t} ADD COLUMN workspace TEXT NOT NULL DEFAULT brain_workspace()"
+        for t in (*KNOWLEDGE, *DERIVED, *PERSONAL)
+    ),
+    *(
+        f"CREATE TRIGGER {t}_workspace BEFORE INSERT ON {t}"
+        " FOR EACH ROW EXECUTE FUNCTION brain_entity_workspace()"
+        for t in DERIVED
+    ),
+    # Names, relations, sessions and rooms are unique within a workspace: a name another
+    # person uses privately neither collides with a new one nor reveals itself.
+    "ALTER TABLE entities DROP CONSTRAINT entities_type_name_key",
+    "ALTER TABLE entities ADD CONSTRAINT entities_name_key UNIQUE (type, name, workspace)",
+    "ALTER TABLE relations DROP CONSTRAINT relations_src_id_type_dst_id_key",
+    "ALTER TABLE relations ADD CONSTRAINT relations_key UNIQUE (src_id, type, dst_id, workspace)",
+    "ALTER TABLE bridge_log DROP CONSTRAINT bridge_log_session_id_fkey",
+    "ALTER TABLE curator_runs DROP CONSTRAINT curator_runs_session_id_fkey",
+    "ALTER TABLE sessions DROP CONSTRAINT sessions_pkey",
+    "ALTER TABLE sessions ADD PRIMARY KEY (id, workspace)",
+    *(
+        f"ALTER TABLE {t} ADD FOREIGN KEY (session_id, workspace)"
+        " REFERENCES sessions(id, workspace) ON DELETE CASCADE"
+        for t in ("bridge_log", "curator_runs")
+    ),
+    "ALTER TABLE directive_messages DROP CONSTRAINT directive_messages_room_id_fkey",
+    "ALTER TABLE directive_rooms DROP CONSTRAINT directive_rooms_pkey",
+    "ALTER TABLE directive_rooms ADD PRIMARY KEY (id, workspace)",
+    "ALTER TABLE directive_messages ADD FOREIGN KEY (room_id, workspace)"
+    " REFERENCES directive_rooms(id, workspace) ON DELETE CASCADE",
+    *(f"ALTER TABLE {t} ENABLE ROW LEVEL SECURITY" for t in (*KNOWLEDGE, *DERIVED, *PERSONAL)),
+    *(
+        stmt
+        for t in KNOWLEDGE
+        for stmt in (
+            f"CREATE POLICY {t}_read ON {t} FOR SELECT USING ({_READABLE})",
+            f"CREATE POLICY {t}_add ON {t} FOR INSERT WITH CHECK ({_WRITABLE})",
+            f"CREATE POLICY {t}_change ON {t} FOR UPDATE USING ({_WRITABLE})"
+            f" WITH CHECK ({_WRITABLE})",
+            f"CREATE POLICY {t}_remove ON {t} FOR DELETE USING ({_WRITABLE})",
+        )
+    ),
+    *(
+        f"CREATE POLICY {t}_follows ON {t} USING ({_READABLE}) WITH CHECK ({_READABLE})"
+        for t in DERIVED
+    ),
+    *(f"CREATE POLICY {t}_own ON {t} USING ({_CURRENT}) WITH CHECK ({_CURRENT})" for t in PERSONAL),
+]
+
 # Named steps applied in order and recorded in `_migrations`, as in the file; a brain
 # created here starts at the SQLite schema's current state. Each is a list of statements.
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("001_schema", [x for x in SCHEMA_001.split(";") if x.strip()]),
     ("002_pgvector", [PGVECTOR_002]),
+    ("003_workspaces", WORKSPACES_003),
 ]
 
 

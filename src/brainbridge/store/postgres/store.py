@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from brainbridge.store.postgres import people
 from brainbridge.store.postgres.conn import PgConnection
 from brainbridge.store.postgres.schema import migrate
 from brainbridge.store.postgres.text_index import PgTextIndex
@@ -33,22 +34,34 @@ class PostgresStore(SqliteStore):
             is not None
         )
         self._hnsw: set[tuple[str, int]] = set()
+        self.user: str | None = None  # the person it acts as (None: the owner)
         if self.pgvector:  # once per connection, not per search: a filter cannot starve HNSW
             conn.keep_setting("SET hnsw.iterative_scan = relaxed_order")
 
     @classmethod
-    def open(cls, path: str | Path) -> PostgresStore:  # a URL, named as the base class's
-        """Connect to the database at `url`, creating the schema on first use.
+    def open(  # a URL, named as the base class's
+        cls, path: str | Path, user: str | None = None, workspace: str | None = None
+    ) -> PostgresStore:
+        """Connect to the database at `url`, creating the schema on first use; as person
+        `user` when given, writing to `workspace` (see `people.py`), else as the owner.
 
-        Raises: sqlite3.OperationalError when the server cannot be reached.
+        Raises: sqlite3.OperationalError when the server cannot be reached; NotFound for
+        an unknown or revoked user; InvalidInput for a workspace they may not write.
         """
         conn = PgConnection.open(str(path))
         try:
-            migrate(conn)
+            if migrate(conn):
+                people.grant(conn)
+            if user:
+                people.act_as(conn, user, workspace)
+            elif workspace:
+                conn.keep_setting(f"SET brainbridge.workspace = {_quote(workspace)}")
         except BaseException:
             conn.close()
             raise
-        return cls(conn)
+        store = cls(conn)
+        store.user = user
+        return store
 
     def _text_index(self) -> Any:
         return PgTextIndex(self.conn)
@@ -96,11 +109,14 @@ class PostgresStore(SqliteStore):
     def _ensure_hnsw(self, model: str, dim: int) -> None:
         if (model, dim) in self._hnsw:
             return
-        with write_tx(self.conn):  # one process creates it; the others find it there
-            self.conn.execute(
-                f"CREATE INDEX IF NOT EXISTS {_hnsw_name(model, dim)} ON vectors USING hnsw"
-                f" ((embedding::vector({dim})) vector_cosine_ops) WHERE model = {_quote(model)}"
-            )
+        name = _hnsw_name(model, dim)
+        found = self.conn.execute("SELECT to_regclass(?)", (name,)).fetchone()[0]
+        if found is None and self.user is None:  # a person's role may not create indexes
+            with write_tx(self.conn):  # one process creates it; the others find it there
+                self.conn.execute(
+                    f"CREATE INDEX IF NOT EXISTS {name} ON vectors USING hnsw"
+                    f" ((embedding::vector({dim})) vector_cosine_ops) WHERE model = {_quote(model)}"
+                )
         self._hnsw.add((model, dim))
 
     def nearest_vectors(

@@ -131,7 +131,7 @@ class SqliteDirectiveStore:
             self.conn.execute(
                 f"""INSERT INTO directive_rooms(id, kind, canonical, canonical_since, created_at)
                 VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET kind = excluded.kind,
+                ON CONFLICT(id{dialect_of(self.conn).scoped}) DO UPDATE SET kind = excluded.kind,
                     canonical_since = CASE WHEN canonical = 0 AND excluded.canonical = 1
                         THEN excluded.canonical_since ELSE canonical_since END,
                     canonical = {dialect_of(self.conn).greatest}(canonical, excluded.canonical)""",

@@ -118,7 +118,7 @@ def _restore_row(conn: sqlite3.Connection, table: Table, record: dict[str, Any])
     marks = ", ".join("?" for _ in table.columns)
     if table.newer:
         updates = ", ".join(f"{c} = excluded.{c}" for c in table.columns if c not in table.key)
-        key = ", ".join(table.key)
+        key = ", ".join(table.key) + dialect_of(conn).scoped  # sessions, rooms: per workspace
         before = conn.total_changes
         conn.execute(
             f"INSERT INTO {table.name} ({cols}) VALUES ({marks}) ON CONFLICT({key}) DO UPDATE"

@@ -184,7 +184,8 @@ class SqliteStore:
         for chunk in _chunks(list(dict.fromkeys(keys)), 400):
             where = " OR ".join(["(type = ? AND name = ?)"] * len(chunk))
             rows = self.conn.execute(
-                f"SELECT type, name FROM entities WHERE {where}", [p for k in chunk for p in k]
+                f"SELECT type, name FROM entities WHERE ({where}){self.sql.mine}",
+                [p for k in chunk for p in k],
             )
             present.update((r[0], r[1]) for r in rows)
         return set(keys) - present
@@ -211,7 +212,8 @@ class SqliteStore:
             None
             if is_new
             else self.conn.execute(
-                "SELECT * FROM entities WHERE type = ? AND name = ?", (entity_type, name)
+                f"SELECT * FROM entities WHERE type = ? AND name = ?{self.sql.mine}",
+                (entity_type, name),
             ).fetchone()
         )
         if row is None:
@@ -311,7 +313,8 @@ class SqliteStore:
         for chunk in _chunks(sorted(set(names)), 500):
             marks = ",".join("?" * len(chunk))
             rows = self.conn.execute(
-                f"SELECT * FROM entities WHERE name IN ({marks}) ORDER BY type = ?, id",
+                f"SELECT * FROM entities WHERE name IN ({marks})"
+                f" ORDER BY type = ?, {self.sql.mine_key}id",
                 [*chunk, EXCHANGE_TYPE],
             ).fetchall()
             for r in rows:
@@ -321,7 +324,7 @@ class SqliteStore:
     def get_entity(self, entity_type: str, name: str) -> Entity | None:
         """The entity with this type and name, or None."""
         row = self.conn.execute(
-            "SELECT * FROM entities WHERE type = ? AND name = ?",
+            f"SELECT * FROM entities WHERE type = ? AND name = ? ORDER BY {self.sql.mine_key}id",
             (clean_text(entity_type), clean_text(name.strip())),
         ).fetchone()
         return _row_entity(row) if row else None
@@ -340,7 +343,10 @@ class SqliteStore:
         out: dict[str, int] = {}
         for chunk in _chunks(list(dict.fromkeys(names)), 500):
             marks = ",".join("?" * len(chunk))
-            sql = f"SELECT name, id FROM entities WHERE type = ? AND name IN ({marks})"
+            sql = (
+                f"SELECT name, id FROM entities WHERE type = ? AND name IN ({marks})"
+                f" ORDER BY {self.sql.mine_key}id DESC"  # the caller's own row is read last
+            )
             out.update((r[0], r[1]) for r in self.conn.execute(sql, (entity_type, *chunk)))
         return out
 
@@ -442,7 +448,8 @@ class SqliteStore:
         """Delete an entity with its relations, index rows and vector; False if absent."""
         with write_tx(self.conn):
             row = self.conn.execute(
-                "SELECT id, type FROM entities WHERE type = ? AND name = ?",
+                "SELECT id, type FROM entities WHERE type = ? AND name = ?"
+                f" ORDER BY {self.sql.mine_key}id",
                 (clean_text(entity_type), clean_text(name.strip())),
             ).fetchone()
             if row is None:
@@ -491,7 +498,8 @@ class SqliteStore:
             ids = []
             for etype, ename in (src, dst):
                 row = self.conn.execute(
-                    "SELECT id FROM entities WHERE type = ? AND name = ?",
+                    "SELECT id FROM entities WHERE type = ? AND name = ?"
+                    f" ORDER BY {self.sql.mine_key}id",
                     (clean_text(etype), clean_text(ename.strip())),
                 ).fetchone()
                 if row is None:
@@ -500,7 +508,7 @@ class SqliteStore:
             ts = created_at or now_iso()
             existing = self.conn.execute(
                 "SELECT attributes, created_at FROM relations"
-                " WHERE src_id = ? AND type = ? AND dst_id = ?",
+                f" WHERE src_id = ? AND type = ? AND dst_id = ?{self.sql.mine}",
                 (ids[0], relation_type, ids[1]),
             ).fetchone()
             attrs = json.loads(existing["attributes"]) if existing else {}
@@ -508,7 +516,8 @@ class SqliteStore:
             if existing:
                 ts = existing["created_at"]
                 self.conn.execute(
-                    "UPDATE relations SET attributes = ? WHERE src_id = ? AND type = ? AND dst_id = ?",
+                    "UPDATE relations SET attributes = ?"
+                    f" WHERE src_id = ? AND type = ? AND dst_id = ?{self.sql.mine}",
                     (_dumps(attrs), ids[0], relation_type, ids[1]),
                 )
             else:
@@ -531,7 +540,8 @@ class SqliteStore:
             ids = []
             for etype, ename in ends:
                 row = self.conn.execute(
-                    "SELECT id FROM entities WHERE type = ? AND name = ?",
+                    "SELECT id FROM entities WHERE type = ? AND name = ?"
+                    f" ORDER BY {self.sql.mine_key}id",
                     (clean_text(etype), clean_text(ename.strip())),
                 ).fetchone()
                 if row is None:
