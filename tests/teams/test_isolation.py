@@ -1,6 +1,6 @@
 """People of a team brain: what one keeps private never reaches another, through any
-door, and a revoked person is shut out at once (the server enforces it: row-level
-security on their database role, `store/postgres/people.py`)."""
+door, and a revoked person is shut out at once (the server enforces it: their database
+role reaches the brain only through views of their workspaces, `store/postgres/people.py`)."""
 
 from __future__ import annotations
 
@@ -114,6 +114,20 @@ async def test_read_only_members_and_foreign_workspaces_are_refused(
             await Brain.open(
                 home, embedder=None, database_url=database_url, user="carol", workspace="dave"
             )
+        carol = await Brain.open(home, embedder=None, database_url=database_url, user="carol")
+        try:  # even SQL of its own cannot reach past the views or write what carol only reads
+            conn = carol.store.conn
+            with pytest.raises(Exception, match="permission denied"):  # noqa: B017
+                await carol._run(conn.execute, "SELECT count(*) FROM public.entities")
+            with pytest.raises(Exception, match="read-only"):  # noqa: B017
+                await carol._run(
+                    conn.execute, "UPDATE entities SET description = 'x' WHERE name = 'Atlas'"
+                )
+            with pytest.raises(Exception, match="read-only"):  # noqa: B017
+                await carol._run(conn.execute, "DELETE FROM entities WHERE name = 'Atlas'")
+            assert (await carol.get_entity("Project", "Atlas")).description == "the campus map"  # type: ignore[union-attr]
+        finally:
+            await carol.close()
         dave = await Brain.open(home, embedder=None, database_url=database_url, user="dave")
         try:
             assert await dave.get_entity("Project", "Atlas") is None  # not a member of main
@@ -136,7 +150,7 @@ async def test_a_revoked_person_is_shut_out_at_once(tmp_path: Path, database_url
         assert people.revoke(owner.store.conn, "alice") is True
         # the brain alice already has open sees nothing more, and writes nothing
         assert not _names(await alice.search(SECRET_WORDS))
-        with pytest.raises(Exception):  # noqa: B017 - refused by the server's policy
+        with pytest.raises(Exception):  # noqa: B017 - refused by the server
             await alice.upsert_entity("Person", "Mallory", description="written after revoke")
         with pytest.raises(NotFound):
             await Brain.open(

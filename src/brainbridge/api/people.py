@@ -1,7 +1,7 @@
 """`brain serve` for a team brain: each request acts as the person whose token it carries.
 
 The guard (`guard.py`) names the person; here each person gets a brain of their own,
-opened on first use as their database role (so row-level security confines it to their
+opened on first use as their database role (so the server confines it to their
 workspaces), with its own bridge and its own MCP server at /mcp. The server's own token,
 or no token on a brain without people, acts as the brain's owner, as before.
 """

@@ -262,7 +262,7 @@ async def _refuse_teams(source: Any) -> None:
 
 async def _exported(copy: Any, workspace: str | None) -> list[str]:
     """The copy's export; with a workspace, that workspace's alone, read as a person who
-    may read only it (the server's row-level security, as for everyone)."""
+    may read only it (confined by the server, as everyone is)."""
     from brainbridge.brain import Brain
 
     if not workspace:

@@ -161,14 +161,17 @@ class PgConnection:
         if head.startswith(("COMMIT", "ROLLBACK")):
             return self._end(head)
         self._usable()
+        # Without parameters psycopg sends the text as it is: nothing to translate (a
+        # doubled `%` would reach the server doubled).
+        text, args = (translate(sql), list(params)) if params else (sql, None)
         try:
-            cur = self._conn.execute(translate(sql), list(params) if params else None)
+            cur = self._conn.execute(text, args)
         except psycopg.OperationalError as exc:
             if self._in_tx or not self._conn.broken:
                 raise _as_sqlite(exc) from exc
             self._usable()  # lost between statements: once more, on a new connection
             try:
-                cur = self._conn.execute(translate(sql), list(params) if params else None)
+                cur = self._conn.execute(text, args)
             except psycopg.Error as again:
                 raise _as_sqlite(again) from again
         except psycopg.Error as exc:

@@ -3,7 +3,8 @@
 Every row belongs to a workspace (schema migration 003). Each person has a private
 workspace named after them and belongs to the shared one, `main`, where everything
 written before people were added lives. A person acts through a database role of their
-own (`SET ROLE`), and row-level security confines every statement of that role to the
+own (`SET ROLE`), which holds no privilege on the tables: it reads and writes through
+views (schema `brain_people`, first on its search path) confined to the
 workspaces the person belongs to: the server enforces it, so no code path of ours can
 skip it. Writes go to one workspace (their own unless they choose a shared one they may
 write). The brain's owner (the role that created the tables) is not confined: it is the
@@ -23,13 +24,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from brainbridge.errors import BrainError, InvalidInput, NotFound
+from brainbridge.store.postgres.schema import PEOPLE
 from brainbridge.store.sqlite.db import write_tx
 from brainbridge.store.sqlite.store import now_iso
 
 SHARED = "main"
 NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
-# Tables a person's role may not write: who belongs where is the owner's to say.
-ADMIN_TABLES = ("brain_users", "brain_members", "_migrations")
 
 
 @dataclass(frozen=True)
@@ -136,14 +136,16 @@ def grant(conn: Any) -> None:
 
 
 def _ensure_group(conn: Any, group: str) -> None:
+    """The people's group role and its privileges: the views in `brain_people` (never the
+    tables behind them), the shared entity types, and the little the views read to know
+    who is asking (never the token hashes)."""
     g = _ident(group)
     if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = ?", (group,)).fetchone():
         conn.execute(f"CREATE ROLE {g} NOLOGIN")
-    conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {g}")
-    conn.execute(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {g}")
-    for table in ADMIN_TABLES:
-        conn.execute(f"REVOKE ALL ON {table} FROM {g}")
-    # What row-level security reads to know who the caller is; never the token hashes.
+    conn.execute(f"REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {g}")
+    conn.execute(f"GRANT USAGE ON SCHEMA {PEOPLE} TO {g}")
+    conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {PEOPLE} TO {g}")
+    conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON entity_types TO {g}")
     conn.execute(f"GRANT SELECT (name, role, revoked_at) ON brain_users TO {g}")
     conn.execute(f"GRANT SELECT ON brain_members, _migrations TO {g}")
 
@@ -216,12 +218,13 @@ def act_as(conn: Any, name: str, workspace: str | None = None) -> str:
         raise InvalidInput(f"{name} may not write to workspace {target!r}")
     conn.keep_setting(f"SET ROLE {_ident(row[0])}")
     conn.keep_setting(f"SET brainbridge.workspace = '{target}'")
+    conn.keep_setting(f"SET search_path = {PEOPLE}, public")  # the views, then the rest
     return target
 
 
 def add_viewer(conn: Any, workspace: str) -> str:
     """A person of `workspace` alone (`brain migrate --workspace` checks its copy through
-    their eyes, acting in it: row-level security, as for everyone, shows them its history
+    their eyes, acting in it: the views, as for everyone, show them its history
     too); their name. Remove them with `remove_viewer`."""
     name = f"check-{os.getpid()}-{secrets.token_hex(3)}"
     add(conn, name, shared="none")
