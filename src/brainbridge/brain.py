@@ -423,6 +423,8 @@ class Brain:
                 self.store.count_pending_vectors(self.embedder.name) if self.embedder else None
             )
             out["embedder"] = self.embedder.name if self.embedder else "none"
+            if self.user:  # a person of a team brain: the counts are of what they see
+                out["person"] = self.user
             return out
 
         return await self._run(_stats)

@@ -67,6 +67,12 @@ async def test_each_token_acts_as_its_person(tmp_path: Path, database_url: str) 
             hits = http.get("/search", params={"q": "therapist Reyes"}).json()["results"]
             assert "Dr. Reyes" in {h["name"] for h in hits}
             assert [s["id"] for s in http.get("/sessions").json()] == ["alice-1"]
+            for _ in range(300):  # the server's curator works for each person too
+                title = http.get("/sessions/alice-1").json()["title"]
+                if title:
+                    break
+                time.sleep(0.1)
+            assert title, "alice's session got no title from the curator"
         assert "Dr. Reyes" in await _mcp_search(served, alice, "therapist Reyes")
 
         with _as(served, bob) as http:

@@ -88,7 +88,9 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         b = await Brain.open(config.brain_path, embedder=config.embedder)
         br = config.make_bridge(b) if config.make_bridge else Bridge(b)
-        state.update(brain=b, bridge=br, team=Team(b, config.make_bridge, config.host))
+        state.update(
+            brain=b, bridge=br, team=Team(b, config.make_bridge, config.host, config.on_start)
+        )
         for hook in config.on_start:
             await hook(b, br)
         if waiting(config.brain_path):

@@ -9,7 +9,7 @@ or no token on a brain without people, acts as the brain's owner, as before.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -36,11 +36,16 @@ class Team:
     """The people of the brain `owner` serves, each seated on first use."""
 
     def __init__(
-        self, owner: Brain, make_bridge: Callable[[Brain], Bridge] | None, host: str
+        self,
+        owner: Brain,
+        make_bridge: Callable[[Brain], Bridge] | None,
+        host: str,
+        on_start: Sequence[Callable[[Brain, Bridge], Awaitable[Any]]] = (),
     ) -> None:
         self.owner = owner
         self.make_bridge = make_bridge
         self.host = host
+        self.on_start = list(on_start)  # what the server does to its own (the curator)
         self._seats: dict[str, Seat] = {}
         self._lock = asyncio.Lock()
         self._has_people = False
@@ -73,6 +78,8 @@ class Team:
                     user=person,
                 )
                 bridge = self.make_bridge(brain) if self.make_bridge else Bridge(brain)
+                for hook in self.on_start:
+                    await hook(brain, bridge)
                 seat = self._seats[person] = Seat(brain, bridge)
             return seat
 

@@ -53,7 +53,10 @@ def stats(app: App, as_json: bool) -> None:
     if as_json:
         emit_json({"path": str(app.settings.brain_path), **where, **data})
         return
-    out().print(stats_table(data, where.get("database") or str(app.settings.brain_path)))
+    place = where.get("database") or str(app.settings.brain_path)
+    if data.get("person"):
+        place += f" (as {data['person']})"
+    out().print(stats_table(data, place))
 
 
 @click.command()
