@@ -91,6 +91,14 @@ class Brain:
             else None
         )
 
+    @property
+    def files(self) -> Path:
+        """The folder of the files this brain writes as it runs (the curator's daily
+        activity log and its day record, session locks): the brain folder, or for a person
+        of a team brain a folder of their own in it, so one person's log never shows in
+        another's export or page."""
+        return self.path / "people" / self.user if self.user else self.path
+
     @classmethod
     async def open(
         cls,
@@ -447,7 +455,7 @@ class Brain:
 
     def iter_export(self, vectors: bool = False) -> Iterator[str]:
         """Export lines lazily; only for synchronous callers outside the event loop."""
-        return export_lines(self.store, self.path, vectors)
+        return export_lines(self.store, self.files, vectors)
 
     async def import_jsonl(
         self, lines: Iterable[str], progress: Callable[[int], None] | None = None
@@ -474,7 +482,7 @@ class Brain:
                 lines,
                 self.types,
                 progress,
-                folder=self.path,
+                folder=self.files,
                 skip_bad=skip_bad,
             )
         finally:

@@ -150,7 +150,7 @@ class Curator:
         lock = self._locks.get(session_id)
         if lock is None:
             lock = self._locks[session_id] = asyncio.Lock()
-        guard = SessionGuard(self.brain.path, session_id)
+        guard = SessionGuard(self.brain.files, session_id)
         if lock.locked() and not wait:
             guard.mark_pending()
             log.debug("curator: run in progress for %s; trigger %r coalesced", session_id, trigger)
@@ -231,12 +231,12 @@ class Curator:
             )
             exchanges = [_exchange(e) for e in rows]
             now = self._now()
-            day_file = day_record_file(brain.path, now.date())
+            day_file = day_record_file(brain.files, now.date())
             day_runs = await asyncio.to_thread(read_day, day_file)
             mine = [r for r in day_runs if r.get("session_id") == session_id]
             logged = [r for r in mine if r.get("activity")]
             box = Toolbox(
-                brain, session, self._now, brain.path, logged[-1]["activity"] if logged else ""
+                brain, session, self._now, brain.files, logged[-1]["activity"] if logged else ""
             )
             llm_calls: list[ToolCall] | None = None
             if self.llm is not None and exchanges:
