@@ -85,8 +85,10 @@ function tokenHelp(wrong) {
 async function loadStats() {
   try {
     const s = await api("/stats");
-    document.getElementById("stats").textContent = [plural(s.entities, "entity", "entities"),
-      plural(s.relations, "relation"), plural(s.sessions, "session")].join(" · ");
+    // On a team brain the counts are what this person sees: say whose they are.
+    document.getElementById("stats").textContent = [...(s.person ? [`you: ${s.person}`] : []),
+      plural(s.entities, "entity", "entities"), plural(s.relations, "relation"),
+      plural(s.sessions, "session")].join(" · ");
   } catch (e) { document.getElementById("stats").textContent = ""; }
 }
 
