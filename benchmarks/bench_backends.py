@@ -6,7 +6,9 @@ vectors: text + graph + context, as the hooks' cold path) and the bridge's `enri
 are timed on the same 400 messages. PostgreSQL is the embedded server
 (`store/postgres/embedded.py`, PostgreSQL 18 on a Unix socket on this machine).
 
-Then PostgreSQL alone grows to 1M entities and is timed again (the growth ratio is
+The PostgreSQL brain is timed again as a person of a team brain (through the workspace
+views, `store/postgres/people.py`). Then PostgreSQL alone grows to 1M entities and is
+timed again (the growth ratio is
 p50 at 1M over p50 at 300k); 20 writer processes write into one brain on each backend
 (nothing may be lost; p95 write latency); and LoCoMo evidence recall is scored on both
 (their text ranking differs: FTS5's BM25 against IDF-weighted `ts_rank`).
@@ -77,6 +79,30 @@ async def _one_backend(folder: Path, url: str, cfg: dict[str, int]) -> dict[str,
     return out
 
 
+async def _as_person(folder: Path, url: str, messages: list[str]) -> dict[str, Any]:
+    """The PostgreSQL brain measured again through a person's eyes: a member of the
+    shared workspace, whose every statement goes through the workspace views."""
+    from brainbridge.store.postgres import people
+
+    owner = await Brain.open(folder, embedder=None, background_indexing=False, database_url=url)
+    try:
+        await owner._run(people.add, owner.store.conn, "bench")  # type: ignore[attr-defined]
+    finally:
+        await owner.close()
+    brain = await Brain.open(
+        folder,
+        embedder=None,
+        background_indexing=False,
+        database_url=url,
+        user="bench",
+        workspace="main",
+    )
+    try:
+        return await _measure(brain, messages)
+    finally:
+        await brain.close()
+
+
 async def _grow(folder: Path, url: str, cfg: dict[str, int], messages: list[str]) -> dict[str, Any]:
     """The PostgreSQL brain grown to `large` rows with more knowledge entities, measured
     on the same messages."""
@@ -136,6 +162,7 @@ async def _run(quick: bool) -> str:
                 for backend, db in zip(BACKENDS, ("", url), strict=True):
                     results[backend] = await _one_backend(root / backend, db, cfg)
                 messages = results["PostgreSQL"]["messages"]
+                person = await _as_person(root / "PostgreSQL", url, messages)
                 large = await _grow(root / "PostgreSQL", url, cfg, messages)
             writers = {}
             for backend in BACKENDS:
@@ -151,12 +178,13 @@ async def _run(quick: bool) -> str:
             locomo = await _locomo(root, server, quick)
         finally:
             server.stop()
-    return report(cfg, results, large, writers, locomo, time.perf_counter() - started)
+    return report(cfg, results, person, large, writers, locomo, time.perf_counter() - started)
 
 
 def report(
     cfg: dict[str, int],
     results: dict[str, dict[str, Any]],
+    person: dict[str, Any],
     large: dict[str, Any],
     writers: dict[str, dict[str, Any]],
     locomo: dict[str, dict[str, float]],
@@ -183,6 +211,11 @@ def report(
         "",
         f"Growth from {pg['rows']:,} to {large['rows']:,} rows on PostgreSQL: search p50 ×"
         f"{growth:.2f}, enrich p50 ×{enrich_growth:.2f}.",
+        "",
+        f"A person of the team brain (through the workspace views), same {pg['rows']:,} rows"
+        f" and messages: search {p50_p95(person['search'])}, enrich"
+        f" {p50_p95(person['enrich'])} (the owner, above: {p50_p95(pg['search'])} and"
+        f" {p50_p95(pg['enrich'])}).",
         "",
         f"{WRITERS} writer processes × {UPSERTS} upserts (one transaction each) into one brain:",
         "",
