@@ -161,3 +161,37 @@ async def test_a_revoked_person_is_shut_out_at_once(tmp_path: Path, database_url
     finally:
         for b in (owner, alice, bob):
             await b.close()
+
+
+async def test_shared_workspaces_beyond_main(tmp_path: Path, database_url: str) -> None:
+    """A design team shares a workspace of its own: its members read it and, writing
+    there, add to it; everyone else never sees it; a member who leaves stops seeing it."""
+    home = tmp_path / "brain"
+    owner = await Brain.open(home, embedder=None, database_url=database_url)
+    try:
+        for person in ("alice", "bob", "carol"):
+            people.add(owner.store.conn, person)
+        people.join(owner.store.conn, "alice", "design")
+        people.join(owner.store.conn, "bob", "design", can_write=False)
+        with pytest.raises(InvalidInput, match="private"):
+            people.join(owner.store.conn, "bob", "carol")
+        with pytest.raises(InvalidInput, match="shared workspace"):
+            people.add(owner.store.conn, "design")
+        opened = dict(embedder=None, database_url=database_url)
+        alice = await Brain.open(home, user="alice", workspace="design", **opened)  # type: ignore[arg-type]
+        await alice.upsert_entity("Decision", "Use the blue palette", description="for Atlas")
+        await alice.close()
+        bob = await Brain.open(home, user="bob", **opened)  # type: ignore[arg-type]
+        carol = await Brain.open(home, user="carol", **opened)  # type: ignore[arg-type]
+        try:
+            assert await bob.get_entity("Decision", "Use the blue palette") is not None
+            assert await carol.get_entity("Decision", "Use the blue palette") is None
+            with pytest.raises(InvalidInput, match="may not write"):
+                await Brain.open(home, user="bob", workspace="design", **opened)  # type: ignore[arg-type]
+            assert people.leave(owner.store.conn, "bob", "design") is True
+            assert await bob.get_entity("Decision", "Use the blue palette") is None
+        finally:
+            await bob.close()
+            await carol.close()
+    finally:
+        await owner.close()

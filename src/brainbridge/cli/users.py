@@ -94,3 +94,30 @@ def revoke(app: App, name: str) -> None:
 
     changed = guarded(lambda: _as_owner(app, lambda conn: people.revoke(conn, name)))
     say(Text(f"Revoked {name}." if changed else f"{name} was revoked already.", "green"))
+
+
+@users.command("join")
+@click.argument("name")
+@click.argument("workspace")
+@click.option("--read-only", is_flag=True, help="Read it, never write it.")
+@pass_app
+def join(app: App, name: str, workspace: str, read_only: bool) -> None:
+    """Make NAME a member of the shared WORKSPACE (made by its first member); they write
+    to it with BRAIN_WORKSPACE=WORKSPACE. Again with or without --read-only to change."""
+    from brainbridge.store.postgres import people
+
+    guarded(lambda: _as_owner(app, lambda conn: people.join(conn, name, workspace, not read_only)))
+    access = "reads" if read_only else "reads and writes"
+    say(Text(f"{name} {access} {workspace}.", "green"))
+
+
+@users.command("leave")
+@click.argument("name")
+@click.argument("workspace")
+@pass_app
+def leave(app: App, name: str, workspace: str) -> None:
+    """Take NAME out of the shared WORKSPACE (what is in it stays)."""
+    from brainbridge.store.postgres import people
+
+    left = guarded(lambda: _as_owner(app, lambda conn: people.leave(conn, name, workspace)))
+    say(Text(f"{name} left {workspace}." if left else f"{name} was not in {workspace}.", "green"))

@@ -90,7 +90,7 @@ def open_store(
 def redact_url(url: str) -> str:
     """A database URL without its password, for messages and logs."""
     parts = urlsplit(url)
-    if parts.password is None:
+    if not parts.password:  # none, or empty (`postgres:@`): nothing to hide
         return url
     user = f"{parts.username}:***@" if parts.username else ":***@"
     host = parts.netloc.rsplit("@", 1)[-1]

@@ -95,6 +95,8 @@ def add(conn: Any, name: str, shared: str = "write") -> str:
         with write_tx(conn):
             if conn.execute("SELECT 1 FROM brain_users WHERE name = ?", (name,)).fetchone():
                 raise InvalidInput(f"there is already a user named {name!r}")
+            if conn.execute("SELECT 1 FROM brain_members WHERE workspace = ?", (name,)).fetchone():
+                raise InvalidInput(f"{name!r} is the name of a shared workspace")
             _ensure_group(conn, group)
             if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = ?", (role,)).fetchone():
                 conn.execute(f"GRANT {_ident(group)} TO {_ident(role)}")
@@ -148,6 +150,48 @@ def _ensure_group(conn: Any, group: str) -> None:
     conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON entity_types TO {g}")
     conn.execute(f"GRANT SELECT (name, role, revoked_at) ON brain_users TO {g}")
     conn.execute(f"GRANT SELECT ON brain_members, _migrations TO {g}")
+
+
+def join(conn: Any, name: str, workspace: str, can_write: bool = True) -> None:
+    """Make person `name` a member of the shared `workspace` (created by its first
+    member), able to write it or only read it; again, to change that.
+
+    Raises: NotFound for no such person; InvalidInput for a bad workspace name or
+    another person's private workspace.
+    """
+    name, workspace = name.strip().lower(), workspace.strip().lower()
+    if not NAME.match(workspace):
+        raise InvalidInput(
+            f"a workspace name is 1-32 lowercase letters, digits, '-' or '_' (got {workspace!r})"
+        )
+    with write_tx(conn):
+        if not conn.execute("SELECT 1 FROM brain_users WHERE name = ?", (name,)).fetchone():
+            raise NotFound(f"no user named {name!r}")
+        if (
+            workspace != name
+            and conn.execute("SELECT 1 FROM brain_users WHERE name = ?", (workspace,)).fetchone()
+        ):
+            raise InvalidInput(f"{workspace!r} is a person's private workspace")
+        conn.execute(
+            "INSERT INTO brain_members(user_name, workspace, can_write) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_name, workspace) DO UPDATE SET can_write = excluded.can_write",
+            (name, workspace, can_write),
+        )
+
+
+def leave(conn: Any, name: str, workspace: str) -> bool:
+    """Take person `name` out of the shared `workspace`; False if they were not in it.
+
+    Raises: InvalidInput for their own private workspace.
+    """
+    name, workspace = name.strip().lower(), workspace.strip().lower()
+    if workspace == name:
+        raise InvalidInput("a person always keeps their own workspace")
+    with write_tx(conn):
+        cur = conn.execute(
+            "DELETE FROM brain_members WHERE user_name = ? AND workspace = ?", (name, workspace)
+        )
+    return cur.rowcount > 0
 
 
 def people(conn: Any) -> list[Person]:
