@@ -192,7 +192,12 @@ PERSONAL = (
 )
 # The set is read once per statement (an InitPlan), not once per row; COALESCE makes the
 # subquery an array expression rather than ANY's row-set form.
-_READABLE = "workspace = ANY (COALESCE((SELECT brain_readable()), '{}'))"
+# What a person may read, on `workspace || ''` rather than the column: the planner cannot
+# know the set, so on the bare column it guessed a handful of rows and walked the
+# (type, name, workspace) index to every chat exchange instead of probing the position
+# index (17 ms for 12 positions at 20k exchanges, 0.3 ms this way). An expression no index
+# holds keeps the workspace a filter on whichever index the rest of the query picks.
+_VISIBLE = "(workspace || '') = ANY (COALESCE((SELECT brain_readable()), '{}'))"
 _WRITABLE = "workspace = ANY (COALESCE((SELECT brain_writable()), '{}'))"
 _CURRENT = f"workspace = (SELECT brain_workspace()) AND {_WRITABLE}"
 PEOPLE = "brain_people"  # the schema of the views people read and write through
@@ -267,7 +272,7 @@ WORKSPACES_003 = [
     # became a full scan). Its CHECK OPTION keeps rows written in view.
     f"CREATE SCHEMA {PEOPLE}",
     *(
-        f"CREATE VIEW {PEOPLE}.{t} AS SELECT * FROM public.{t} WHERE {_READABLE}"
+        f"CREATE VIEW {PEOPLE}.{t} AS SELECT * FROM public.{t} WHERE {_VISIBLE}"
         " WITH CASCADED CHECK OPTION"
         for t in (*KNOWLEDGE, *DERIVED)
     ),
