@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, TypeVar
 
+from brainbridge.acting import acting
 from brainbridge.errors import InvalidInput, NotFound, SchemaError
 from brainbridge.home import init_home
 from brainbridge.model import Entity, Hit, Relation, Subgraph, holds_at
@@ -130,7 +131,7 @@ class Brain:
         if isinstance(embedder, str) or embedder is None:
             embedder = await asyncio.to_thread(_load_embedder, embedder)
         url = database_url if database_url is not None else location.database_url(folder)
-        env_user, env_workspace = location.acting()
+        env_user, env_workspace = acting()
         user = user if user is not None else env_user
         workspace = workspace if workspace is not None else env_workspace
 

@@ -215,9 +215,8 @@ def _directives(b: Brain, config: DirectiveConfig | None) -> dict[str, Any]:
     from brainbridge.store.location import open_store
     from brainbridge.store.sqlite.directives import SqliteDirectiveStore
 
-    store = open_store(
-        b.path, b.database_url, b.user, b.workspace
-    )  # a connection of its own: off the store thread
+    # A connection of its own: off the store thread.
+    store = open_store(b.path, b.database_url, b.user, b.workspace)
     try:
         ctx = DirectiveBridge(SqliteDirectiveStore(store.conn), config).build()
         data = ctx.to_dict()

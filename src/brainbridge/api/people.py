@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from brainbridge.api.guard import PERSON, People
+from brainbridge.api.guard import PERSON
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.mcp import build_server
@@ -49,9 +49,6 @@ class Team:
         self._seats: dict[str, Seat] = {}
         self._lock = asyncio.Lock()
         self._has_people = False
-
-    def gate(self) -> People:
-        return People(self.enabled, self.who)
 
     async def enabled(self) -> bool:
         """Whether the brain has people (once it has, it always has: they are revoked,

@@ -196,16 +196,16 @@ def migrate(app: App, target: str, workspace: str | None, as_json: bool) -> None
     config.toml) for a database, BRAIN_HOME for a folder. Into a team brain, --workspace
     puts it in one person's private workspace (run as the brain's owner).
     """
+    from brainbridge.acting import require_owner
     from brainbridge.brain import Brain
-    from brainbridge.store.location import SCHEMES, USER_ENV, acting, database_url
+    from brainbridge.store.location import SCHEMES, database_url
 
     url = target if target.startswith(SCHEMES) else ""
     folder = app.settings.brain_path if url else Path(target).expanduser()
     source_url = database_url(app.settings.brain_path) or ""
     if (url or "") == source_url and (url or folder.resolve() == app.settings.brain_path.resolve()):
         raise InvalidInput("the target is this brain itself")
-    if acting()[0]:
-        raise InvalidInput(f"brain migrate runs as the brain's owner: unset {USER_ENV}")
+    require_owner("brain migrate")
     if workspace and not url:
         raise InvalidInput("--workspace needs a PostgreSQL target (a file has one workspace)")
 

@@ -21,7 +21,8 @@ def _as_owner(app: App, fn: Callable[[Any], T]) -> T:
 
     Raises: InvalidInput for a brain file, or when BRAIN_USER asks to act as a person.
     """
-    from brainbridge.store.location import USER_ENV, acting, database_url, open_store
+    from brainbridge.acting import require_owner
+    from brainbridge.store.location import database_url, open_store
 
     url = database_url(app.settings.brain_path)
     if not url:
@@ -29,8 +30,7 @@ def _as_owner(app: App, fn: Callable[[Any], T]) -> T:
             "people need a PostgreSQL brain; this one is a file with one user"
             " (brain init --database-url URL, or brain migrate --to URL)"
         )
-    if acting()[0]:
-        raise InvalidInput(f"brain users runs as the brain's owner: unset {USER_ENV}")
+    require_owner("brain users")
     store = open_store(app.settings.brain_path, url)
     try:
         return fn(store.conn)

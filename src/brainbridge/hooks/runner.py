@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from brainbridge.acting import acting
 from brainbridge.hooks.payload import context_output, read_payload
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def as_caller(info: dict[str, Any] | None) -> dict[str, Any] | None:
     owner's token; a person of a team brain (BRAIN_USER) sends their own (BRAIN_TOKEN) or,
     without one, handles hooks here as themselves, so their turns never land in the
     owner's workspace."""
-    if info is None or not os.environ.get("BRAIN_USER", "").strip():
+    if info is None or not acting()[0]:
         return info
     token = os.environ.get("BRAIN_TOKEN", "").strip()
     return {**info, "token": token} if token else None

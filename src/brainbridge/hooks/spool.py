@@ -28,6 +28,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from brainbridge.acting import acting
 from brainbridge.hooks.payload import field, transcript_turns, turn_key
 
 SPOOL_DIR = "spool"
@@ -39,7 +40,7 @@ FORMAT = 1
 def spool_dir(home: Path) -> Path:
     """The spool of whoever this process acts as: a person of a team brain (BRAIN_USER)
     has a spool of their own, drained as them, never by the owner's server."""
-    person = re.sub(r"[^a-z0-9_-]", "_", os.environ.get("BRAIN_USER", "").strip().lower())
+    person = re.sub(r"[^a-z0-9_-]", "_", (acting()[0] or "").lower())
     return home / SPOOL_DIR / person if person else home / SPOOL_DIR
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from brainbridge.acting import USER_ENV, WORKSPACE_ENV
 from brainbridge.errors import BrainError, InvalidInput
 from brainbridge.home import CONFIG_FILE, DB_FILE
 from brainbridge.store.sqlite.store import SqliteStore
@@ -18,8 +19,6 @@ from brainbridge.store.sqlite.store import SqliteStore
 log = logging.getLogger(__name__)
 
 ENV = "BRAIN_DATABASE_URL"
-USER_ENV = "BRAIN_USER"  # act as this person of a PostgreSQL brain
-WORKSPACE_ENV = "BRAIN_WORKSPACE"  # and write to this workspace of theirs
 SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -49,14 +48,6 @@ def database_url(folder: Path, env: Mapping[str, str] | None = None) -> str | No
     if not url.startswith(SCHEMES):
         raise InvalidInput(f"{source} must start with postgresql:// (got {url.split(':')[0]}:)")
     return url
-
-
-def acting(env: Mapping[str, str] | None = None) -> tuple[str | None, str | None]:
-    """(person, workspace) named by BRAIN_USER and BRAIN_WORKSPACE, each None if unset."""
-    env = os.environ if env is None else env
-    user = env.get(USER_ENV, "").strip() or None
-    workspace = env.get(WORKSPACE_ENV, "").strip() or None
-    return user, workspace
 
 
 def open_store(

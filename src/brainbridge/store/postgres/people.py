@@ -66,7 +66,7 @@ def _role_of(conn: Any, name: str) -> str:
 
 
 def _members_role(conn: Any) -> str:
-    return _role_of(conn, "people")[:63]
+    return _role_of(conn, "people")
 
 
 def _check_name(name: str) -> str:

@@ -89,22 +89,21 @@ class PostgresStore(SqliteStore):
         """Store vectors for entities that still exist (and, with `texts`, still have that
         text); with pgvector, as `embedding` too, under an HNSW index of the model's own
         (made on its first vectors)."""
-        if not self.pgvector or not items:
-            return super().put_vectors(model, items, texts)
-        dim = len(items[0][1]) // 4
-        self._ensure_hnsw(model, dim)
-        with write_tx(self.conn):
-            items, changed = self._still_current(items, texts)
-            seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vectors").fetchone()[0]
-            for i, (eid, blob) in enumerate(items, start=1):
-                self.conn.execute(
-                    "INSERT INTO vectors(entity_id, model, seq, vector, embedding)"
-                    " SELECT ?, ?, ?, ?, ?::vector WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)"
-                    " ON CONFLICT(entity_id) DO UPDATE SET model = excluded.model,"
-                    " seq = excluded.seq, vector = excluded.vector, embedding = excluded.embedding",
-                    (eid, model, seq + i, blob, _literal(blob), eid),
-                )
-        return changed
+        if self.pgvector and items:
+            self._ensure_hnsw(model, len(items[0][1]) // 4)
+        return super().put_vectors(model, items, texts)
+
+    def _put_vector(self, eid: int, model: str, seq: int, blob: bytes) -> None:
+        if not self.pgvector:
+            super()._put_vector(eid, model, seq, blob)
+            return
+        self.conn.execute(
+            "INSERT INTO vectors(entity_id, model, seq, vector, embedding)"
+            " SELECT ?, ?, ?, ?, ?::vector WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)"
+            " ON CONFLICT(entity_id) DO UPDATE SET model = excluded.model,"
+            " seq = excluded.seq, vector = excluded.vector, embedding = excluded.embedding",
+            (eid, model, seq, blob, _literal(blob), eid),
+        )
 
     def _ensure_hnsw(self, model: str, dim: int) -> None:
         if (model, dim) in self._hnsw:

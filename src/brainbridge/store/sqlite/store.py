@@ -681,14 +681,18 @@ class SqliteStore:
             items, changed = self._still_current(items, texts)
             seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vectors").fetchone()[0]
             for i, (eid, blob) in enumerate(items, start=1):
-                self.conn.execute(
-                    "INSERT INTO vectors(entity_id, model, seq, vector)"
-                    " SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)"
-                    " ON CONFLICT(entity_id) DO UPDATE SET model = excluded.model,"
-                    " seq = excluded.seq, vector = excluded.vector",
-                    (eid, model, seq + i, blob, eid),
-                )
+                self._put_vector(eid, model, seq + i, blob)
         return changed
+
+    def _put_vector(self, eid: int, model: str, seq: int, blob: bytes) -> None:
+        """One vector row, inside `put_vectors`'s transaction, if its entity exists."""
+        self.conn.execute(
+            "INSERT INTO vectors(entity_id, model, seq, vector)"
+            " SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)"
+            " ON CONFLICT(entity_id) DO UPDATE SET model = excluded.model,"
+            " seq = excluded.seq, vector = excluded.vector",
+            (eid, model, seq, blob, eid),
+        )
 
     def _still_current(
         self, items: Sequence[tuple[int, bytes]], texts: Mapping[int, str] | None
