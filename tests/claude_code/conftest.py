@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ class Setup:
     brain: Path
     project: Path
     fake: FakeLLMServer
+    extra_env: dict[str, str] = field(default_factory=dict)  # e.g. BRAIN_USER
 
     def env(self) -> dict[str, str]:
         """Claude Code's environment: no BRAIN_HOME (the installed commands pin it)."""
@@ -45,6 +46,7 @@ class Setup:
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             # MCP tools are otherwise behind tool search, out of the model's first list.
             "ENABLE_TOOL_SEARCH": "false",
+            **self.extra_env,
         }
 
     def claude(self, prompt: str, *extra: str) -> dict[str, Any]:
@@ -104,15 +106,9 @@ def _run(*args: str, env: dict[str, str], cwd: Path) -> str:
     return proc.stdout
 
 
-@pytest.fixture
-def setup(tmp_path: Path) -> Iterator[Setup]:
-    user_home = tmp_path / "user"
-    user_home.mkdir()
-    project = tmp_path / "src" / "litellm"  # the seed brain knows this project
-    project.mkdir(parents=True)
-    brain = seed_folder(tmp_path / "brain", with_session=False)
-    env = clean_env(HOME=str(user_home), BRAIN_HOME=str(brain))
-    # The README's steps, verbatim but for the brain folder and the embedder.
+def install(brain: Path, env: dict[str, str], project: Path) -> None:
+    """The README's steps, verbatim but for the brain folder and the embedder: the hooks,
+    then `brain mcp` as a user-scope MCP server of Claude Code."""
     out = _run(*COMMAND, "hooks", "install", "--user", env=env, cwd=project)
     assert f"they use the brain at {brain.resolve()}" in out
     brain_cmd = Path(COMMAND[0]) if len(COMMAND) == 1 else None
@@ -133,6 +129,16 @@ def setup(tmp_path: Path) -> Iterator[Setup]:
         env={**env, "PATH": os.environ.get("PATH", "")},
         cwd=project,
     )
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> Iterator[Setup]:
+    user_home = tmp_path / "user"
+    user_home.mkdir()
+    project = tmp_path / "src" / "litellm"  # the seed brain knows this project
+    project.mkdir(parents=True)
+    brain = seed_folder(tmp_path / "brain", with_session=False)
+    install(brain, clean_env(HOME=str(user_home), BRAIN_HOME=str(brain)), project)
     with FakeLLMServer() as fake:
         fake.responder = _model
         yield Setup(user_home, brain, project, fake)

@@ -5,13 +5,12 @@ the context one gets never carries the other's."""
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
 from brainbridge.brain import Brain
-from claude_code.conftest import CLAUDE, Setup, _model, _run
-from cli.runner import COMMAND, BrainCli, clean_env
+from claude_code.conftest import Setup, _model, install
+from cli.runner import BrainCli, clean_env
 from fakes.llm_server import FakeLLMServer
 
 SECRET = "My sister Inés is moving to Lisbon in March and I promised to help her pack"
@@ -42,32 +41,13 @@ async def test_two_people_in_claude_code_keep_their_turns_apart(
     cli.ok("add", "Project", "litellm", "-d", "the proxy; its config drifted in staging")
     cli.ok("users", "add", "alice")
     cli.ok("users", "add", "bob")
-    # The README's steps: the hooks and the MCP server, for this machine's user.
-    _run(*COMMAND, "hooks", "install", "--user", env=env, cwd=project)
-    mcp = [*COMMAND, "mcp"]
-    _run(
-        str(CLAUDE),
-        "mcp",
-        "add",
-        "--scope",
-        "user",
-        "brain",
-        "-e",
-        f"BRAIN_HOME={brain}",
-        "-e",
-        "BRAIN_EMBEDDER=hashing",
-        "--",
-        *mcp,
-        env={**env, "PATH": os.environ.get("PATH", "")},
-        cwd=project,
-    )
+    install(brain, env, project)
     with FakeLLMServer() as fake:
         fake.responder = _model
         setup = Setup(user_home, brain, project, fake)
-        base = setup.env()
 
         def claude(person: str, prompt: str) -> None:
-            setup.env = lambda: {**base, "BRAIN_USER": person}  # type: ignore[method-assign]
+            setup.extra_env = {"BRAIN_USER": person}
             setup.claude(prompt)
 
         claude("alice", SECRET)
