@@ -63,6 +63,7 @@ RECIPES: dict[str, SearchOptions] = {
         weights=(("bm25", 1.0), ("vector", 1.0), ("graph", 0.5)),
     ),
     "hybrid, convex fusion, no context": SearchOptions(context_weight=0.0),
+    "default with context one exchange away only": SearchOptions(context_reach=1),
     "default: convex fusion + conversation context": SearchOptions(),
     "default without the relevance floor": SearchOptions(
         min_coverage=0.0, min_cosine=-1.0, min_margin=-1.0, min_cosine_unknown_words=-1.0

@@ -2,9 +2,11 @@
 
 A question and the reply that answers it often sit in neighbouring exchanges
 ("what did you name her?" / "Tilly, after my childhood dog"): the words of the
-query land on one, the fact on the other. An exchange next to one that matches
-the query therefore inherits a share of that match. Neighbours are found by what an
-exchange is (its session and position), whatever it is named.
+query land on one, the fact on the other, and a topic runs over a few turns
+("check out my painting" / "wow, the colours!" / "I painted that lake sunrise last
+year"). An exchange up to `REACH` positions from one that matches the query therefore
+inherits a share of that match, halved with each step away. Neighbours are found by
+what an exchange is (its session and position), whatever it is named.
 """
 
 from __future__ import annotations
@@ -14,11 +16,15 @@ from collections.abc import Mapping
 from brainbridge.model import CHAT_EXCHANGE
 from brainbridge.ports import Store
 
+# How far a match reaches: two positions measured +0.02 turn recall@10 over one on the
+# LoCoMo conversations tuned on (docs/benchmarks.md).
+REACH = 2
 
-def adjacent(position: tuple[str, int]) -> list[tuple[str, int]]:
-    """The positions just before and after `position` in its session."""
+
+def adjacent(position: tuple[str, int], reach: int = REACH) -> list[tuple[str, int]]:
+    """The positions up to `reach` before and after `position` in its session."""
     session, n = position
-    return [(session, i) for i in (n - 1, n + 1) if i >= 0]
+    return [(session, i) for d in range(1, reach + 1) for i in (n - d, n + d) if i >= 0]
 
 
 def conversation_context(
@@ -26,13 +32,15 @@ def conversation_context(
     text_scores: Mapping[int, float],
     heads: Mapping[int, tuple[str, str]],
     weight: float,
+    reach: int = REACH,
 ) -> dict[int, tuple[float, list[int]]]:
-    """{exchange id: (inherited score, ids of the neighbours it came from)}.
+    """{exchange id: (inherited score, ids of the neighbours it came from)}: `weight`
+    of a match's score one position away, half that two away, and so on.
 
     `heads` holds (type, name) of the scored ids.
     """
     out: dict[int, tuple[float, list[int]]] = {}
-    if weight <= 0:
+    if weight <= 0 or reach <= 0:
         return out
     matched = [
         eid
@@ -42,12 +50,14 @@ def conversation_context(
     if not matched:
         return out
     where = store.exchange_positions(matched)
-    ids = store.exchanges_at(p for pos in where.values() for p in adjacent(pos))
-    for eid, pos in where.items():
-        for near_pos in adjacent(pos):
-            near = ids.get(near_pos)
-            if near is None or near == eid:
-                continue
-            inherited, came_from = out.get(near, (0.0, []))
-            out[near] = (inherited + weight * text_scores[eid], [*came_from, eid])
+    ids = store.exchanges_at(p for pos in where.values() for p in adjacent(pos, reach))
+    for eid, (session, n) in where.items():
+        for d in range(1, reach + 1):
+            for near_pos in ((session, n - d), (session, n + d)):
+                near = ids.get(near_pos)
+                if near is None or near == eid:
+                    continue
+                inherited, came_from = out.get(near, (0.0, []))
+                share = weight / 2 ** (d - 1) * text_scores[eid]
+                out[near] = (inherited + share, [*came_from, eid])
     return out

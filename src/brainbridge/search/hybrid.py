@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from brainbridge.model import Entity, Hit, holds_at
 from brainbridge.ports import Embedder, Store
-from brainbridge.search.context import conversation_context
+from brainbridge.search.context import REACH, conversation_context
 from brainbridge.search.fusion import convex, rrf, scale
 from brainbridge.search.relevance import Coverage, entity_text
 from brainbridge.words import query_terms
@@ -54,8 +54,10 @@ class SearchOptions:
     weights: tuple[tuple[str, float], ...] = (("bm25", 0.5), ("vector", 0.5), ("graph", 0.5))
     fusion: str = "convex"  # or "rrf"
     vectors: bool = True  # False: BM25, context and graph only, even with an embedder
-    # Share of a matching exchange's BM25 score that the exchanges beside it inherit.
+    # Share of a matching exchange's BM25 score that the exchanges beside it inherit,
+    # halved for each further position up to `context_reach` away.
     context_weight: float = 0.5
+    context_reach: int = REACH
     # A candidate must cover this IDF share of the query's terms, or be this close in
     # meaning, or hang off a candidate that does: weak matches are dropped, not returned.
     min_coverage: float = 0.25
@@ -161,7 +163,9 @@ class HybridSearch:
         k = max(opt.candidates, req.num_results * 3)
         bm25 = dict(self.store.bm25(req.query, k, req.entity_types, req.exclude_types))
         heads = self.store.heads(list(bm25))
-        context = conversation_context(self.store, bm25, heads, opt.context_weight)
+        context = conversation_context(
+            self.store, bm25, heads, opt.context_weight, opt.context_reach
+        )
         text = dict(bm25)
         for eid, (inherited, _) in context.items():
             text[eid] = text.get(eid, 0.0) + inherited
