@@ -43,6 +43,8 @@ from brainbridge.bridge.observe import exchange_attributes, exchange_name
 from brainbridge.embed import load_embedder
 from brainbridge.embed.hashing import HashingEmbedder
 from brainbridge.model import CHAT_EXCHANGE, Judgment, Session
+from brainbridge.search.indexer import vectors_for
+from brainbridge.search.parts import vector_model
 
 JUDGE_SET = Path(__file__).resolve().parent / "data" / "judge_set.yaml"
 LABELS = [Judgment.ENRICH, Judgment.STEP_BACK, Judgment.PASS_THROUGH]
@@ -445,11 +447,11 @@ class QueryCostEmbedder:
 async def _stand_in_vectors(brain: Brain, embedder: QueryCostEmbedder) -> None:
     """A hashing vector for every row, from benchmarks/.cache when this machine has made
     them before: hashing 300k texts in Python takes ~12 minutes, loading them seconds."""
-    pending = await brain._run(brain.store.pending_vectors, 10**7, embedder.name)
-    vectors, _ = cached_vectors(embedder.inner, [text for _, text in pending])
-    rows = [(eid, vec.tobytes()) for (eid, _), vec in zip(pending, vectors, strict=True)]
+    model = vector_model(embedder)
+    pending = await brain._run(brain.store.pending_vectors, 10**7, model)
+    rows, parts = vectors_for(pending, lambda texts: cached_vectors(embedder.inner, texts)[0])
     for start in range(0, len(rows), 50_000):
-        await brain._run(brain.store.put_vectors, embedder.name, rows[start : start + 50_000])
+        await brain._run(brain.store.put_vectors, model, rows[start : start + 50_000], None, parts)
 
 
 async def vector_enrich(folder: Path, messages: list[str]) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from brainbridge.brain import Brain
 from brainbridge.embed import load_embedder
 from brainbridge.model import Entity
 from brainbridge.search.ivf import IvfParams
+from brainbridge.search.parts import vector_model
 from brainbridge.search.vectors import VectorIndex
 from brainbridge.store.sqlite.store import embed_text
 
@@ -150,7 +151,7 @@ async def _put_vectors(brain: Brain, ids: list[int], vectors: np.ndarray) -> Non
     assert brain.embedder is not None
     for chunk in iter_batches(list(range(len(ids))), 5000):
         items = [(ids[i], vectors[i].astype(np.float32).tobytes()) for i in chunk]
-        await brain._run(brain.store.put_vectors, brain.embedder.name, items)
+        await brain._run(brain.store.put_vectors, vector_model(brain.embedder), items)
 
 
 def _time_nearest(index: VectorIndex, queries: np.ndarray, kinds: list[str]) -> dict[str, Any]:
@@ -173,7 +174,8 @@ def _cells(brain: Brain, queries: np.ndarray, params: IvfParams, background: boo
     """On the store's thread: brute force, then clustering, then cells, on one index."""
     assert brain.embedder is not None
     store = brain.searcher.store
-    index = VectorIndex(store, brain.embedder.name, brain.embedder.dim, params, cluster_after=None)
+    model = vector_model(brain.embedder)
+    index = VectorIndex(store, model, brain.embedder.dim, params, cluster_after=None)
     started = time.perf_counter()
     index.refresh()
     out: dict[str, Any] = {"rows": len(index), "load_s": time.perf_counter() - started}

@@ -19,6 +19,7 @@ from brainbridge.brain import Brain
 from brainbridge.errors import BrainError, InvalidInput, SchemaError
 from brainbridge.model import Hit
 from brainbridge.search import SearchRequest
+from brainbridge.search.parts import vector_model
 
 BrainFactory = Callable[..., Awaitable[Brain]]
 
@@ -392,7 +393,7 @@ async def test_pending_vectors_walk_the_table_by_id(make_brain: BrainFactory) ->
     brain = await make_brain(background_indexing=False)
     ents = [await brain.upsert_entity("Topic", f"t{i}", description=f"d{i}") for i in range(4)]
     ids = [e.id for e in ents]
-    pending = await brain._run(brain.store.pending_vectors, 2, brain.embedder.name, ids[1])
+    pending = await brain._run(brain.store.pending_vectors, 2, vector_model(brain.embedder), ids[1])
     assert [eid for eid, _ in pending] == ids[2:4]
 
 

@@ -21,6 +21,7 @@ from brainbridge.model import Entity, Hit, Relation, Subgraph, holds_at
 from brainbridge.ports import Embedder, Sessions, Store
 from brainbridge.search import HybridSearch, SearchOptions, SearchRequest
 from brainbridge.search.indexer import Indexer, embed_pending
+from brainbridge.search.parts import vector_model
 from brainbridge.store import location
 from brainbridge.store.location import open_store
 from brainbridge.store.sqlite.sessions import SqliteSessions
@@ -429,7 +430,9 @@ class Brain:
         def _stats() -> dict[str, Any]:
             out = self.store.stats()
             out["pending_vectors"] = (
-                self.store.count_pending_vectors(self.embedder.name) if self.embedder else None
+                self.store.count_pending_vectors(vector_model(self.embedder))
+                if self.embedder
+                else None
             )
             out["embedder"] = self.embedder.name if self.embedder else "none"
             if self.user:  # a person of a team brain: the counts are of what they see

@@ -316,10 +316,12 @@ class Store(Protocol):
         model: str,
         items: Sequence[tuple[int, bytes]],
         texts: Mapping[int, str] | None = None,
+        parts: Mapping[int, bytes] | None = None,
     ) -> list[int]:
         """Store vectors for entities that still exist; with `texts` (what each vector
-        was made from), only where the entity's text is still that. Returns the ids left
-        out for a changed text."""
+        was made from), only where the entity's text is still that; `parts`: the vectors
+        of an entity's sentences, one blob each. Returns the ids left out for a changed
+        text."""
         ...
 
     def pending_vectors(
@@ -346,12 +348,16 @@ class Store(Protocol):
         model: str,
         seq: int,
         limit: int = 50000,
-    ) -> list[tuple[int, int, bytes, str]]:
-        """(entity id, seq, vector blob, entity type) written after `seq`, oldest first."""
+    ) -> list[tuple[int, int, bytes, str, bytes | None]]:
+        """(entity id, seq, vector blob, entity type, its sentences' vectors or None)
+        written after `seq`, oldest first."""
         ...
 
-    def iter_vectors(self, batch: int = 1000) -> Iterator[tuple[tuple[str, str], str, bytes]]:
-        """((type, name), model, vector blob) of every stored vector, in entity order."""
+    def iter_vectors(
+        self, batch: int = 1000
+    ) -> Iterator[tuple[tuple[str, str], str, bytes, bytes | None]]:
+        """((type, name), model, vector blob, sentence vectors or None) of every stored
+        vector, in entity order."""
         ...
 
 

@@ -65,15 +65,16 @@ def export_lines(store: Store, folder: Path | None = None, vectors: bool = False
                 row = {"kind": "activity", "day": path.stem, "entry": entry}
                 yield json.dumps(row, ensure_ascii=False)
     if vectors:
-        for (etype, name), model, blob in store.iter_vectors():
-            yield _line(
-                {
-                    "kind": "vector",
-                    "entity": {"type": etype, "name": name},
-                    "model": model,
-                    "vector": base64.b64encode(blob).decode("ascii"),
-                }
-            )
+        for (etype, name), model, blob, parts in store.iter_vectors():
+            row = {
+                "kind": "vector",
+                "entity": {"type": etype, "name": name},
+                "model": model,
+                "vector": base64.b64encode(blob).decode("ascii"),
+            }
+            if parts is not None:
+                row["parts"] = base64.b64encode(parts).decode("ascii")
+            yield _line(row)
 
 
 def _line(row: dict[str, Any]) -> str:
@@ -201,11 +202,16 @@ def _restore_vector(store: Store, row: dict[str, Any]) -> None:
         raise InvalidInput("vector: its entity is not in the brain")
     try:
         blob = base64.b64decode(row["vector"], validate=True)
+        parts = base64.b64decode(row["parts"], validate=True) if "parts" in row else None
     except (binascii.Error, TypeError) as exc:
         raise InvalidInput("vector: not base64") from exc
     if not isinstance(row["model"], str) or not row["model"] or len(blob) % 4:
         raise InvalidInput("vector: needs a model name and float32 values")
-    store.put_vectors(row["model"], [(entity.id, blob)])
+    if parts is not None and (not parts or len(parts) % len(blob)):
+        raise InvalidInput("vector: parts must be whole vectors of the same size")
+    store.put_vectors(
+        row["model"], [(entity.id, blob)], parts={entity.id: parts} if parts else None
+    )
 
 
 def _check_entity_row(row: dict[str, Any]) -> None:

@@ -103,14 +103,19 @@ def test_every_kind_of_record_survives_export_and_import(
 
 def test_vectors_travel_when_asked(cli: BrainCli, other: BrainCli, tmp_path: Path) -> None:
     cli.ok("add", "Person", "Grace Hopper", "-d", "wrote the first compiler")
+    cli.ok("add", "Topic", "Ada", "-d", "Ada wrote the first program. She worked with Babbage.")
     cli.ok("index")
     dump = tmp_path / "v.jsonl"
     cli.ok("export", str(dump), "--vectors")
-    kinds = [json.loads(line)["kind"] for line in dump.read_text("utf-8").splitlines()]
-    assert kinds.count("vector") == 1
+    rows = [json.loads(line) for line in dump.read_text("utf-8").splitlines()]
+    assert [r["kind"] for r in rows].count("vector") == 2
+    assert [r["entity"]["name"] for r in rows if "parts" in r] == ["Ada"]  # two sentences
     other.ok("import", str(dump), "--no-embed")
+    query = "SELECT COUNT(*), COUNT(parts), SUM(LENGTH(parts)) FROM vectors"
+    with closing(sqlite3.connect(cli.home / "brain.db")) as conn:
+        exported = conn.execute(query).fetchone()
     with closing(sqlite3.connect(other.home / "brain.db")) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM vectors").fetchone()[0] == 1
+        assert conn.execute(query).fetchone() == exported == (2, 1, 2 * 4 * 384)
 
 
 def test_skip_bad_goes_on_and_lists_the_bad_lines(other: BrainCli, tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ class Corpus:
         self.topics = _unit(self.rng.standard_normal((40, DIM)))
         self.store = SqliteStore.open(path)
         self.vectors: dict[int, np.ndarray] = {}
+        self.parts: dict[int, np.ndarray] = {}  # sentence vectors, one per row
         self.types: dict[int, str] = {}
         for etype, n in mix:
             self.add(etype, n)
@@ -51,14 +52,26 @@ class Corpus:
         self.types.update(dict.fromkeys(ids, etype))
         return ids
 
-    def put(self, ids: Sequence[int], vectors: np.ndarray) -> None:
+    def put(
+        self, ids: Sequence[int], vectors: np.ndarray, parts: dict[int, np.ndarray] | None = None
+    ) -> None:
+        """Store a vector for each id, and sentence vectors for those in `parts`."""
         vectors = vectors.astype(np.float32)
-        self.store.put_vectors(MODEL, [(e, v.tobytes()) for e, v in zip(ids, vectors, strict=True)])
+        parts = {e: p.astype(np.float32) for e, p in (parts or {}).items()}
+        self.store.put_vectors(
+            MODEL,
+            [(e, v.tobytes()) for e, v in zip(ids, vectors, strict=True)],
+            parts={e: p.tobytes() for e, p in parts.items()},
+        )
         self.vectors.update(zip(ids, vectors, strict=True))
+        for eid in ids:
+            self.parts.pop(eid, None)
+        self.parts.update(parts)
 
     def delete(self, eid: int) -> None:
         assert self.store.delete_entity(self.types.pop(eid), self.name_of(eid))
         del self.vectors[eid]
+        self.parts.pop(eid, None)
 
     def name_of(self, eid: int) -> str:
         return next(iter(self.store.get_entities([eid]).values())).name
@@ -66,15 +79,22 @@ class Corpus:
     def exact(
         self, q: np.ndarray, k: int, entity_types=None, exclude_types=None
     ) -> tuple[list[int], dict[int, float], float]:
-        """(top-k ids, every kept cosine, their mean) by brute force over the truth."""
-        kept = {
-            e: float(v @ q)
-            for e, v in self.vectors.items()
+        """(top-k ids, every kept cosine, the mean cosine of their whole texts) by brute
+        force over the truth; an entity's cosine is the best of its whole text's and its
+        sentences'."""
+        kept = [
+            e
+            for e in self.vectors
             if (not entity_types or self.types[e] in entity_types)
             and not (exclude_types and self.types[e] in exclude_types)
+        ]
+        whole = {e: float(self.vectors[e] @ q) for e in kept}
+        best = {
+            e: max(whole[e], float((self.parts[e] @ q).max())) if e in self.parts else whole[e]
+            for e in kept
         }
-        top = sorted(kept, key=lambda e: -kept[e])[:k]
-        return top, kept, float(np.mean(list(kept.values())))
+        top = sorted(best, key=lambda e: -best[e])[:k]
+        return top, best, float(np.mean(list(whole.values()))) if whole else 0.0
 
 
 @pytest.fixture
@@ -237,3 +257,64 @@ def test_a_long_lived_index_clusters_in_the_background(brain: Corpus) -> None:
 
 def _unit(rows: np.ndarray) -> np.ndarray:
     return rows / np.linalg.norm(rows, axis=-1, keepdims=True)
+
+
+def give_sentences(brain: Corpus, ids: Sequence[int], seed: int = 3) -> None:
+    """Re-store these entities with one to four sentence vectors each, on other topics."""
+    rng = np.random.default_rng(seed)
+    parts = {eid: brain.near_topics(int(rng.integers(1, 5))) for eid in ids}
+    brain.put(ids, np.stack([brain.vectors[e] for e in ids]), parts)
+
+
+def test_an_entity_is_as_near_as_its_best_sentence(tmp_path: Path) -> None:
+    brain = Corpus(tmp_path / "brain.db", (("Person", 100), ("Chat_Exchange", 300)))
+    exchanges = [e for e, t in brain.types.items() if t == "Chat_Exchange"]
+    give_sentences(brain, exchanges[::2])
+    # Brute force: with their sentences, the 400 entities fill more than PARAMS.min_rows.
+    index = VectorIndex(brain.store, MODEL, DIM, PARAMS, cluster_after=None)
+    index.refresh()
+    assert not index.clustered and len(index) == 400 and index.unclustered > 500
+    for q in brain.near_topics(20):
+        for filters in ({}, KNOWLEDGE, HISTORY):
+            truth, cosines, mean = brain.exact(q, 10, **filters)
+            hits, background = index.nearest(q, 10, **filters)
+            assert [eid for eid, _ in hits] == truth  # each entity once, at its best
+            assert [c for _, c in hits] == pytest.approx([cosines[e] for e in truth], abs=1e-5)
+            assert background == pytest.approx(mean, abs=1e-5)  # whole texts only
+        some = exchanges[:40]
+        _, cosines, _ = brain.exact(q, 10)
+        assert index.cosines(some, q) == pytest.approx({e: cosines[e] for e in some}, abs=1e-5)
+    brain.store.close()
+
+
+def test_a_clustered_index_finds_entities_by_their_sentences(brain: Corpus) -> None:
+    exchanges = [e for e, t in brain.types.items() if t == "Chat_Exchange"]
+    give_sentences(brain, exchanges[::3])
+    index = clustered_index(brain)
+    queries = brain.near_topics(60)
+    assert recall_at_10(index, brain, queries) >= RECALL_AT_10
+    assert recall_at_10(index, brain, queries, **HISTORY) >= RECALL_AT_10
+
+
+@pytest.mark.parametrize("clustered", [False, True])
+def test_sentences_replaced_by_fewer_are_never_matched_again(
+    brain: Corpus, clustered: bool
+) -> None:
+    if clustered:
+        index = clustered_index(brain)
+    else:
+        index = VectorIndex(brain.store, MODEL, DIM, PARAMS, cluster_after=None)
+        index.refresh()
+    eid = next(e for e, t in brain.types.items() if t == "Chat_Exchange")
+    old = brain.near_topics(3)
+    brain.put([eid], brain.vectors[eid][None, :], {eid: old})
+    index.refresh()
+    assert index.nearest(old[1], 1)[0][0][0] == eid  # found by its second sentence
+    brain.put([eid], brain.vectors[eid][None, :], {eid: -old[:1]})  # edited: one sentence
+    index.refresh()
+    for q in old:
+        truth, cosines, _ = brain.exact(q, 10)
+        hits, _ = index.nearest(q, 10)
+        assert dict(hits).get(eid, cosines[eid]) == pytest.approx(cosines[eid], abs=1e-5)
+        assert index.cosines([eid], q)[eid] == pytest.approx(cosines[eid], abs=1e-5)
+    assert recall_at_10(index, brain, brain.near_topics(30)) >= RECALL_AT_10

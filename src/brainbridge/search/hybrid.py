@@ -28,6 +28,7 @@ from brainbridge.model import Entity, Hit, holds_at
 from brainbridge.ports import Embedder, Store
 from brainbridge.search.context import REACH, conversation_context
 from brainbridge.search.fusion import convex, rrf, scale
+from brainbridge.search.parts import vector_model
 from brainbridge.search.relevance import Coverage, entity_text
 from brainbridge.words import query_terms
 
@@ -102,11 +103,11 @@ class HybridSearch:
             # A brain in PostgreSQL with pgvector: the server's HNSW index answers.
             from brainbridge.search.pgvectors import PgVectorIndex
 
-            self.index = PgVectorIndex(store, embedder.name, embedder.dim)
+            self.index = PgVectorIndex(store, vector_model(embedder), embedder.dim)
         elif embedder is not None:
             from brainbridge.search.vectors import VectorIndex
 
-            self.index = VectorIndex(store, embedder.name, embedder.dim)
+            self.index = VectorIndex(store, vector_model(embedder), embedder.dim)
         self._total = (0, -1, 0.0)  # (entity count, total_changes, when) for IDF
 
     def entity_count(self) -> int:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from brainbridge.ports import Embedder, Store
+from brainbridge.search.parts import sentences, vector_model
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +30,7 @@ def embed_pending(
     progress: Callable[[int, int], None] | None = None,
 ) -> int:
     """Embed entities that have no current vector; return how many were embedded."""
-    total = store.count_pending_vectors(embedder.name) if progress else 0
+    total = store.count_pending_vectors(vector_model(embedder)) if progress else 0
 
     def step(n: int) -> None:
         if progress:
@@ -36,6 +38,25 @@ def embed_pending(
 
     done, _ = embed_after(store, embedder, 0, limit, step)
     return done
+
+
+def vectors_for(
+    batch: Sequence[tuple[int, str]], embed: Callable[[list[str]], Any]
+) -> tuple[list[tuple[int, bytes]], dict[int, bytes]]:
+    """(entity id, vector blob) of each (id, text), and the blob of each one's sentence
+    vectors where it has sentences to embed apart (`parts.py`); one `embed` call for all."""
+    import numpy as np  # here, not at the top: the hooks' cold path never embeds
+
+    said = [sentences(text) for _, text in batch]
+    texts = [text for _, text in batch] + [s for some in said for s in some]
+    vectors = np.asarray(embed(texts), dtype=np.float32)
+    items = [(eid, v.tobytes()) for (eid, _), v in zip(batch, vectors[: len(batch)], strict=True)]
+    parts, at = {}, len(batch)
+    for (eid, _), some in zip(batch, said, strict=True):
+        if some:
+            parts[eid] = vectors[at : at + len(some)].tobytes()
+            at += len(some)
+    return items, parts
 
 
 def embed_after(
@@ -47,18 +68,18 @@ def embed_after(
 ) -> tuple[int, int]:
     """Embed entities with an id above `after` that lack a vector, walking the table once
     by id: (how many were embedded, the last id embedded, or `after` if none)."""
-    import numpy as np  # here, not at the top: the hooks' cold path never embeds
-
+    model = vector_model(embedder)
     done, retries = 0, 0
     while limit is None or done < limit:
-        batch = store.pending_vectors(BATCH, embedder.name, after)
+        batch = store.pending_vectors(BATCH, model, after)
         if not batch:
             break
-        vectors = embedder.embed([text for _, text in batch]).astype(np.float32)
+        items, parts = vectors_for(batch, embedder.embed)
         changed = store.put_vectors(
-            embedder.name,
-            [(eid, v.tobytes()) for (eid, _), v in zip(batch, vectors, strict=True)],
+            model,
+            items,
             dict(batch),  # an entity changed meanwhile is not given its old text's vector
+            parts,
         )
         if changed and retries < MAX_RETRIES:  # embed those again, from their new text
             retries += 1

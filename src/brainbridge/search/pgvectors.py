@@ -3,7 +3,9 @@ from memory, asked of the server's HNSW index instead, so no process has to hold
 vector (a million 384-dimension vectors are 1.5 GB in each process's memory).
 
 Used by `HybridSearch` when the brain is in PostgreSQL and the server has pgvector.
-Nearest neighbours are approximate (HNSW); cosines of named candidates are exact.
+Nearest neighbours are approximate (HNSW) and found by their whole text's vector; an
+entity's cosine is then, as in memory, the best of that and its sentences' (`parts.py`),
+computed here from the sentence blobs of the few candidates.
 """
 
 from __future__ import annotations
@@ -50,13 +52,25 @@ class PgVectorIndex:
         if k <= 0 or not len(self):
             return [], 0.0
         q = [float(x) for x in query]
-        hits = self.store.nearest_vectors(self.model, q, k, entity_types, exclude_types)
-        return hits, float(self._mean(entity_types, exclude_types) @ query.astype(np.float32))
+        hits = dict(self.store.nearest_vectors(self.model, q, k, entity_types, exclude_types))
+        self._best_of_parts(hits, query)
+        ranked = sorted(hits.items(), key=lambda h: -h[1])
+        return ranked, float(self._mean(entity_types, exclude_types) @ query.astype(np.float32))
 
     def cosines(self, ids: Sequence[int], query: np.ndarray) -> dict[int, float]:
-        """Cosine of the query with each listed entity that has a vector."""
+        """Cosine of the query with each listed entity that has a vector: the best of its
+        whole text's and its sentences'."""
         found = self.store.vector_cosines(self.model, list(ids), [float(x) for x in query])
-        return dict(found)
+        self._best_of_parts(found, query)
+        return found
+
+    def _best_of_parts(self, cosines: dict[int, float], query: np.ndarray) -> None:
+        q = query.astype(np.float32)
+        for eid, blob in self.store.vector_parts(self.model, list(cosines)).items():
+            parts = np.frombuffer(blob, dtype=np.float32)
+            if len(parts) and len(parts) % self.dim == 0:
+                best = float((parts.reshape(-1, self.dim) @ q).max())
+                cosines[eid] = max(cosines[eid], best)
 
     def _mean(
         self, entity_types: Sequence[str] | None, exclude_types: Sequence[str] | None

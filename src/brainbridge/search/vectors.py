@@ -1,5 +1,7 @@
 """An in-memory NumPy index over the vectors table, refreshed incrementally.
 
+An entity has one row for its whole text and one per sentence embedded on its own
+(`parts.py`), side by side; its cosine with a query is the best of its rows.
 Brute force over float32 rows while the index is small: exact, no extension to load.
 Past `IvfParams.min_rows` a long-lived process clusters the rows in a background thread
 (`ivf.py`) and, once that is published, scans only the cells nearest the query plus the
@@ -19,6 +21,7 @@ import numpy as np
 from brainbridge.ports import Store
 from brainbridge.search import ivf
 from brainbridge.search.ivf import Ivf, IvfParams
+from brainbridge.search.parts import MAX_PARTS
 
 log = logging.getLogger(__name__)
 
@@ -79,11 +82,13 @@ class VectorIndex:
         self._generation += 1  # a clustering in flight belongs to the rows dropped here
         self._seq = 0
         self._n = 0
-        self._ids = np.zeros(0, dtype=np.int64)
+        self._ids = np.zeros(0, dtype=np.int64)  # -1: a row replaced by others
         self._codes = np.zeros(0, dtype=np.int32)  # entity type of each row, as a code
         self._code_of: dict[str, int] = {}
         self._matrix = np.zeros((0, self.dim), dtype=np.float32)
-        self._row_of: dict[int, int] = {}
+        self._row_of: dict[int, int] = {}  # entity -> its first row (the whole text)
+        self._span: dict[int, int] = {}  # entity -> its number of rows
+        self._dead = 0
         self._sums = np.zeros((0, self.dim), dtype=np.float64)  # per type code: the
         self._counts = np.zeros(0, dtype=np.int64)  # background is (mean row) . query
         self._ivf: Ivf | None = None
@@ -128,41 +133,60 @@ class VectorIndex:
         self._publish()
         self._maybe_cluster(now)
 
-    def _append(self, rows: list[tuple[int, int, bytes, str]]) -> None:
+    def _append(self, rows: list[tuple[int, int, bytes, str, bytes | None]]) -> None:
+        blocks: list[np.ndarray] = []
         new_ids: list[int] = []
-        new_vecs: list[np.ndarray] = []
         new_types: list[int] = []
-        for eid, seq, blob, etype in rows:
+        added = 0
+        for eid, seq, blob, etype, parts in rows:
             self._seq = max(self._seq, seq)
-            vec = np.frombuffer(blob, dtype=np.float32)
-            if vec.shape[0] != self.dim:
+            block = self._block(blob, parts)
+            if block is None:
                 continue
             code = self._code(etype)
             row = self._row_of.get(eid)
-            if row is not None:  # re-embedded after an edit: overwrite in place
+            if row is not None:  # re-embedded after an edit
                 self._sums[self._codes[row]] -= self._matrix[row]
                 self._counts[self._codes[row]] -= 1
-                self._matrix[row] = vec
-                self._codes[row] = code
-                self._sums[code] += vec
+                span = self._span[eid]
+                self._sums[code] += block[0]
                 self._counts[code] += 1
-                self._mark_stale(row)
-                continue
-            self._row_of[eid] = self._n + len(new_ids)
-            new_ids.append(eid)
-            new_vecs.append(vec)
-            new_types.append(code)
-        if new_ids:
-            vecs, codes = np.stack(new_vecs), np.array(new_types, dtype=np.int32)
-            self._grow(self._n + len(new_ids))
-            end = self._n + len(new_ids)
+                if span == len(block):  # as many rows as before: overwrite in place
+                    self._matrix[row : row + span] = block
+                    self._codes[row : row + span] = code
+                    for r in range(row, row + span):
+                        self._mark_stale(r)
+                    continue
+                self._ids[row : row + span] = -1  # else its old rows are left out
+                self._dead += span
+                for r in range(row, row + span):
+                    self._mark_stale(r)
+            else:
+                self._sums[code] += block[0]
+                self._counts[code] += 1
+            self._row_of[eid] = self._n + added
+            self._span[eid] = len(block)
+            blocks.append(block)
+            new_ids.extend([eid] * len(block))
+            new_types.extend([code] * len(block))
+            added += len(block)
+        if blocks:
+            self._grow(self._n + added)
+            end = self._n + added
             self._ids[self._n : end] = new_ids
-            self._matrix[self._n : end] = vecs
-            self._codes[self._n : end] = codes
-            for code in np.unique(codes).tolist():
-                self._sums[code] += vecs[codes == code].sum(axis=0, dtype=np.float64)
-            self._counts += np.bincount(codes, minlength=len(self._counts))
+            self._matrix[self._n : end] = np.concatenate(blocks)
+            self._codes[self._n : end] = new_types
             self._n = end
+
+    def _block(self, blob: bytes, parts: bytes | None) -> np.ndarray | None:
+        """The rows of one entity: its whole text's vector, then its sentences'."""
+        vec = np.frombuffer(blob, dtype=np.float32)
+        if vec.shape[0] != self.dim:
+            return None
+        extra = np.frombuffer(parts, dtype=np.float32) if parts else vec[:0]
+        if extra.shape[0] % self.dim:
+            extra = vec[:0]
+        return np.concatenate([vec, extra]).reshape(-1, self.dim)
 
     def _code(self, etype: str) -> int:
         code = self._code_of.get(etype)
@@ -313,12 +337,22 @@ class VectorIndex:
             ids, codes = self._ids[rows], self._codes[rows]
         if allowed is not None:
             sims = np.where(allowed[codes], sims, -np.inf)
-        k = min(k, len(sims))
-        if k == 0:
+        if self._dead:
+            sims = np.where(ids >= 0, sims, -np.inf)
+        # An entity has at most 1 + MAX_PARTS rows: this many rows hold the best k entities.
+        rows_k = min(k * (1 + MAX_PARTS), len(sims))
+        if rows_k == 0:
             return [], background
-        top = np.argpartition(-sims, k - 1)[:k]
+        top = np.argpartition(-sims, rows_k - 1)[:rows_k]
         top = top[np.argsort(-sims[top])]
-        return [(int(ids[i]), float(sims[i])) for i in top if np.isfinite(sims[i])], background
+        best: dict[int, float] = {}  # each entity at its best row, the first seen
+        for i in top:
+            if not np.isfinite(sims[i]):
+                break
+            best.setdefault(int(ids[i]), float(sims[i]))
+            if len(best) >= k:
+                break
+        return list(best.items()), background
 
     def _probe(
         self, cells: Ivf, q: np.ndarray, k: int, allowed: np.ndarray | None
@@ -348,10 +382,15 @@ class VectorIndex:
         return allowed
 
     def cosines(self, ids: Sequence[int], query: np.ndarray) -> dict[int, float]:
-        """Cosine of the query with each listed entity that has a vector."""
-        pairs = [(eid, self._row_of[eid]) for eid in ids if eid in self._row_of]
-        if not pairs:
+        """Cosine of the query with each listed entity that has a vector: the best of its
+        rows."""
+        found = [eid for eid in ids if eid in self._row_of]
+        if not found:
             return {}
-        rows = np.fromiter((r for _, r in pairs), dtype=np.int64, count=len(pairs))
-        sims = self._matrix[rows] @ query.astype(np.float32)
-        return {eid: float(s) for (eid, _), s in zip(pairs, sims, strict=True)}
+        spans = np.fromiter((self._span[e] for e in found), dtype=np.int64, count=len(found))
+        starts = np.fromiter((self._row_of[e] for e in found), dtype=np.int64, count=len(found))
+        # Every row of every entity, entity after entity: starts repeated, plus 0..span-1.
+        offsets = np.arange(int(spans.sum())) - np.repeat(np.cumsum(spans) - spans, spans)
+        sims = self._matrix[np.repeat(starts, spans) + offsets] @ query.astype(np.float32)
+        best = np.maximum.reduceat(sims, np.cumsum(spans) - spans)
+        return {eid: float(s) for eid, s in zip(found, best, strict=True)}

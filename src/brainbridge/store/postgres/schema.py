@@ -306,10 +306,19 @@ WORKSPACES_003 = [
 
 # Named steps applied in order and recorded in `_migrations`, as in the file; a brain
 # created here starts at the SQLite schema's current state. Each is a list of statements.
+# The vectors of an entity's sentences beside its whole text's (search/parts.py). A view
+# lists the table's columns as they were when it was made: a person's is made again.
+VECTOR_PARTS_004 = [
+    "ALTER TABLE vectors ADD COLUMN parts BYTEA",
+    f"CREATE OR REPLACE VIEW {PEOPLE}.vectors AS SELECT * FROM public.vectors WHERE {_VISIBLE}"
+    " WITH CASCADED CHECK OPTION",
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("001_schema", [x for x in SCHEMA_001.split(";") if x.strip()]),
     ("002_pgvector", [PGVECTOR_002]),
     ("003_workspaces", WORKSPACES_003),
+    ("004_vector_parts", VECTOR_PARTS_004),
 ]
 
 

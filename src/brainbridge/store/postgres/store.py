@@ -85,25 +85,37 @@ class PostgresStore(SqliteStore):
         model: str,
         items: Sequence[tuple[int, bytes]],
         texts: Mapping[int, str] | None = None,
+        parts: Mapping[int, bytes] | None = None,
     ) -> list[int]:
         """Store vectors for entities that still exist (and, with `texts`, still have that
         text); with pgvector, as `embedding` too, under an HNSW index of the model's own
-        (made on its first vectors)."""
+        (made on its first vectors). Sentence vectors (`parts`) are kept as blobs."""
         if self.pgvector and items:
             self._ensure_hnsw(model, len(items[0][1]) // 4)
-        return super().put_vectors(model, items, texts)
+        return super().put_vectors(model, items, texts, parts)
 
-    def _put_vector(self, eid: int, model: str, seq: int, blob: bytes) -> None:
+    def _put_vector(self, eid: int, model: str, seq: int, blob: bytes, parts: bytes | None) -> None:
         if not self.pgvector:
-            super()._put_vector(eid, model, seq, blob)
+            super()._put_vector(eid, model, seq, blob, parts)
             return
         self.conn.execute(
-            "INSERT INTO vectors(entity_id, model, seq, vector, embedding)"
-            " SELECT ?, ?, ?, ?, ?::vector WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)"
-            " ON CONFLICT(entity_id) DO UPDATE SET model = excluded.model,"
-            " seq = excluded.seq, vector = excluded.vector, embedding = excluded.embedding",
-            (eid, model, seq, blob, _literal(blob), eid),
+            "INSERT INTO vectors(entity_id, model, seq, vector, embedding, parts)"
+            " SELECT ?, ?, ?, ?, ?::vector, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)"
+            " ON CONFLICT(entity_id) DO UPDATE SET model = excluded.model, seq = excluded.seq,"
+            " vector = excluded.vector, embedding = excluded.embedding, parts = excluded.parts",
+            (eid, model, seq, blob, _literal(blob), parts, eid),
         )
+
+    def vector_parts(self, model: str, ids: Sequence[int]) -> dict[int, bytes]:
+        """{entity id: its sentences' vectors} for the listed entities that have them."""
+        if not ids:
+            return {}
+        rows = self.conn.execute(
+            "SELECT entity_id, parts FROM vectors"
+            " WHERE model = ? AND entity_id = ANY(?) AND parts IS NOT NULL",
+            (model, list(ids)),
+        ).fetchall()
+        return {int(r[0]): bytes(r[1]) for r in rows}
 
     def _ensure_hnsw(self, model: str, dim: int) -> None:
         if (model, dim) in self._hnsw:

@@ -14,7 +14,7 @@ from brainbridge.store.sqlite.db import write_tx
 from brainbridge.store.sqlite.exchanges import m013_exchange_position, m016_turn_key
 from brainbridge.store.sqlite.merges import m015_merges
 from brainbridge.store.sqlite.name_keys import m012_name_keys, m014_folded_alias_keys
-from brainbridge.store.sqlite.schema_core import m001_core, m002_sessions
+from brainbridge.store.sqlite.schema_core import m001_core, m002_sessions, m017_vector_parts
 from brainbridge.store.sqlite.text_index import m011_exchange_index
 
 Migration = tuple[str, Callable[[sqlite3.Connection], None]]
@@ -29,6 +29,7 @@ MIGRATIONS: list[Migration] = [
     ("014_folded_alias_keys", m014_folded_alias_keys),
     ("015_merges", m015_merges),
     ("016_turn_key", m016_turn_key),
+    ("017_vector_parts", m017_vector_parts),
 ]
 
 

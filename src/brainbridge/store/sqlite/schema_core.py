@@ -101,3 +101,8 @@ def m002_sessions(conn: sqlite3.Connection) -> None:
         CREATE INDEX curator_runs_session ON curator_runs(session_id, id);
         """,
     )
+
+
+def m017_vector_parts(conn: sqlite3.Connection) -> None:
+    # The vectors of an entity's sentences beside its whole text's (search/parts.py).
+    conn.execute("ALTER TABLE vectors ADD COLUMN parts BLOB")

@@ -673,25 +673,28 @@ class SqliteStore:
         model: str,
         items: Sequence[tuple[int, bytes]],
         texts: Mapping[int, str] | None = None,
+        parts: Mapping[int, bytes] | None = None,
     ) -> list[int]:
         """Store vectors for entities that still exist; with `texts` (what each vector
-        was made from), only where the entity's text is still that. Returns the ids left
+        was made from), only where the entity's text is still that; `parts`: the vectors
+        of an entity's sentences (search/parts.py), one blob each. Returns the ids left
         out for a changed text (to embed again)."""
+        parts = parts or {}
         with write_tx(self.conn):
             items, changed = self._still_current(items, texts)
             seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM vectors").fetchone()[0]
             for i, (eid, blob) in enumerate(items, start=1):
-                self._put_vector(eid, model, seq + i, blob)
+                self._put_vector(eid, model, seq + i, blob, parts.get(eid))
         return changed
 
-    def _put_vector(self, eid: int, model: str, seq: int, blob: bytes) -> None:
+    def _put_vector(self, eid: int, model: str, seq: int, blob: bytes, parts: bytes | None) -> None:
         """One vector row, inside `put_vectors`'s transaction, if its entity exists."""
         self.conn.execute(
-            "INSERT INTO vectors(entity_id, model, seq, vector)"
-            " SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)"
+            "INSERT INTO vectors(entity_id, model, seq, vector, parts)"
+            " SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)"
             " ON CONFLICT(entity_id) DO UPDATE SET model = excluded.model,"
-            " seq = excluded.seq, vector = excluded.vector",
-            (eid, model, seq, blob, eid),
+            " seq = excluded.seq, vector = excluded.vector, parts = excluded.parts",
+            (eid, model, seq, blob, parts, eid),
         )
 
     def _still_current(
@@ -721,15 +724,16 @@ class SqliteStore:
 
     def vectors_since(
         self, model: str, seq: int, limit: int = 50_000
-    ) -> list[tuple[int, int, bytes, str]]:
-        """(entity id, seq, vector blob, entity type) written after `seq`, oldest first."""
+    ) -> list[tuple[int, int, bytes, str, bytes | None]]:
+        """(entity id, seq, vector blob, entity type, its sentences' vectors or None)
+        written after `seq`, oldest first."""
         rows = self.conn.execute(
-            "SELECT v.entity_id, v.seq, v.vector, e.type FROM vectors v"
+            "SELECT v.entity_id, v.seq, v.vector, e.type, v.parts FROM vectors v"
             " JOIN entities e ON e.id = v.entity_id"
             " WHERE v.model = ? AND v.seq > ? ORDER BY v.seq LIMIT ?",
             (model, seq, limit),
         ).fetchall()
-        return [(r[0], r[1], r[2], r[3]) for r in rows]
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     def reindex_text(self, batch: int = 2000) -> int:
         """Put every entity into the (emptied) full-text index again; return how many."""
@@ -749,12 +753,15 @@ class SqliteStore:
             done += len(rows)
             last = rows[-1][0]
 
-    def iter_vectors(self, batch: int = 1000) -> Iterator[tuple[tuple[str, str], str, bytes]]:
-        """((type, name), model, vector blob) of every stored vector, in entity order."""
+    def iter_vectors(
+        self, batch: int = 1000
+    ) -> Iterator[tuple[tuple[str, str], str, bytes, bytes | None]]:
+        """((type, name), model, vector blob, sentence vectors or None) of every stored
+        vector, in entity order."""
         last = 0
         while True:
             rows = self.conn.execute(
-                "SELECT v.entity_id, e.type, e.name, v.model, v.vector FROM vectors v"
+                "SELECT v.entity_id, e.type, e.name, v.model, v.vector, v.parts FROM vectors v"
                 " JOIN entities e ON e.id = v.entity_id WHERE v.entity_id > ?"
                 " ORDER BY v.entity_id LIMIT ?",
                 (last, batch),
@@ -762,7 +769,7 @@ class SqliteStore:
             if not rows:
                 return
             for r in rows:
-                yield (r[1], r[2]), r[3], bytes(r[4])
+                yield (r[1], r[2]), r[3], bytes(r[4]), None if r[5] is None else bytes(r[5])
             last = rows[-1][0]
 
     def vector_count(self) -> int:

@@ -1,0 +1,63 @@
+"""Sentence vectors: an entry is matched by its best sentence as well as by its whole text.
+
+One vector per entry averages everything it says. A chat exchange that answers a question
+in one sentence among greetings and asides ("Wow, Caroline! ... I just signed up for a
+pottery class yesterday.") lands far from that question, and a reply of many sentences
+farther still. So an entry of two or more sentences also gets a vector for each of its
+first few sentences, and its cosine with a query is the best of them and the whole
+(docs/benchmarks.md: LoCoMo turn recall@10 +0.05 on the tuned conversations).
+
+Each sentence keeps the labels that open its segment ("Melanie: ", the speaker of a
+transcript's turn), as they say who said it; an exchange's own "User:" / "AI:" labels
+are on every exchange and only blur a short sentence's vector, so they are left out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from brainbridge.ports import Embedder
+
+# Sentences embedded per entry besides its whole text: bounds the index's memory (each is
+# 1.5 KB for a 384-dimension model) and the embedding work of a long reply.
+MAX_PARTS = 4
+MIN_WORDS = 3
+# Stored vectors are named after the embedder and this layout, so a brain whose vectors
+# have no sentences is embedded again in the background, as for a new embedder.
+LAYOUT = "sentences"
+
+# What `embed_text` puts before the description: "{name} ({type}): ".
+_HEADER = re.compile(r"^.*? \([A-Za-z_][\w-]*\): ")
+_SEGMENT = re.compile(r"\s+\|\s+|\n+")
+_LABELS = re.compile(r"^((?:[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}: +)+)")
+_ROLE = re.compile(r"\b(?:User|AI): +")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_WORD = re.compile(r"\w+")
+
+
+def vector_model(embedder: Embedder) -> str:
+    """The name an embedder's vectors are stored under."""
+    return f"{embedder.name}+{LAYOUT}"
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of an embed text to embed on their own: [] for a text of one
+    sentence; else the first `MAX_PARTS`, taken from each segment in turn."""
+    body = _HEADER.sub("", text, count=1)
+    segments: list[list[str]] = []
+    for segment in _SEGMENT.split(body):
+        found = _LABELS.match(segment)
+        labels = _ROLE.sub("", found.group(1)) if found else ""
+        rest = segment[found.end() :] if found else segment
+        said = [s.strip() for s in _SENTENCE.split(rest)]
+        said = [labels + s for s in said if len(_WORD.findall(s)) >= MIN_WORDS]
+        if said:
+            segments.append(said)
+    if sum(len(s) for s in segments) < 2:
+        return []
+    out: list[str] = []
+    depth = 0
+    while len(out) < MAX_PARTS and any(depth < len(s) for s in segments):
+        out.extend(s[depth] for s in segments if depth < len(s))
+        depth += 1
+    return out[:MAX_PARTS]
