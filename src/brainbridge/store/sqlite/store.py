@@ -345,7 +345,10 @@ class SqliteStore:
             marks = ",".join("?" * len(chunk))
             sql = (
                 f"SELECT name, id FROM entities WHERE type = ? AND name IN ({marks})"
-                f" ORDER BY {self.sql.mine_key}id DESC"  # the caller's own row is read last
+                # The caller's own row is read last. `id + 0`: ordered by the bare rowid,
+                # SQLite walked every row of the type in id order rather than sort the few
+                # the (type, name) index finds (130 ms at 200k exchanges).
+                f" ORDER BY {self.sql.mine_key}id + 0 DESC"
             )
             out.update((r[0], r[1]) for r in self.conn.execute(sql, (entity_type, *chunk)))
         return out
