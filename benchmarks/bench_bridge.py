@@ -45,6 +45,7 @@ from brainbridge.embed.hashing import HashingEmbedder
 from brainbridge.model import CHAT_EXCHANGE, Judgment, Session
 from brainbridge.search.indexer import vectors_for
 from brainbridge.search.parts import vector_model
+from brainbridge.search.vectors import VectorIndex
 
 JUDGE_SET = Path(__file__).resolve().parent / "data" / "judge_set.yaml"
 LABELS = [Judgment.ENRICH, Judgment.STEP_BACK, Judgment.PASS_THROUGH]
@@ -474,6 +475,7 @@ async def vector_enrich(folder: Path, messages: list[str]) -> dict[str, Any]:
             cluster_time=cluster_time,
             clustered=index.clustered,
             vectors=len(index),
+            rows=index.rows if isinstance(index, VectorIndex) else len(index),
             costly=embedder.costly is not None,
         )
         return res
@@ -713,7 +715,8 @@ async def _run(quick: bool) -> str:
         f"- First enrich on a new bridge (names are looked up in the store): {enrich['cold'] * 1000:.0f} ms.",
         f"- Enriched turns loaded {statistics.mean(enrich['loaded'] or [0]):.1f} items on average.",
         f"- (d): the same brain and messages, reopened with a vector for each of its"
-        f" {vectors['vectors']:,} rows (hashing embedder, {vectors['index_time']:.0f} s,"
+        f" {vectors['vectors']:,} rows and for their sentences ({vectors['rows']:,} vectors;"
+        f" hashing embedder, {vectors['index_time']:.0f} s,"
         " from benchmarks/.cache after a machine's first run), the"
         f" index clustered into cells in {vectors['cluster_time']:.1f} s"
         f" ({'probing cells' if vectors['clustered'] else 'NOT clustered: brute force'}), as"

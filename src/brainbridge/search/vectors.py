@@ -100,6 +100,11 @@ class VectorIndex:
         return len(self._row_of)
 
     @property
+    def rows(self) -> int:
+        """Vectors searched: each entity's whole text and its sentences."""
+        return self._n - self._dead
+
+    @property
     def clustered(self) -> bool:
         """Whether searches probe cells (False: brute force over every row)."""
         self._publish()
