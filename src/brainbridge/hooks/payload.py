@@ -81,7 +81,7 @@ def transcript_turns(path: str | Path) -> list[TranscriptTurn]:
     reply: list[str] = []
     try:
         lines = Path(path).read_text("utf-8", errors="replace").splitlines()
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a path with a NUL byte in it
         return []
 
     def close() -> None:
