@@ -51,13 +51,12 @@ def conversation_context(
         return out
     where = store.exchange_positions(matched)
     ids = store.exchanges_at(p for pos in where.values() for p in adjacent(pos, reach))
-    for eid, (session, n) in where.items():
-        for d in range(1, reach + 1):
-            for near_pos in ((session, n - d), (session, n + d)):
-                near = ids.get(near_pos)
-                if near is None or near == eid:
-                    continue
-                inherited, came_from = out.get(near, (0.0, []))
-                share = weight / 2 ** (d - 1) * text_scores[eid]
-                out[near] = (inherited + share, [*came_from, eid])
+    for eid, pos in where.items():
+        for near_pos in adjacent(pos, reach):
+            near = ids.get(near_pos)
+            if near is None or near == eid:
+                continue
+            inherited, came_from = out.get(near, (0.0, []))
+            share = weight / 2 ** (abs(near_pos[1] - pos[1]) - 1) * text_scores[eid]
+            out[near] = (inherited + share, [*came_from, eid])
     return out

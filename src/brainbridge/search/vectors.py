@@ -142,6 +142,8 @@ class VectorIndex:
         blocks: list[np.ndarray] = []
         new_ids: list[int] = []
         new_types: list[int] = []
+        wholes: list[np.ndarray] = []  # each entity's whole-text vector: the background's
+        whole_codes: list[int] = []
         added = 0
         for eid, seq, blob, etype, parts in rows:
             self._seq = max(self._seq, seq)
@@ -149,32 +151,32 @@ class VectorIndex:
             if block is None:
                 continue
             code = self._code(etype)
+            wholes.append(block[0])
+            whole_codes.append(code)
             row = self._row_of.get(eid)
-            if row is not None:  # re-embedded after an edit
+            if row is not None:  # re-embedded after an edit: its old text leaves the sums
+                span = self._span[eid]
                 self._sums[self._codes[row]] -= self._matrix[row]
                 self._counts[self._codes[row]] -= 1
-                span = self._span[eid]
-                self._sums[code] += block[0]
-                self._counts[code] += 1
+                for r in range(row, row + span):
+                    self._mark_stale(r)
                 if span == len(block):  # as many rows as before: overwrite in place
                     self._matrix[row : row + span] = block
                     self._codes[row : row + span] = code
-                    for r in range(row, row + span):
-                        self._mark_stale(r)
                     continue
                 self._ids[row : row + span] = -1  # else its old rows are left out
                 self._dead += span
-                for r in range(row, row + span):
-                    self._mark_stale(r)
-            else:
-                self._sums[code] += block[0]
-                self._counts[code] += 1
             self._row_of[eid] = self._n + added
             self._span[eid] = len(block)
             blocks.append(block)
             new_ids.extend([eid] * len(block))
             new_types.extend([code] * len(block))
             added += len(block)
+        if wholes:
+            vecs, codes = np.stack(wholes), np.array(whole_codes, dtype=np.int32)
+            for code in np.unique(codes).tolist():
+                self._sums[code] += vecs[codes == code].sum(axis=0, dtype=np.float64)
+            self._counts += np.bincount(codes, minlength=len(self._counts))
         if blocks:
             self._grow(self._n + added)
             end = self._n + added
@@ -395,7 +397,8 @@ class VectorIndex:
         spans = np.fromiter((self._span[e] for e in found), dtype=np.int64, count=len(found))
         starts = np.fromiter((self._row_of[e] for e in found), dtype=np.int64, count=len(found))
         # Every row of every entity, entity after entity: starts repeated, plus 0..span-1.
-        offsets = np.arange(int(spans.sum())) - np.repeat(np.cumsum(spans) - spans, spans)
+        firsts = np.cumsum(spans) - spans  # where each entity's rows begin in that list
+        offsets = np.arange(int(spans.sum())) - np.repeat(firsts, spans)
         sims = self._matrix[np.repeat(starts, spans) + offsets] @ query.astype(np.float32)
-        best = np.maximum.reduceat(sims, np.cumsum(spans) - spans)
+        best = np.maximum.reduceat(sims, firsts)
         return {eid: float(s) for eid, s in zip(found, best, strict=True)}
