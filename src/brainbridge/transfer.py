@@ -207,7 +207,7 @@ def _restore_vector(store: Store, row: dict[str, Any]) -> None:
         raise InvalidInput("vector: not base64") from exc
     if not isinstance(row["model"], str) or not row["model"] or len(blob) % 4:
         raise InvalidInput("vector: needs a model name and float32 values")
-    if parts is not None and (not parts or len(parts) % len(blob)):
+    if parts is not None and (not blob or not parts or len(parts) % len(blob)):
         raise InvalidInput("vector: parts must be whole vectors of the same size")
     store.put_vectors(
         row["model"], [(entity.id, blob)], parts={entity.id: parts} if parts else None

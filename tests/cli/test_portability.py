@@ -5,6 +5,7 @@ and `brain check` says whether it is sound (and rebuilds the full-text index whe
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import sqlite3
 import subprocess
@@ -116,6 +117,34 @@ def test_vectors_travel_when_asked(cli: BrainCli, other: BrainCli, tmp_path: Pat
         exported = conn.execute(query).fetchone()
     with closing(sqlite3.connect(other.home / "brain.db")) as conn:
         assert conn.execute(query).fetchone() == exported == (2, 1, 2 * 4 * 384)
+
+
+def test_sentence_vectors_that_do_not_fit_their_vector_are_refused(
+    other: BrainCli, tmp_path: Path
+) -> None:
+    def vector(whole: bytes, parts: bytes) -> str:
+        return json.dumps(
+            {
+                "kind": "vector",
+                "entity": {"type": "Person", "name": "Ada"},
+                "model": "m",
+                "vector": base64.b64encode(whole).decode(),
+                "parts": base64.b64encode(parts).decode(),
+            }
+        )
+
+    dump = tmp_path / "parts.jsonl"
+    lines = [
+        json.dumps({"kind": "header", "format": "brainbridge-jsonl/1"}),
+        json.dumps({"kind": "entity", "type": "Person", "name": "Ada"}),
+        vector(b"\0" * 16, b"\0" * 20),  # one vector and a quarter
+        vector(b"", b"\0" * 16),  # sentences of an empty vector
+    ]
+    dump.write_text("\n".join(lines) + "\n", "utf-8")
+    result = other("import", str(dump), "--skip-bad", "--no-embed", "--json")
+    assert result.code == 2, result.err
+    assert [s["line"] for s in json.loads(result.out)["skipped"]] == [3, 4]
+    assert "parts must be whole vectors" in result.out
 
 
 def test_skip_bad_goes_on_and_lists_the_bad_lines(other: BrainCli, tmp_path: Path) -> None:
