@@ -12,18 +12,27 @@ from typing import TYPE_CHECKING, Any
 from brainbridge.bridge.block import STEP_BACK_NOTE, BlockItem, QueryResults, format_block
 from brainbridge.bridge.judge import (
     ABOUT_ME,
+    OWN,
     QUESTION,
     SHORT_MESSAGE_WORDS,
     TOPIC_TERMS,
+    Match,
     Verdict,
     about_self,
     has_cues,
     judge_locally,
     needs_brain_check,
     pointed_words,
+    without_reference_phrases,
     word_count,
 )
-from brainbridge.bridge.names import Mention, NameIndex, capitalised_words
+from brainbridge.bridge.names import (
+    HISTORY_NAME_USES,
+    Mention,
+    NameIndex,
+    capitalised_words,
+    history_names,
+)
 from brainbridge.bridge.predicates import PREDICATE_WORDS, USER
 from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
 from brainbridge.bridge.queries import FILLER, REFERENCED_NOUN, build_queries, keywords
@@ -54,11 +63,11 @@ CALENDAR_WORDS = frozenset(
 )
 # Judge and search only the head of a pasted novel; the whole message is still stored.
 MAX_JUDGED_CHARS = 8000
-# Past exchanges a name-like word must occur in to count as someone the user talked about.
-HISTORY_NAME_USES = 2
 # Brain-check coverage when only one of the message's words occurs in the brain: neither
 # strong nor nothing (judge.WEAK_COVERAGE < 0.45 < judge.STRONG_COVERAGE).
 SINGLE_TERM_COVERAGE = 0.45
+# Past exchanges read to see whether the user spoke of a thing as theirs ("my landlord").
+OWNED_SAMPLE = 10
 
 
 @dataclass(frozen=True)
@@ -190,12 +199,21 @@ class Bridge:
         ]
         if words:
             used = self.brain.store.history_freq([w.lower() for w in words])
+            words = [w for w in words if used.get(w.lower(), 0) >= HISTORY_NAME_USES]
             found += [
                 Mention(CHAT_EXCHANGE, w, w, "history")
-                for w in words
-                if used.get(w.lower(), 0) >= HISTORY_NAME_USES
+                for w in history_names(self._history_texts, words)
             ]
         return found
+
+    def _history_texts(self, word: str, limit: int) -> list[str]:
+        """What the user said in up to `limit` past exchanges holding `word`."""
+        store = self.brain.store
+        ids = [eid for eid, _ in store.bm25(word, limit, entity_types=(CHAT_EXCHANGE,))]
+        return [
+            str(e.attributes.get("user_message") or e.description)
+            for e in store.get_entities(ids).values()
+        ]
 
     async def _judge(
         self, message: str, summary: str, mentions: list[Mention]
@@ -215,16 +233,13 @@ class Bridge:
                 return Verdict(judgment, ("llm judge",)), queries, "llm"
             except (LLMError, KeyError, ValueError, TypeError) as exc:
                 log.warning("LLM judge failed, using the local judge: %s", exc)
-        coverage = None
+        match = None
         known: list[tuple[str, str]] = []
-        matched = 0
         knows_user = False
         if needs_brain_check(message, mentions):
             cued = has_cues(message, mentions)
-            coverage, known, matched, knows_user = await self.brain._run(
-                self._brain_check, message, cued
-            )
-        verdict = judge_locally(message, mentions, coverage, known, matched, knows_user)
+            match, known, knows_user = await self.brain._run(self._brain_check, message, cued)
+        verdict = judge_locally(message, mentions, match, known, knows_user)
         queries = (
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
@@ -232,25 +247,38 @@ class Bridge:
 
     def _brain_check(
         self, message: str, cued: bool = True
-    ) -> tuple[float, list[tuple[str, str]], int, bool]:
-        """(best coverage, the pointed-at words the brain holds, how many of the message's
-        known words the best match holds, whether the brain holds facts about the user).
+    ) -> tuple[Match, list[tuple[str, str]], bool]:
+        """(the best match, the pointed-at words the brain holds, whether the brain holds
+        facts about the user).
 
         `cued`: the message names someone, speaks in the first person or refers back;
         without that, only a topic match can change the verdict."""
         pointed = pointed_words(message, FILLER)
         df = self.brain.store.doc_freq([w for _, w in pointed]) if pointed else {}
-        known = [(det, w) for det, w in pointed if df.get(w)]
-        coverage, matched = self._best_coverage(message, cued or bool(known))
+        # "my phone" is the user's own only if they spoke of their phone before (or the
+        # brain holds a fact of theirs by that name): a word some entry uses is not enough.
+        known = [
+            (det if det not in OWN or self._owned(w) else "the", w)
+            for det, w in pointed
+            if df.get(w)
+        ]
+        match = self._best_coverage(message, cued or bool(known))
         knows_user = bool(ABOUT_ME.search(message)) and bool(self._user_facts(1))
-        return coverage, known, matched, knows_user
+        return match, known, knows_user
+
+    def _owned(self, word: str) -> bool:
+        """Whether the user called `word` theirs in a past exchange or holds a fact of it."""
+        if self._user_facts(1, f"{PREDICATE_WORDS.get(word, word)}: "):
+            return True
+        mine = re.compile(rf"\b(?:my|our)\s+(?:[\w'’-]+\s+){{0,2}}?{re.escape(word)}", re.I)
+        return any(mine.search(text) for text in self._history_texts(word, OWNED_SAMPLE))
 
     def _user_facts(self, limit: int, predicate: str = "") -> list[Entity]:
         """The user's current facts (of one predicate, when given)."""
         found = self.brain.store.names_with_prefix("Fact", f"{USER}'s {predicate}", limit * 4)
         return [e for e in found if holds_at(e)][:limit]
 
-    def _best_coverage(self, message: str, cued: bool = True) -> tuple[float, int]:
+    def _best_coverage(self, message: str, cued: bool = True) -> Match:
         from brainbridge.words import query_terms
 
         # Words no entity uses cannot tell entities apart, yet IDF weighs them most: in a
@@ -266,15 +294,19 @@ class Bridge:
             # a few entries: common ones cannot make one, so BM25 is spared.
             rare = [t for t in known if df[t] <= max(TOPIC_RARE_MIN, TOPIC_RARE_SHARE * total)]
             if len(rare) < TOPIC_TERMS:
-                return 0.0, 0
+                return Match(0.0)
         # History counts: people and plans often live only in past conversations. BM25's
         # best ten suffice: coverage counts words, which is what BM25 ranks by.
         ids = [eid for eid, _ in store.bm25(query, 10)] if query else []
         if not ids:
-            return 0.0, 0
+            return Match(0.0)
         coverage = Coverage(query, df, total)
-        best, matched = max(
-            (coverage.of(text), coverage.count(text))
+        # ...yet whether the match is close is judged over all of them: words the brain has
+        # never seen say the message is about something else ("Docker ... compose").
+        said = query_terms(" ".join(keywords(without_reference_phrases(message))))
+        whole = Coverage(" ".join(said), df, total, known=said)
+        best, matched, of_all = max(
+            (coverage.of(text), coverage.count(text), whole.of(text))
             for ent in store.get_entities(ids).values()
             for text in (f"{ent.name} {ent.description}",)
         )
@@ -284,8 +316,8 @@ class Bridge:
         # ...or the message asks about the user's own life ("which airline am I flying").
         asks = bool(QUESTION.search(message)) and about_self(message)
         if len(known) == 1 < len(terms) and known[0] not in pointed and not asks:
-            return min(best, SINGLE_TERM_COVERAGE), matched
-        return best, matched
+            return Match(min(best, SINGLE_TERM_COVERAGE), matched, of_all)
+        return Match(best, matched, of_all)
 
     async def _load(
         self,

@@ -36,8 +36,45 @@ _CAPITALISED = re.compile(r"(?<=[a-z,;:] )(?!I\b)[A-Z][a-z]{2,}\b|\b[A-Z][a-z]{2
 
 
 def capitalised_words(message: str) -> list[str]:
-    """Words written like names ("when did Caroline go", "Kevin's cohort"), once each."""
-    return list(dict.fromkeys(_CAPITALISED.findall(message)))
+    """Words written like names ("when did Caroline go", "Kevin's cohort"), once each;
+    never a function word ("That's", "What's" are contractions, not possessives)."""
+    return list(
+        dict.fromkeys(w for w in _CAPITALISED.findall(message) if w.lower() not in STOPWORDS)
+    )
+
+
+# Past exchanges read to see how a word is written there, and how many of its uses must
+# be capitalised mid-sentence for it to be a name the user talked about.
+HISTORY_SAMPLE = 20
+HISTORY_NAME_USES = 2
+
+
+def _uses(word: str, texts: Sequence[str]) -> tuple[int, int]:
+    """(capitalised, lower-case) uses of `word` in `texts`."""
+    pattern = re.compile(rf"(?<![\w'’])({re.escape(word)})(?![\w])", re.I)
+    named = plain = 0
+    for text in texts:
+        for m in pattern.finditer(text):
+            if m.group(1)[0].islower():
+                plain += 1
+            else:
+                named += 1
+    return named, plain
+
+
+def history_names(history: Callable[[str, int], Sequence[str]], words: Sequence[str]) -> list[str]:
+    """The `words` the user's past exchanges write as names: capitalised mid-sentence in
+    capitalised in at least `HISTORY_NAME_USES` uses and in more uses than in lower case.
+
+    `history(word, n)` returns the texts of up to n past exchanges holding the word. "World"
+    or "Pride" occur in many conversations, in lower case; "Caroline" is written as a name.
+    """
+    out = []
+    for word in words:
+        named, plain = _uses(word, history(word.lower(), HISTORY_SAMPLE))
+        if named >= HISTORY_NAME_USES and named > plain:
+            out.append(word)
+    return out
 
 
 class NameIndex:

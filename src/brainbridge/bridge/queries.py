@@ -15,7 +15,7 @@ REFERENCED_NOUN = re.compile(
 )
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
 # "haven't", "I'm", "we'll": contractions are function words, never what a thing is called.
-_CONTRACTION = re.compile(r"(?:n['’]t|['’](?:ve|m|re|ll|d))$", re.I)
+CONTRACTION = re.compile(r"(?:n['’]t|['’](?:ve|m|re|ll|d))$", re.I)
 
 # Words that say how the user feels about a thing, not what the thing is.
 FILLER = frozenset(
@@ -36,7 +36,7 @@ def keywords(text: str) -> list[str]:
     seen: set[str] = set()
     for word in _WORD.findall(text):
         word = re.sub(r"['’]s$", "", word)
-        if _CONTRACTION.search(word):
+        if CONTRACTION.search(word):
             continue
         low = word.lower()
         if len(low) < 2 or low in STOPWORDS or low in FILLER or low in seen:
