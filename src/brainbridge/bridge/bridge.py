@@ -33,6 +33,7 @@ from brainbridge.bridge.names import (
     capitalised_words,
     history_names,
 )
+from brainbridge.bridge.own import OwnWorld
 from brainbridge.bridge.predicates import PREDICATE_WORDS, USER
 from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
 from brainbridge.bridge.queries import FILLER, REFERENCED_NOUN, build_queries, keywords
@@ -131,6 +132,9 @@ class Bridge:
         self.llm = llm
         self.config = config or BridgeConfig()
         self.names = NameIndex(brain.store.name_owners)
+        # Read once here and after each stored turn, so short questions need no I/O.
+        self.own = OwnWorld()
+        self._read_own_world()
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- before the turn ------------------------------------------------------
@@ -138,10 +142,7 @@ class Bridge:
     async def enrich(self, message: str, session: Session | str | None = None) -> Enrichment:
         """Judge `message` and build the context block; on any failure, no context."""
         if word_count(message) < SHORT_MESSAGE_WORDS:
-            log.debug("judgment=pass_through (short message, no I/O)")
-            return Enrichment(
-                Judgment.PASS_THROUGH, reasons=("short message",), source="short_circuit"
-            )
+            return self._short(message)
         try:
             result = await asyncio.wait_for(self._enrich(message, session), self.config.deadline)
         except Exception as exc:
@@ -160,6 +161,34 @@ class Bridge:
             list(result.reasons),
         )
         return result
+
+    def _short(self, message: str) -> Enrichment:
+        """A message under five words, without I/O: a question about the user's own world
+        gets the facts kept in memory that answer it; anything else passes through."""
+        answer = self.own.block(message, self.config.budget_tokens)
+        if answer is None:
+            log.debug("judgment=pass_through (short message, no I/O)")
+            return Enrichment(
+                Judgment.PASS_THROUGH, reasons=("short message",), source="short_circuit"
+            )
+        asked, block, loaded = answer
+        log.debug("judgment=enrich (short question about %s, from memory)", asked)
+        return Enrichment(
+            Judgment.ENRICH,
+            queries=(asked,),
+            block=block,
+            loaded=loaded,
+            reasons=(
+                f"a short question about the user's own {asked.removeprefix('my ')}, which the brain holds",
+            ),
+            source="short_circuit",
+        )
+
+    def _read_own_world(self) -> None:
+        try:
+            self.own.refresh(self.brain.store)
+        except Exception:  # fail open: short questions then pass through
+            log.exception("could not read the user's facts; short questions pass through")
 
     async def _enrich(self, message: str, session: Session | str | None) -> Enrichment:
         message = message[:MAX_JUDGED_CHARS]
@@ -511,7 +540,14 @@ class Bridge:
         entry: dict[str, Any] = {"stored": stored}
         if word_count(message) < SHORT_MESSAGE_WORDS:
             # enrich short-circuited this message without I/O, so its judgment is logged here.
-            entry.update(judgment=Judgment.PASS_THROUGH.value, queries=[], loaded=[])
+            short = self._short(message)
+            entry.update(
+                judgment=short.judgment.value,
+                queries=list(short.queries),
+                loaded=list(short.loaded),
+            )
+        if any(s.startswith(("Fact:", "Person:", "retired", "new ")) for s in stored):
+            await self.brain._run(self._read_own_world)
         await self.brain._run(self.brain.sessions.record_turn, session_id, n, entry)
         log.debug("observe %s turn %d: stored=%s skipped=%s", session_id, n, stored, skipped)
         return Observation(exchange[1] if exchange else None, tuple(stored), skipped, extractor)

@@ -26,3 +26,18 @@ PREDICATE_WORDS = {
     "allergies": "allergy",
     "allergy": "allergy",
 }
+# The everyday word a later question uses for a role.
+ROLE_WORDS = {
+    "gp": "doctor",
+    "mum": "mother",
+    "mom": "mother",
+    "dad": "father",
+    "boss": "manager",
+    "physio": "physiotherapist",
+    "landlady": "landlord",
+    "grandma": "grandmother",
+    "grandpa": "grandfather",
+    "pediatrician": "kids' doctor",
+    "paediatrician": "kids' doctor",
+    "vet": "veterinarian",
+}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from brainbridge.bridge.predicates import USER
+from brainbridge.bridge.predicates import ROLE_WORDS, USER
 
 _CAPS = r"[A-Z][\w&'’\-]*(?:[ \-](?:[A-Z0-9][\w&'’\-]*|de|van|von|da|of|the))*"
 _PLACE = rf"({_CAPS})"
@@ -33,21 +33,6 @@ ROLES = (
     r"hairdresser|barber|agent|editor|recruiter|designer|engineer|architect|contractor|"
     r"mechanic|banker|notary|priest|pastor|rabbi|imam"
 )
-# The everyday word a later question uses for a role.
-ROLE_WORDS = {
-    "gp": "doctor",
-    "mum": "mother",
-    "mom": "mother",
-    "dad": "father",
-    "boss": "manager",
-    "physio": "physiotherapist",
-    "landlady": "landlord",
-    "grandma": "grandmother",
-    "grandpa": "grandfather",
-    "pediatrician": "kids' doctor",
-    "paediatrician": "kids' doctor",
-    "vet": "veterinarian",
-}
 _DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
     r"teetotal|sober|kosher|halal|diabetic|coeliac|celiac"

@@ -1,0 +1,90 @@
+"""The user's own world kept in memory, so a short question about it costs no I/O.
+
+"who is my manager?" and "my dentist's number?" are under the bridge's five words, where
+it reads nothing from disk. They are answered from the user's current facts ("User's
+home: Rotterdam") and the people who hold a role for them ("The user's dentist. ..."),
+read when the bridge reads the store anyway (it starts, it stores a turn) and kept here.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from brainbridge.bridge.block import BlockItem, QueryResults, format_block
+from brainbridge.bridge.judge import QUESTION
+from brainbridge.bridge.predicates import PREDICATE_WORDS, ROLE_WORDS, USER
+from brainbridge.model import Entity, holds_at
+
+if TYPE_CHECKING:
+    from brainbridge.ports import Store
+
+log = logging.getLogger(__name__)
+
+# "my dentist's number", "our spare key": the words a possessive points at, possessive -s off.
+_OWN = re.compile(r"\b(?:my|our)\s+([a-z][\w\-]*)(?:['’]s)?(?:\s+([a-z][\w\-]*))?", re.I)
+# The user's facts and people kept: a person's life has dozens, not thousands.
+MAX_KEPT = 200
+_USERS = f"{USER}'s "
+_ROLE_OF_USER = "The user's "
+
+
+def _kinds(word: str) -> set[str]:
+    """The fact predicates and roles a word can ask for ("boss": manager, "car": car)."""
+    word = word.lower()
+    return {word, PREDICATE_WORDS.get(word, word), ROLE_WORDS.get(word, word)}
+
+
+def _kind_of(ent: Entity) -> set[str]:
+    """What a kept entity is the user's: its predicate, or each word of its role."""
+    if ent.type == "Fact":
+        return {str(ent.attributes.get("predicate") or "").lower()} - {""}
+    role = str(ent.attributes.get("role") or "").lower()
+    return set(re.findall(r"[a-z][\w\-']*", role))
+
+
+class OwnWorld:
+    """The user's current facts and role-holders, in memory."""
+
+    def __init__(self, entities: Sequence[Entity] = ()) -> None:
+        self._entities = tuple(entities)
+
+    def __len__(self) -> int:
+        return len(self._entities)
+
+    def refresh(self, store: Store) -> None:
+        """Read the user's current facts and the people with a role for them again."""
+        facts = store.names_with_prefix("Fact", _USERS, MAX_KEPT)
+        people, _ = store.list_entities("Person", _ROLE_OF_USER, MAX_KEPT)
+        self._entities = tuple(
+            e
+            for e in [*facts, *people]
+            if holds_at(e) and (e.type == "Fact" or str(e.description).startswith(_ROLE_OF_USER))
+        )
+
+    def lookup(self, message: str) -> tuple[str, list[Entity]]:
+        """(what the question asks for, the kept entities that answer it): a question
+        about something the user calls theirs ("who is my manager?"), else ("", [])."""
+        if not QUESTION.search(message):
+            return "", []
+        for m in _OWN.finditer(message):
+            word = m.group(1)
+            wanted = _kinds(word)
+            found = [e for e in self._entities if _kind_of(e) & wanted]
+            if found:
+                return f"my {word.lower()}", found
+        return "", []
+
+    def block(self, message: str, budget_tokens: int) -> tuple[str, str, tuple[str, ...]] | None:
+        """(what it asks for, the block, the names loaded) for a short question the kept
+        facts answer; None for any other message."""
+        asked, found = self.lookup(message)
+        if not found:
+            return None
+        items = tuple(BlockItem(e.name, e.type, e.description) for e in found[:3])
+        rendered = format_block([QueryResults(asked, items)], budget_tokens)
+        if rendered is None:
+            return None
+        return asked, rendered.text, rendered.loaded
