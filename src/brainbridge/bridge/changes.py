@@ -26,7 +26,7 @@ from brainbridge.search.relevance import stem
 from brainbridge.words import STOPWORDS, query_terms
 
 # Verbs of change and of ending, in every inflection ("raise", "raised", "raising").
-_CHANGE_VERBS = """move switch change relocate transfer migrate replace upgrade downgrade
+_CHANGE_VERBS = """move shift switch change relocate transfer migrate replace upgrade downgrade
     reschedule postpone extend raise lower increase decrease reduce bump promote demote stop
     quit leave cancel drop sell end swap rename reassign"""
 _DONE_VERBS = """send finish complete submit deliver hand pay sign wrap file book return ship
@@ -47,9 +47,16 @@ CHANGE = re.compile(
     rf"\b(?:{_inflected(_CHANGE_VERBS, 'left sold quit cut gave')}|pushed back|pushed out|brought forward|gave up|"
     r"no longer|not anymore|any ?more|instead|from now on|is now|are now|"
     r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|new (?:\w+ )?(?:is|will be)|"
-    r"took over|turns out|actually)\b",
+    r"took over|turns out|actually|"
+    # "starting this week", "as of Monday", "effective today": a change with its start date.
+    r"(?:starting|beginning|effective|as of)\s+(?:this|next|today|tomorrow|now|on|from|in|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
+    r"may|june|july|august|september|october|november|december)|"
+    # "standup is on Thursdays now": a clause that ends on "now".
+    r"now(?=\s*(?:[.!;,]|$)))\b",
     re.I,
 )
+_CHANGED = _inflected(_CHANGE_VERBS)
 COMPLETION = re.compile(
     rf"\b(?:{_inflected(_DONE_VERBS, 'sent paid')}|done with|done|handed in|wrapped up)\b", re.I
 )
@@ -67,7 +74,7 @@ _CUE_WORDS = frozenset(
     replaces turns actually sent finished completed submitted delivered handed paid signed
     wrapped filed booked returned shipped posted asked said told emailed texted agreed
     wants wanted big news good bad finally got get gets was were been has have had just
-    officially""".split()
+    officially starting beginning effective shifted shifting""".split()
 )
 _NAME_LIKE = re.compile(r"\b[A-Z][\w&'’\-]*[A-Za-z0-9]")
 # Earlier statements looked at for one change: BM25's best over past exchanges and facts.
@@ -204,14 +211,33 @@ def _with_facts(store: Store, r: Retired) -> list[Retired]:
 
 
 _FIRST_PERSON_SUBJECT = re.compile(r"^\W*(?:i|we|i'm|we're|i've|we've)\b", re.I)
+# What a change is said of: the object of its verb ("moved the standup to ..."), what
+# follows "from now on" ("from now on the standup is ..."), or the sentence's subject
+# before its verb ("the standup is now ...", "standup got moved").
+_OBJECT = re.compile(
+    rf"\b(?:{_CHANGED})\s+((?:[\w'’\-]+\s+){{1,3}}?)"
+    r"(?:to|from|over|back|into|onto|until|till|for|starting|beginning|on|at|by)\b",
+    re.I,
+)
+_FROM_NOW_ON = re.compile(
+    r"\b(?:from now on|going forward|from today|as of (?:today|now))\s*,?\s+"
+    r"((?:[\w'’\-]+\s+){1,3}?)(?:is|are|will|moves?|happens?|takes?)\b",
+    re.I,
+)
+_VERB = re.compile(r"\s(?:is|are|was|were|will|has|have|had|got|gets|get|goes|go)\b.*", re.I)
 
 
 def _subject(message: str) -> set[str]:
-    """What a change statement is about, when it opens with it: "The offsite (got) moved"."""
+    """What a change statement is about: "moved the standup to ...", "from now on the
+    standup is ...", "The offsite (got) moved", "standup is on Thursdays now"."""
+    for pattern in (_OBJECT, _FROM_NOW_ON):
+        if (m := pattern.search(message)) and (said := topic(m.group(1))):
+            return said
     m = CHANGE.search(message)
     if m is None:
         return set()
     head = re.split(r"[.;!?,:]", message[: m.start()])[-1]
+    head = _VERB.sub("", head)
     if not head.strip() or _FIRST_PERSON_SUBJECT.match(head):
         return set()
     return topic(head)
