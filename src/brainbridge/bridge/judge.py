@@ -283,7 +283,7 @@ def judge_locally(
             )
         if close:
             score += 1
-            reasons.append(f"the brain holds a close match ({whole:.0%} of its words)")
+            reasons.append(f"the brain's best match holds {whole:.0%} of its words")
         elif match.known < WEAK_COVERAGE and not about_user:
             score -= 1
             reasons.append(f"the brain holds nothing specific ({match.known:.0%} of its words)")
