@@ -283,23 +283,40 @@ class Bridge:
         `cued`: the message names someone, speaks in the first person or refers back;
         without that, only a topic match can change the verdict."""
         pointed = pointed_words(message, FILLER)
-        df = self.brain.store.doc_freq([w for _, w in pointed]) if pointed else {}
+        store = self.brain.store
+        words = [w for _, w in pointed]
+        df = store.doc_freq(words) if pointed else {}
+        in_history = store.history_freq(words) if pointed else {}
         # "my phone" is the user's own only if they spoke of their phone before (or the
-        # brain holds a fact of theirs by that name): a word some entry uses is not enough.
+        # brain holds a fact of theirs by that name), and "the offsite" is a thing the
+        # user spoke of only if they did so before ("the sky" in someone's story is not):
+        # a word some entry uses is not enough.
         known = [
             (det if det not in OWN or self._owned(w) else "the", w)
             for det, w in pointed
-            if df.get(w)
+            if df.get(w, 0) > in_history.get(w, 0) or (df.get(w) and self._spoken_of(w))
         ]
         match = self._best_coverage(message, cued or bool(known))
         knows_user = bool(ABOUT_ME.search(message)) and bool(self._user_facts(1))
         return match, known, knows_user
 
+    def _spoken_of(self, word: str) -> bool:
+        """Whether the user pointed at `word` in a past message ("the offsite", "our lease")."""
+        said = re.compile(
+            rf"\b(?:the|that|this|these|those|my|our)\s+(?:[\w'’-]+\s+){{0,2}}?{re.escape(word)}",
+            re.I,
+        )
+        return any(said.search(text) for text in self._history_texts(word, OWNED_SAMPLE))
+
     def _owned(self, word: str) -> bool:
         """Whether the user called `word` theirs in a past exchange or holds a fact of it."""
         if self._user_facts(1, f"{PREDICATE_WORDS.get(word, word)}: "):
             return True
-        mine = re.compile(rf"\b(?:my|our)\s+(?:[\w'’-]+\s+){{0,2}}?{re.escape(word)}", re.I)
+        # In one sentence with "my"/"our": "Helga has a spare key to our house".
+        mine = re.compile(
+            rf"\b(?:my|our)\b[^.!?\n]*\b{re.escape(word)}|\b{re.escape(word)}\b[^.!?\n]*\b(?:my|our)\b",
+            re.I,
+        )
         return any(mine.search(text) for text in self._history_texts(word, OWNED_SAMPLE))
 
     def _user_facts(self, limit: int, predicate: str = "") -> list[Entity]:
