@@ -55,7 +55,9 @@ BRAINS: dict[str, Callable[[Brain], Awaitable[None]]] = {
 }
 
 
-async def injected(folder: Path, fill: Callable[[Brain], Awaitable[None]], texts: list[str]):
+async def injected(
+    folder: Path, fill: Callable[[Brain], Awaitable[None]], texts: list[str]
+) -> list[tuple[str, tuple[str, ...]]]:
     """[(message, reasons)] of the messages that got a block, on the brain at `folder`."""
     fresh = not (folder / "brain.db").exists()
     folder.mkdir(parents=True, exist_ok=True)
@@ -75,15 +77,24 @@ async def injected(folder: Path, fill: Callable[[Brain], Awaitable[None]], texts
         await brain.close()
 
 
-async def run(cache: Path, show: bool) -> str:
+async def measure(cache: Path, show: bool = False) -> str:
     texts = messages()
     lines = [f"## Unrelated messages injected ({len(texts)} messages, {DEV.name})", ""]
     for label, fill in BRAINS.items():
+        if fill is _locomo and not locomo_data.locomo_path().exists():
+            lines.append(f"- {label}: skipped, {locomo_data.locomo_path()} not found")
+            continue
         got = await injected(cache / label.replace(" ", "-"), fill, texts)
         lines.append(f"- {label}: {len(got)}/{len(texts)} = {len(got) / len(texts):.1%}")
         if show:
             lines += [f"    {t}  <- {'; '.join(r)}" for t, r in got]
     return "\n".join(lines)
+
+
+def run(quick: bool = False) -> str:
+    """The suite as `python -m benchmarks` runs it: fresh brains in a temporary folder."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return asyncio.run(measure(Path(tmp)))
 
 
 def main() -> None:
@@ -93,9 +104,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.cache is None:
         with tempfile.TemporaryDirectory() as tmp:
-            print(asyncio.run(run(Path(tmp), args.show)))
+            print(asyncio.run(measure(Path(tmp), args.show)))
     else:
-        print(asyncio.run(run(args.cache, args.show)))
+        print(asyncio.run(measure(args.cache, args.show)))
 
 
 if __name__ == "__main__":
