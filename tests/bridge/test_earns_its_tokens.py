@@ -120,11 +120,15 @@ async def test_a_role_told_in_conversation_answers_a_short_question_in_a_new_pro
             "s1", 1, "My dentist is Dr. Lena Park, her number is 030 555 0142.", "Noted."
         )
         asked_here = await first.enrich("my dentist's number?")
-        asked_later = await Bridge(brain).enrich("my dentist's number?")
+        later = Bridge(brain)
+        asked_later = await later.enrich("my dentist's number?")
+        by_name = await later.enrich("Lena's number again?")
+        unknown = await later.enrich("where's my passport?")
         await first.drain()
     finally:
         await brain.close()
-    for result in (asked_here, asked_later):
+    assert unknown.judgment is Judgment.PASS_THROUGH and unknown.block is None
+    for result in (asked_here, asked_later, by_name):
         [line] = _items(result.block)
         assert "Lena Park" in line and "030 555 0142" in line
 

@@ -178,9 +178,7 @@ class Bridge:
             queries=(asked,),
             block=block,
             loaded=loaded,
-            reasons=(
-                f"a short question about the user's own {asked.removeprefix('my ')}, which the brain holds",
-            ),
+            reasons=(f"a short question about {asked}, which the brain holds",),
             source="short_circuit",
         )
 

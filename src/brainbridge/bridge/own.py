@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 
 # "my dentist's number", "our spare key": the words a possessive points at, possessive -s off.
 _OWN = re.compile(r"\b(?:my|our)\s+([a-z][\w\-]*)(?:['’]s)?(?:\s+([a-z][\w\-]*))?", re.I)
+# A capitalised word, possessive -s off: how a short question names someone.
+_NAME = re.compile(r"\b([A-Z][a-z]{2,})(?:['’]s)?\b")
 # The user's facts and people kept: a person's life has dozens, not thousands.
 MAX_KEPT = 200
 _USERS = f"{USER}'s "
@@ -66,7 +68,8 @@ class OwnWorld:
 
     def lookup(self, message: str) -> tuple[str, list[Entity]]:
         """(what the question asks for, the kept entities that answer it): a question
-        about something the user calls theirs ("who is my manager?"), else ("", [])."""
+        about something the user calls theirs ("who is my manager?") or one of their people
+        ("Oskar's number?"), else ("", [])."""
         if not QUESTION.search(message):
             return "", []
         for m in _OWN.finditer(message):
@@ -74,7 +77,12 @@ class OwnWorld:
             wanted = _kinds(word)
             found = [e for e in self._entities if _kind_of(e) & wanted]
             if found:
-                return f"my {word.lower()}", found
+                return f"the user's {word.lower()}", found
+        # "Oskar's number?": one of the user's people, by a word of their name as written.
+        for name in _NAME.findall(message):
+            found = [e for e in self._entities if e.type == "Person" and name in e.name.split()]
+            if len(found) == 1:
+                return found[0].name, found
         return "", []
 
     def block(self, message: str, budget_tokens: int) -> tuple[str, str, tuple[str, ...]] | None:
