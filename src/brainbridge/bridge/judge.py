@@ -262,12 +262,12 @@ def judge_locally(
     if pointed and not own and close and asks:
         score += 0.5
         reasons.append("it asks about " + ", ".join(pointed[:3]))
-    personal_question = (
-        asks and bool(SPEAKER.search(message)) and not HOW_TO.search(message) and close
-    )
+    personal_question = bool(SPEAKER.search(message)) and not HOW_TO.search(message) and close
     if personal_question:
         score += 1
-        reasons.append("it asks about the user's own life, which the brain holds")
+        reasons.append(
+            f"it {'asks' if asks else 'speaks'} about the user's own life, which the brain holds"
+        )
     named = any(m.strength in ("exact", "history") for m in mentions)
     if any(p.search(message) for p in GENERIC) and not named and not about_user:
         # "What is Gina's favourite dance?" is phrased like a general question, but about
