@@ -44,7 +44,7 @@ def capitalised_words(message: str) -> list[str]:
 
 
 # Past exchanges read to see how a word is written there, and how many of its uses must
-# be capitalised mid-sentence for it to be a name the user talked about.
+# be capitalised for it to be a name the user talked about.
 HISTORY_SAMPLE = 20
 HISTORY_NAME_USES = 2
 
@@ -63,8 +63,8 @@ def _uses(word: str, texts: Sequence[str]) -> tuple[int, int]:
 
 
 def history_names(history: Callable[[str, int], Sequence[str]], words: Sequence[str]) -> list[str]:
-    """The `words` the user's past exchanges write as names: capitalised mid-sentence in
-    capitalised in at least `HISTORY_NAME_USES` uses and in more uses than in lower case.
+    """The `words` the user's past exchanges write as names: capitalised in at least
+    `HISTORY_NAME_USES` uses, and in more uses than in lower case.
 
     `history(word, n)` returns the texts of up to n past exchanges holding the word. "World"
     or "Pride" occur in many conversations, in lower case; "Caroline" is written as a name.
