@@ -167,3 +167,32 @@ async def test_a_change_with_a_start_retires_the_old_statement(tmp_path: Path, c
     )
     assert new < monday
     assert not any("rituals" in line and "superseded" in line for line in lines)
+
+
+async def test_a_capitalised_word_is_a_name_only_where_past_exchanges_write_it_so(
+    tmp_path: Path,
+) -> None:
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        for n, said in enumerate(
+            [
+                "Caroline came over and we talked about the world cup until late.",
+                "That's the thing, the world feels smaller since Caroline moved here.",
+                "I told Caroline that the cup of coffee at that place is the best in the world.",
+                "What's the plan for the weekend? That's all I need to know.",
+            ],
+            start=1,
+        ):
+            await bridge.observe_now("s1", n, said, "Nice.")
+        world = await bridge.enrich("Who won the first football World Cup?")
+        that = await bridge.enrich("That's a great explanation, can you give another example?")
+        caroline = await bridge.enrich("What did I talk about with Caroline last time?")
+        await bridge.drain()
+    finally:
+        await brain.close()
+    for result in (world, that):
+        assert result.judgment is Judgment.PASS_THROUGH, result.reasons
+        assert not any("names someone" in r for r in result.reasons), result.reasons
+    assert caroline.judgment is Judgment.ENRICH
+    assert "it names someone from past conversations: Caroline" in caroline.reasons
