@@ -111,9 +111,11 @@ async def test_short_questions_about_the_users_own_world_get_that_fact_without_i
 
 
 async def test_a_role_told_in_conversation_answers_a_short_question_in_a_new_process(
-    tmp_path: Path,
+    tmp_path: Path, database_url: str | None
 ) -> None:
-    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    brain = await Brain.open(
+        tmp_path / "me", embedder=None, background_indexing=False, database_url=database_url
+    )
     try:
         first = Bridge(brain)
         await first.observe_now(
