@@ -66,6 +66,8 @@ REFERENCE_PHRASES = [
     ),
 ]
 
+# "my landlord", "our lease": a cue only when the brain knows the thing (see judge_locally).
+POSSESSIVE_CUE = re.compile(r"\b(?:my|our)\s+([a-z][\w-]+)", re.I)
 # Phrases that lean on context the speaker assumes the listener already has. Names ("when
 # did Caroline go", "Kevin's cohort") are no cue by their capital letter: a capitalised
 # word counts only as a mention the brain knows (Bridge._mentions).
@@ -74,10 +76,7 @@ REFERENCE_CUES = [
         r"\b(?:that|those|the same|this|these)\s+(?!(?:is|was|are|were|will|would|could|can|one|way|time|kind|sort|much|many)\b|[a-z]+n['’]t\b)[a-z][\w-]+",
         re.I,
     ),
-    re.compile(
-        r"\b(?:my|our)\s+(?!own\b|life\b|code\b|opinion\b|question\b|mind\b|guess\b)[a-z][\w-]+",
-        re.I,
-    ),
+    POSSESSIVE_CUE,
     *REFERENCE_PHRASES,
     re.compile(
         r"\bhow(?:'s| is| are| was| did)\s+.+\s+(?:going|coming along|doing|progressing|go|looking|lookin)\b",
@@ -240,7 +239,15 @@ def judge_locally(
         names = sorted({m.name for m in mentions if m.strength in strengths})
         if names:
             reasons.append(f"{kind}: " + ", ".join(names[:3]))
-    cues = [m.group(0) for p in REFERENCE_CUES if (m := p.search(message))]
+    # "my resume", "my first time": a possessive refers back only to a thing the brain
+    # knows (a pointed-at word the brain check found); without a check, it still counts.
+    held = None if known_refs is None else {w for _, w in known_refs}
+    cues = [
+        m.group(0)
+        for p in REFERENCE_CUES
+        if (m := p.search(message))
+        and (p is not POSSESSIVE_CUE or held is None or _possessed(message) & held)
+    ]
     if cues:
         score += min(len(cues), 2)
         reasons.append("it refers to earlier context (" + "; ".join(c[:30] for c in cues[:3]) + ")")
@@ -300,6 +307,13 @@ def judge_locally(
     return Verdict(
         judgment, tuple(reasons) or ("ordinary conversation, nothing that needs the brain",)
     )
+
+
+def _possessed(message: str) -> set[str]:
+    """The words a "my"/"our" points at ("my morning drink order": morning, drink, order)."""
+    return {m.group(1).lower() for m in POSSESSIVE_CUE.finditer(message)} | {
+        w for det, w in pointed_words(message) if det in OWN
+    }
 
 
 def without_reference_phrases(message: str) -> str:
