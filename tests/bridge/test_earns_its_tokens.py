@@ -117,6 +117,7 @@ async def test_a_role_told_in_conversation_answers_a_short_question_in_a_new_pro
         tmp_path / "me", embedder=None, background_indexing=False, database_url=database_url
     )
     try:
+        server = Bridge(brain)  # started before the dentist was mentioned, elsewhere
         first = Bridge(brain)
         await first.observe_now(
             "s1", 1, "My dentist is Dr. Lena Park, her number is 030 555 0142.", "Noted."
@@ -126,11 +127,14 @@ async def test_a_role_told_in_conversation_answers_a_short_question_in_a_new_pro
         asked_later = await later.enrich("my dentist's number?")
         by_name = await later.enrich("Lena's number again?")
         unknown = await later.enrich("where's my passport?")
+        await server.enrich("Can you help me plan a calm week ahead, please?")
+        await server.drain()  # a full enrich re-reads the user's facts in the background
+        on_server = await server.enrich("my dentist's number?")
         await first.drain()
     finally:
         await brain.close()
     assert unknown.judgment is Judgment.PASS_THROUGH and unknown.block is None
-    for result in (asked_here, asked_later, by_name):
+    for result in (asked_here, asked_later, by_name, on_server):
         [line] = _items(result.block)
         assert "Lena Park" in line and "030 555 0142" in line
 

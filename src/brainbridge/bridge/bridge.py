@@ -195,6 +195,8 @@ class Bridge:
         summary = session.summary if session else ""
         turn = (session.message_count + 1) if session else 0
         mentions = await self.brain._run(self._mentions, message)
+        # Another process may have stored facts since: re-read them off the chat's path.
+        self._background(self.brain._run(self._read_own_world))
         verdict, queries, source = await self._judge(message, summary, mentions)
         if verdict.judgment is Judgment.STEP_BACK:
             result = Enrichment(
