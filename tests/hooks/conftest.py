@@ -22,6 +22,14 @@ HOOK = shlex.split(hook_command())
 SESSION_ID = "9f1c2a7e-5b3d-4c8e-a1f0-6d2b7e9c4a10"
 
 
+@pytest.fixture(autouse=True)
+def claude_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Claude Code's config folder for this test: hooks read transcripts only below it."""
+    folder = tmp_path / "claude-config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(folder))
+    return folder
+
+
 @dataclass
 class HookRun:
     code: int

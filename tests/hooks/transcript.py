@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from brainbridge.brain import Brain
+from brainbridge.hooks.payload import claude_transcripts_root
 
 
 def _row(kind: str, content: Any, session_id: str, **extra: Any) -> dict[str, Any]:
@@ -32,7 +33,11 @@ def _row(kind: str, content: Any, session_id: str, **extra: Any) -> dict[str, An
 
 
 def realistic_transcript(path: Path, session_id: str, final_prompt: str, final_reply: str) -> Path:
-    """Two exchanges with thinking, tool use and results, a sub-agent, meta and command lines."""
+    """Two exchanges with thinking, tool use and results, a sub-agent, meta and command lines,
+    written where Claude Code writes transcripts (hooks read no other): `path`'s name in a
+    project folder of `$CLAUDE_CONFIG_DIR/projects` (see the `claude_config` fixture)."""
+    path = claude_transcripts_root() / "-home-dev-src-app" / path.name
+    path.parent.mkdir(parents=True, exist_ok=True)
     rows = [
         {"type": "summary", "summary": "Bootcamp planning", "leafUuid": str(uuid.uuid4())},
         _row(

@@ -15,7 +15,7 @@ from mcp.client.streamable_http import streamable_http_client
 from api.served import Served, serve_brain
 from brainbridge.brain import Brain
 from cli.runner import BrainCli, clean_env
-from hooks.conftest import prompt_payload, run_hook, stop_payload
+from hooks.conftest import claude_config, prompt_payload, run_hook, stop_payload  # noqa: F401
 from hooks.transcript import realistic_transcript
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -33,7 +32,7 @@ from brainbridge.api.people import McpByPerson, Team
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
-from brainbridge.hooks.spool import start_drainer, turn_record, waiting
+from brainbridge.hooks.spool import received_turn, start_drainer, waiting
 from brainbridge.hooks.work import run_hook, store_turn
 from brainbridge.mcp import build_server
 from brainbridge.model.directives import DirectiveConfig
@@ -327,7 +326,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             payload = {}
         if kind == "stop":
             # The hook process must not wait for extraction: answer now, observe after.
-            record = await asyncio.to_thread(turn_record, payload)
+            record = received_turn(payload)
             if record is None or await b._run(b.store.has_turn_key, record["key"]):
                 return {"context": None, "accepted": False}
             n = await next_exchange(b, record["session_id"])

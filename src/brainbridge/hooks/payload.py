@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -11,6 +13,9 @@ from typing import Any
 
 MAX_STDIN_BYTES = 20_000_000
 MAX_CONTEXT_CHARS = 9_500  # Claude Code cuts additionalContext to a preview past ~10,000
+# A hook needs the last turn of a transcript, so it reads only the file's tail: a long
+# session's transcript (or a file that is no transcript) never fills memory.
+TRANSCRIPT_TAIL_BYTES = 4_000_000
 
 
 def read_payload(stream: Any = None) -> dict[str, Any]:
@@ -68,8 +73,52 @@ class TranscriptTurn:
     uuid: str = ""  # the prompt line's message id
 
 
-def transcript_turns(path: str | Path) -> list[TranscriptTurn]:
-    """The exchanges of a transcript JSONL, oldest first.
+def claude_transcripts_root() -> Path:
+    """Where Claude Code keeps this user's transcripts: `<config dir>/projects`."""
+    return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude") / "projects"
+
+
+def hook_transcript(path: str) -> Path | None:
+    """The transcript a hook payload names, if it is one Claude Code wrote for this user:
+    an absolute `.jsonl` path inside `claude_transcripts_root()` once links and `..` are
+    resolved. Anything else (another file, a relative path, a NUL byte) is None.
+    """
+    if not path or "\x00" in path or not os.path.isabs(path) or not path.endswith(".jsonl"):
+        return None
+    try:
+        real = Path(path).resolve(strict=True)
+        root = claude_transcripts_root().resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+    return real if real.is_relative_to(root) and real.suffix == ".jsonl" else None
+
+
+def _read_regular(path: Path, tail: int | None) -> str:
+    """The text of a regular file (its last `tail` bytes, from a whole line); "" for
+    anything else. Opened without blocking, so a FIFO or device named here never hangs."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except (OSError, ValueError):  # ValueError: a path with a NUL byte in it
+        return ""
+    try:
+        size = os.fstat(fd).st_size
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        start = max(0, size - tail) if tail else 0
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            fh.seek(start)
+            data = fh.read(size - start)
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+    if start:
+        data = data.split(b"\n", 1)[-1]  # the first line is cut: it is not JSON
+    return data.decode("utf-8", errors="replace")
+
+
+def transcript_turns(path: str | Path, tail: int | None = None) -> list[TranscriptTurn]:
+    """The exchanges of a transcript JSONL (its last `tail` bytes when given), oldest first.
 
     Tool results arrive as `type: user` lines, sidechains are sub-agents and `isMeta`
     lines are Claude Code's own notes: none starts a new exchange. Assistant text
@@ -79,10 +128,7 @@ def transcript_turns(path: str | Path) -> list[TranscriptTurn]:
     start: dict[str, Any] | None = None
     prompt = ""
     reply: list[str] = []
-    try:
-        lines = Path(path).read_text("utf-8", errors="replace").splitlines()
-    except (OSError, ValueError):  # ValueError: a path with a NUL byte in it
-        return []
+    lines = _read_regular(Path(path), tail).splitlines()
 
     def close() -> None:
         if start is not None:

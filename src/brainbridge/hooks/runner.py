@@ -210,19 +210,26 @@ def main(kind: str, home: Path | None = None) -> int:
         payload = read_payload()
         if kind == "stop" and payload.get("stop_hook_active"):
             return 0
+        record = None
+        if kind == "stop":
+            from brainbridge.hooks.spool import turn_record
+
+            # Read here, where the transcript is this user's: the server reads no path.
+            record = turn_record(payload)
+            if record is None:
+                return 0
+            payload = {"turn": record}
         info = as_caller(read_server_file(home))
         result = via_server(info, kind, payload) if info else None
         if result is not None:
             emit(kind, result)
-        elif kind == "stop":
+        elif record is not None:
             # No server to hand the turn to: make it durable in milliseconds (the client
             # may end this process any moment) and let a detached drainer store it.
-            from brainbridge.hooks.spool import append, start_drainer, turn_record
+            from brainbridge.hooks.spool import append, start_drainer
 
-            record = turn_record(payload)
-            if record is not None:
-                append(home, record)
-                start_drainer(home)
+            append(home, record)
+            start_drainer(home)
         else:
             import asyncio
 

@@ -29,7 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from brainbridge.acting import acting
-from brainbridge.hooks.payload import field, transcript_turns, turn_key
+from brainbridge.hooks.payload import (
+    TRANSCRIPT_TAIL_BYTES,
+    field,
+    hook_transcript,
+    transcript_turns,
+    turn_key,
+)
 
 SPOOL_DIR = "spool"
 PENDING = "pending.jsonl"
@@ -44,15 +50,18 @@ def spool_dir(home: Path) -> Path:
     return home / SPOOL_DIR / person if person else home / SPOOL_DIR
 
 
-def turn_record(payload: dict[str, Any]) -> dict[str, Any] | None:
+def turn_record(payload: dict[str, Any], read_transcript: bool = True) -> dict[str, Any] | None:
     """The turn a Stop event ends, ready to spool (secrets redacted), or None if empty.
 
     The hook's own fields come first; at Stop time the transcript may not yet hold the
-    last reply (FACTS), but it holds the prompt and the prompt's message id.
+    last reply (FACTS), but it holds the prompt and the prompt's message id. Only a
+    transcript Claude Code wrote for this user is read (`hook_transcript`), and only its
+    tail; `read_transcript=False` reads none (the server: the hook sends it the turn).
     """
     from brainbridge.redact import redact
 
-    turns = transcript_turns(field(payload, "transcript_path"))
+    path = hook_transcript(field(payload, "transcript_path")) if read_transcript else None
+    turns = transcript_turns(path, TRANSCRIPT_TAIL_BYTES) if path else []
     last = turns[-1] if turns else None
     prompt = field(payload, "prompt") or (last.prompt if last else "")
     reply = field(payload, "last_assistant_message") or (last.reply if last else "")
@@ -69,6 +78,30 @@ def turn_record(payload: dict[str, Any]) -> dict[str, Any] | None:
         "at": (last.timestamp if last and last.timestamp else "")
         or time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "cwd": field(payload, "cwd"),
+    }
+
+
+def received_turn(payload: dict[str, Any]) -> dict[str, Any] | None:
+    """The turn a Stop hook handed to the server: the record it built from its own
+    transcript (`turn_record`), checked and redacted again. The server never opens a
+    path a request names; a payload without a turn gives what its own fields hold."""
+    from brainbridge.redact import redact
+
+    turn = payload.get("turn")
+    if not isinstance(turn, dict):
+        return turn_record(payload, read_transcript=False)
+    text = {k: field(turn, k) for k in ("key", "session_id", "prompt", "reply", "at", "cwd")}
+    if not text["prompt"].strip() and not text["reply"].strip():
+        return None
+    session = text["session_id"] or "claude-code"
+    return {
+        "v": FORMAT,
+        "key": text["key"][:200] or turn_key(session, text["prompt"], text["reply"], ""),
+        "session_id": session,
+        "prompt": redact(text["prompt"]),
+        "reply": redact(text["reply"]),
+        "at": text["at"][:40] or time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "cwd": text["cwd"],
     }
 
 
