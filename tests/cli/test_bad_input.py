@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cli.runner import BrainCli
 
 
@@ -81,8 +83,26 @@ def test_config_toml_chooses_the_embedder_and_env_wins(cli: BrainCli) -> None:
 def test_unknown_commands_and_options_are_usage_errors(cli: BrainCli) -> None:
     assert cli("frobnicate").code == 2
     result = cli("search", "x", "--colour")
-    assert result.code == 2 and "No such option" in result.err
+    assert result.code == 2 and "no such option" in result.err
     assert cli("show", "x", "--hops", "99").code == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("serach", "x"), "brain: no such command 'serach'. Did you mean 'search'"),
+        (("directives", "shwo"), "brain directives: no such command 'shwo'. Did you mean 'show'"),
+        (("users", "ad", "bob"), "Did you mean 'add'"),
+        (("search",), "brain search: missing argument 'QUERY' (see 'brain search --help')"),
+        (("show", "--bogus", "x"), "brain show: no such option '--bogus'"),
+    ],
+)
+def test_a_usage_error_is_one_line_with_a_suggestion_and_the_help_to_read(
+    cli: BrainCli, args: tuple[str, ...], says: str
+) -> None:
+    result = cli(*args)
+    assert result.code == 2 and says in result.err
+    assert len(result.err.strip().splitlines()) == 1, result.err
 
 
 def test_a_damaged_database_file_is_one_line_not_a_traceback(cli: BrainCli) -> None:

@@ -20,8 +20,8 @@ def test_a_writing_command_creates_a_missing_brain_folder_a_reading_one_does_not
     cli: BrainCli,
 ) -> None:
     nested = cli.home.parent / "not" / "there" / "yet"
-    stats = cli.ok("--brain", str(nested), "stats", "--json").json()
-    assert stats["entities"] == 0
+    stats = cli("--brain", str(nested), "stats", "--json")
+    assert stats.code == 3 and f"no brain at {nested}" in stats.err
     assert not nested.exists()
     cli.ok("--brain", str(nested), "add", "Person", "Ada")
     assert (nested / "brain.db").is_file()

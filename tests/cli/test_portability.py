@@ -272,9 +272,11 @@ def test_check_and_backup_of_a_missing_brain_say_so_and_create_nothing(
     assert not home.exists()
 
 
-def test_read_only_commands_on_a_missing_brain_answer_and_create_nothing(
+def test_read_only_commands_on_a_missing_brain_say_so_and_create_nothing(
     tmp_path: Path,
 ) -> None:
+    """A mistyped folder is no empty brain: each reading command says there is no brain
+    there and how to make one, in one line, exit 3 (#35)."""
     home = tmp_path / "nowhere"
     cli = BrainCli(home, clean_env(BRAIN_HOME=str(home), BRAIN_EMBEDDER="hashing"))
     for args in (
@@ -290,6 +292,8 @@ def test_read_only_commands_on_a_missing_brain_answer_and_create_nothing(
         ("context", str(tmp_path)),
     ):
         result = cli(*args)
-        assert result.code == 0, (args, result.err)
+        assert result.code == 3, (args, result.err)
+        assert f"no brain at {home}" in result.err and "brain init" in result.err
+        assert len(result.err.strip().splitlines()) == 1, result.err
     assert cli("show", "Ada").code == 3
     assert not home.exists()

@@ -153,5 +153,6 @@ def test_a_missing_file_exits_3(cli: BrainCli, tmp_path: Path) -> None:
 
 
 def test_export_to_an_unwritable_place_fails_cleanly(cli: BrainCli, tmp_path: Path) -> None:
+    cli.ok("init")
     result = cli("export", str(tmp_path / "no" / "such" / "dir" / "out.jsonl"))
     assert result.code == 2 and "cannot write" in result.err

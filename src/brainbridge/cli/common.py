@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -54,6 +53,22 @@ class App:
         return load_settings(self.env, brain)
 
 
+class Group(click.Group):
+    """A command group that answers a mistyped subcommand with the ones it may mean."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = click.utils.make_str(args[0])
+        if self.get_command(ctx, name) is None and not name.startswith("-"):
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=2, cutoff=0.6)
+            hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
+            raise click.UsageError(f"No such command {name!r}.{hint}", ctx)
+        return super().resolve_command(ctx, args)
+
+
 pass_app = click.make_pass_decorator(App, ensure=True)
 
 json_option = click.option(
@@ -73,33 +88,36 @@ async def open_brain(
     """Open the brain of `settings`, creating the folder if needed; always closed after.
 
     Without `embedder` no model is loaded, and new entities wait for the next indexing.
-    A `read_only` command (search, show, stats…) on a brain that does not exist yet answers
-    from an empty brain in a temporary folder: it finds nothing and creates nothing.
-    Raises: BrainError if the brain cannot be opened.
+    A `read_only` command (search, show, stats…) on a folder that holds no brain says so
+    and creates nothing: a mistyped `--brain` is not an empty brain.
+    Raises: NotFound for a read-only command where there is no brain; BrainError if the
+    brain cannot be opened.
     """
-    import tempfile
-
     from brainbridge.brain import Brain  # keeps `brain --help` from importing NumPy
     from brainbridge.home import DB_FILE
     from brainbridge.store.location import database_url
 
     url = database_url(settings.brain_path)
-    missing = read_only and not url and not (settings.brain_path / DB_FILE).is_file()
-    with (
-        tempfile.TemporaryDirectory(prefix="brain-empty-")
-        if missing
-        else contextlib.nullcontext("") as tmp
-    ):
-        brain = await Brain.open(
-            Path(tmp) if tmp else settings.brain_path,
-            embedder=settings.embedder if embedder else None,
-            background_indexing=False,
-            database_url=url or "",
-        )
-        try:
-            yield brain
-        finally:
-            await brain.close()
+    if read_only and not url and not (settings.brain_path / DB_FILE).is_file():
+        raise no_brain(settings.brain_path)
+    brain = await Brain.open(
+        settings.brain_path,
+        embedder=settings.embedder if embedder else None,
+        background_indexing=False,
+        database_url=url or "",
+    )
+    try:
+        yield brain
+    finally:
+        await brain.close()
+
+
+def no_brain(folder: Path) -> NotFound:
+    """What a reading command says where a folder holds no brain."""
+    return NotFound(
+        f"no brain at {folder}; `brain init --brain {folder}` creates one"
+        " (or set BRAIN_HOME to the brain you meant)"
+    )
 
 
 class _Stopped(Exception):

@@ -11,7 +11,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from brainbridge.cli.common import App, json_option, open_brain, pass_app, run
+from brainbridge.cli.common import App, Group, json_option, open_brain, pass_app, run
 from brainbridge.cli.output import clip, emit_json, note, out
 from brainbridge.errors import InvalidInput, NotFound
 
@@ -171,7 +171,7 @@ def sessions(app: App, limit: int, as_json: bool) -> None:
     out().print(table)
 
 
-@click.group("curator")
+@click.group("curator", cls=Group)
 def curator() -> None:
     """The curator: session titles, summaries and the daily activity log."""
 

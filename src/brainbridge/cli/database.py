@@ -8,13 +8,13 @@ from pathlib import Path
 import click
 from rich.text import Text
 
-from brainbridge.cli.common import App, guarded, json_option, pass_app
+from brainbridge.cli.common import App, Group, guarded, json_option, pass_app
 from brainbridge.cli.output import emit_json, say
 
 DEFAULT_DIR = "~/.brain-postgres"
 
 
-@click.group("db")
+@click.group("db", cls=Group)
 def db() -> None:
     """The embedded PostgreSQL server (pip install 'brainbridge[postgres]')."""
 

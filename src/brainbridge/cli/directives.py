@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from brainbridge.cli.common import App, guarded, json_option, pass_app, read_text_arg
+from brainbridge.cli.common import (
+    App,
+    Group,
+    guarded,
+    json_option,
+    no_brain,
+    pass_app,
+    read_text_arg,
+)
 from brainbridge.errors import InvalidInput
 from brainbridge.home import brain_home
 
@@ -54,9 +62,10 @@ def open_bridge(
     app: App, brain_path: str | None, read_only: bool = False
 ) -> Iterator[DirectiveBridge]:
     """A directive bridge on the brain database, closed afterwards; `read_only` on a brain
-    that does not exist yet reads an empty in-memory one and creates nothing.
+    that does not exist yet says so and creates nothing.
 
-    Raises: BrainError if the database cannot be opened.
+    Raises: NotFound for `read_only` where there is no brain; BrainError if the database
+    cannot be opened.
     """
     from brainbridge.directives.bridge import DirectiveBridge
     from brainbridge.embed import load_embedder
@@ -71,7 +80,9 @@ def open_bridge(
     if url:
         conn = open_store(path.parent, url).conn
     else:
-        conn = connect(":memory:" if read_only and not path.is_file() else path)
+        if read_only and not path.is_file():
+            raise no_brain(path.parent)
+        conn = connect(path)
     try:
         yield DirectiveBridge(
             SqliteDirectiveStore(conn), config, embedder=lambda: load_embedder(settings.embedder)
@@ -93,7 +104,7 @@ def _run(
     return guarded(call)
 
 
-@click.group("directives")
+@click.group("directives", cls=Group)
 def directives() -> None:
     """An admin's standing guidance, carried into autonomous runs."""
 

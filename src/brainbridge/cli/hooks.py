@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from brainbridge.cli.common import App, guarded, pass_app
+from brainbridge.cli.common import App, Group, guarded, pass_app
 
 
 @click.command()
@@ -24,7 +24,7 @@ def hook(app: App, kind: str) -> None:
     sys.exit(main(kind, home))
 
 
-@click.group()
+@click.group(cls=Group)
 def hooks() -> None:
     """Install or remove the Claude Code hooks."""
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from brainbridge.cli.common import App, guarded
+from brainbridge.cli.common import App, Group, guarded
 
 # name → "module:attribute". Modules are imported only when their command runs (or
 # for --help), so `brain add` never pays for an MCP server or a web framework.
@@ -63,7 +63,7 @@ OPTIONAL_COMMANDS: dict[str, str] = {
 }
 
 
-class LazyGroup(click.Group):
+class LazyGroup(Group):
     """A group whose subcommands are imported from `COMMANDS` when first needed."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -132,10 +132,20 @@ def main(argv: list[str] | None = None) -> None:
 def _invoke(argv: list[str] | None) -> int:
     try:
         result: Any = cli.main(args=argv, prog_name="brain", standalone_mode=False)
+    except click.UsageError as exc:
+        click.echo(usage_line(exc), err=True)
+        return exc.exit_code
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code
     return result if isinstance(result, int) else 0
+
+
+def usage_line(exc: click.UsageError) -> str:
+    """A usage error as one line: what is wrong, and where the command's help is."""
+    path = exc.ctx.command_path if exc.ctx is not None else "brain"
+    message = " ".join(exc.format_message().split()).rstrip(".")
+    return f"{path}: {message[:1].lower()}{message[1:]} (see '{path} --help')"
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from typing import Any
 import click
 from rich.text import Text
 
-from brainbridge.cli.common import App, json_option, open_brain, pass_app, resolve, run
+from brainbridge.cli.common import App, Group, json_option, open_brain, pass_app, resolve, run
 from brainbridge.cli.output import emit_json, say
 
 
@@ -28,7 +28,7 @@ def _show(done: dict[str, Any], as_json: bool) -> None:
         say(_line(done))
 
 
-@click.group(invoke_without_command=True)
+@click.group(invoke_without_command=True, cls=Group)
 @click.option(
     "--all", "show_all", is_flag=True, help="Every merge, not only those waiting for review."
 )

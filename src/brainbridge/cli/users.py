@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import click
 from rich.text import Text
 
-from brainbridge.cli.common import App, guarded, json_option, pass_app
+from brainbridge.cli.common import App, Group, guarded, json_option, pass_app
 from brainbridge.cli.output import emit_json, say
 from brainbridge.errors import InvalidInput
 
@@ -38,7 +38,7 @@ def _as_owner(app: App, fn: Callable[[Any], T]) -> T:
         store.close()
 
 
-@click.group("users")
+@click.group("users", cls=Group)
 def users() -> None:
     """The people of a team brain (PostgreSQL): each has a private workspace and a token."""
 
