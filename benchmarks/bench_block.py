@@ -396,6 +396,26 @@ def demo_section(demos: dict[str, Demo]) -> list[str]:
     return lines
 
 
+def headline(results: Sequence[Result], demos: dict[str, Demo]) -> list[str]:
+    """One line per split and embedder against the targets in DESIGN.md."""
+    lines = [
+        "| split | embedder | first item holds evidence (≥ 0.55) | recall in block"
+        " | mean tokens | recall within 500 / 1000 tokens | unrelated messages injecting (≤ 2 %) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        s = summarise(r.locomo.get("bridge", []))
+        demo = demos.get(r.embedder)
+        extra = [demo.injections[r.split]] if demo and r.split in demo.injections else []
+        pooled = [t for inj in [*r.injections, *extra] for t in inj.tokens]
+        inject = f"{sum(t > 0 for t in pooled) / len(pooled):.1%}" if pooled else "no set"
+        lines.append(
+            f"| {TITLES[r.split]} | {r.embedder} | {_f(s['first'])} | {_f(s['recall'])}"
+            f" | {s['tokens']:.0f} | {_f(s['at500'])} / {_f(s['at1000'])} | {inject} |"
+        )
+    return lines
+
+
 def report(results: Sequence[Result], demos: dict[str, Demo], seconds: float) -> str:
     by_embedder: dict[str, list[Result]] = {}
     for r in results:
@@ -413,6 +433,8 @@ def report(results: Sequence[Result], demos: dict[str, Demo], seconds: float) ->
         " (`estimate_tokens`). BM25: plain BM25 on the question over exchanges, in the same"
         " block format, filled to the bridge block's tokens for that question (none when the"
         " bridge injected nothing) and to the full budget.",
+        "",
+        *headline(results, demos),
     ]
     if not any(r.conversations for r in results):
         lines += ["", f"LoCoMo skipped: {locomo_data.locomo_path()} not found (set BRAIN_LOCOMO)."]
@@ -460,8 +482,9 @@ async def _run(splits: Sequence[str], which: str, quick: bool, demo: bool) -> st
 
 
 def run(quick: bool = False) -> str:
-    """Both splits side by side, MiniLM and none, and the demo's first block."""
-    return asyncio.run(_run((TUNED, UNTOUCHED), "both", quick, demo=True))
+    """Both splits side by side, MiniLM and none (quick: none, one conversation per
+    split), and the demo's first block."""
+    return asyncio.run(_run((TUNED, UNTOUCHED), "none" if quick else "both", quick, demo=True))
 
 
 def main(argv: list[str] | None = None) -> int:
