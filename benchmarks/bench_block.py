@@ -14,6 +14,7 @@ untouched: LoCoMo 4-5, scenario fresh, the unrelated test set) and per embedder
 - The first block of `brain demo`, and how many of its items come from the board session.
 
 Tuning: PYTHONPATH=src python -m benchmarks.bench_block --split tuned [--embedder none]
+[--quick] [--dump FILE] (each tuned block as a JSON line: items, their ends, what they hold)
 Full (both splits, writes docs): python -m benchmarks --only block
 """
 
@@ -21,19 +22,29 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
+import json
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from benchmarks import locomo_data, scenarios
 from benchmarks.bench_bridge import _ingest
 from benchmarks.bench_locomo import SPLITS as LOCOMO_SPLITS
-from benchmarks.block_metrics import CUTOFFS, ITEM_START, Scored, score_block, summarise
+from benchmarks.block_metrics import ITEM_START, Scored, score_block
+from benchmarks.block_report import (
+    BUDGET,
+    PATHS,
+    TUNED,
+    UNTOUCHED,
+    Demo,
+    Injection,
+    ProbeBlock,
+    Result,
+    report,
+)
 from benchmarks.vector_cache import CachingEmbedder
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
@@ -45,19 +56,10 @@ from brainbridge.model import CHAT_EXCHANGE, Judgment, Session
 from brainbridge.ports import Embedder
 
 DATA = Path(__file__).resolve().parent / "data"
-BUDGET = 1500
-TUNED, UNTOUCHED = "tuned", "untouched"
-TITLES = {TUNED: "tuned", UNTOUCHED: "untouched (scored once)"}
 _LOCOMO = list(LOCOMO_SPLITS.values())
 SPLITS: dict[str, dict[str, Any]] = {
     TUNED: {"locomo": _LOCOMO[0], "scenarios": "dev", "unrelated": "unrelated_dev.txt"},
     UNTOUCHED: {"locomo": _LOCOMO[1], "scenarios": "fresh", "unrelated": "unrelated_test.txt"},
-}
-PATHS = ("bridge", "bm25_same", "bm25_full")
-PATH_TITLES = {
-    "bridge": "bridge",
-    "bm25_same": "BM25, same tokens",
-    "bm25_full": f"BM25, {BUDGET} tokens",
 }
 
 
@@ -68,15 +70,6 @@ def unrelated(split: str) -> list[str]:
         return []
     lines = (line.strip() for line in path.read_text("utf-8").splitlines())
     return [line for line in lines if line and not line.startswith("#")]
-
-
-@dataclass
-class Injection:
-    """What unrelated messages injected on one brain."""
-
-    brain: str
-    blocks: int = 0
-    tokens: list[int] = field(default_factory=list)  # per message, 0 when nothing
 
 
 async def _unrelated(bridge: Bridge, label: str, messages: Sequence[str]) -> Injection:
@@ -108,7 +101,7 @@ def _bm25_block(brain: Brain, question: str, budget: int) -> Block | None:
 
 def _scored(block: Block | None, held: dict[str, frozenset[str]], q: Any) -> Scored:
     text, loaded = (block.text, block.loaded) if block else (None, ())
-    return score_block(text, loaded, held, q.evidence, q.category)
+    return score_block(text, loaded, held, q.evidence, q.category, q.text)
 
 
 async def locomo_brain(
@@ -124,7 +117,7 @@ async def locomo_brain(
         bridge = Bridge(brain)
         for q in locomo_data.questions(conversation):
             result = await bridge.enrich(q.text, None)
-            block = score_block(result.block, result.loaded, held, q.evidence, q.category)
+            block = score_block(result.block, result.loaded, held, q.evidence, q.category, q.text)
             out["bridge"].append(block)
             same = (
                 await brain._run(_bm25_block, brain, q.text, block.tokens) if block.tokens else None
@@ -140,14 +133,6 @@ async def locomo_brain(
 
 
 # -- first-person scenarios ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ProbeBlock:
-    tokens: int
-    items: int
-    first_right: bool
-    fact_right: bool
 
 
 def _item_lines(block: str) -> list[str]:
@@ -191,16 +176,6 @@ async def scenario_brain(
 # -- the demo brain -------------------------------------------------------------------
 
 
-@dataclass
-class Demo:
-    block: str
-    items: int
-    tokens: int
-    board_items: int
-    board_session: str
-    injections: dict[str, Injection] = field(default_factory=dict)
-
-
 def _board_session() -> str:
     """The sample's board-update session: unrelated to the demo's first message."""
     for session in read_sample("chats.yaml")["sessions"]:
@@ -220,6 +195,7 @@ async def demo_brain(folder: Path, embedder: Embedder | None, sets: dict[str, li
         board = _board_session()
         block = result.block or ""
         demo = Demo(
+            DEMO_MESSAGES[0],
             block,
             len(result.loaded),
             estimate_tokens(block) if block else 0,
@@ -238,24 +214,12 @@ async def demo_brain(folder: Path, embedder: Embedder | None, sets: dict[str, li
 # -- one split, one embedder ----------------------------------------------------------
 
 
-@dataclass
-class Result:
-    split: str
-    embedder: str
-    locomo: dict[str, list[Scored]] = field(default_factory=dict)
-    conversations: int = 0
-    probes: list[ProbeBlock] = field(default_factory=list)
-    injections: list[Injection] = field(default_factory=list)
-    unrelated_n: int = 0
-    seconds: float = 0.0
-
-
 async def measure(
     split: str, label: str, embedder: Embedder | None, root: Path, quick: bool
 ) -> Result:
     """Every LoCoMo brain and the scenario brain of `split`, with `embedder`."""
     started = time.perf_counter()
-    res = Result(split, label)
+    res = Result(split, label, SPLITS[split]["scenarios"])
     messages = unrelated(split)
     res.unrelated_n = len(messages)
     path = locomo_data.locomo_path()
@@ -291,180 +255,25 @@ def embedders(which: str) -> dict[str, Embedder | None]:
 # -- report -----------------------------------------------------------------------------
 
 
-def _f(x: float) -> str:
-    return f"{x:.3f}"
-
-
-LOCOMO_ROWS = (
-    ("recall", "evidence recall in block"),
-    ("cat1", "· cat 1 (multi-hop)"),
-    ("cat2", "· cat 2 (temporal)"),
-    ("cat3", "· cat 3 (open domain)"),
-    ("cat4", "· cat 4 (single hop)"),
-    ("tokens", "mean block tokens (non-empty)"),
-    ("items", "mean items (non-empty)"),
-    ("precision", "precision (items holding evidence)"),
-    ("first", "first item holds evidence (empty = miss)"),
-    ("first_nonempty", "first item holds evidence (non-empty blocks)"),
-    *((f"at{c}", f"recall within first {c} tokens") for c in CUTOFFS),
-    ("no_evidence", "blocks with no evidence (empty included)"),
-    ("injected", "questions with a block"),
-)
-
-
-def locomo_table(results: Sequence[Result]) -> list[str]:
-    cols = [(r, p) for r in results for p in PATHS]
-    head = " | ".join(f"{TITLES[r.split]}: {PATH_TITLES[p]}" for r, p in cols)
-    lines = [f"| metric | {head} |", "|---" * (len(cols) + 1) + "|"]
-    sums = {(r.split, p): summarise(r.locomo.get(p, [])) for r, p in cols}
-    for key, title in LOCOMO_ROWS:
-        cells = []
-        for r, p in cols:
-            v = sums[(r.split, p)][key]
-            cells.append(f"{v:.0f}" if key == "tokens" else f"{v:.1f}" if key == "items" else _f(v))
-        lines.append(f"| {title} | " + " | ".join(cells) + " |")
-    ns = ", ".join(
-        f"{TITLES[r.split]}: {r.conversations} conversation(s), {len(r.locomo.get('bridge', []))}"
-        " questions"
-        for r in results
-    )
-    return [*lines, "", ns + "."]
-
-
-def scenario_rows(results: Sequence[Result]) -> list[str]:
-    lines = [
-        "| split | embedder | enrich probes | first item right | right fact in block"
-        " | mean tokens (non-empty) | mean items (non-empty) | no block |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for r in results:
-        p = r.probes
-        shown = [b for b in p if b.items]
-        lines.append(
-            f"| {TITLES[r.split]} ({SPLITS[r.split]['scenarios']}) | {r.embedder} | {len(p)}"
-            f" | {_f(statistics.fmean(b.first_right for b in p))}"
-            f" | {_f(statistics.fmean(b.fact_right for b in p))}"
-            f" | {statistics.fmean(b.tokens for b in shown) if shown else 0:.0f}"
-            f" | {statistics.fmean(b.items for b in shown) if shown else 0:.1f}"
-            f" | {len(p) - len(shown)} |"
-        )
-    return lines
-
-
-def injection_rows(results: Sequence[Result], demos: dict[str, Demo]) -> list[str]:
-    lines = [
-        "| split | embedder | brain | messages | inject a block | mean tokens per message |",
-        "|---|---|---|---|---|---|",
-    ]
-    for r in results:
-        extra = (
-            [demos[r.embedder].injections[r.split]]
-            if r.embedder in demos and r.split in (demos[r.embedder].injections)
-            else []
-        )
-        for inj in [*r.injections, *extra]:
-            n = len(inj.tokens)
-            if not n:
+def dump(results: Sequence[Result], path: Path) -> int:
+    """Write each tuned-split LoCoMo block as a JSON line (the untouched split never:
+    its misses are not for reading); returns how many."""
+    n = 0
+    with path.open("w", encoding="utf-8") as fh:
+        for r in results:
+            if r.split != TUNED:
                 continue
-            lines.append(
-                f"| {TITLES[r.split]} | {r.embedder} | {inj.brain} | {n}"
-                f" | {inj.blocks / n:.1%} | {statistics.fmean(inj.tokens):.0f} |"
-            )
-        pooled = [t for inj in [*r.injections, *extra] for t in inj.tokens]
-        if pooled:
-            lines.append(
-                f"| {TITLES[r.split]} | {r.embedder} | **all brains** | {len(pooled)}"
-                f" | **{sum(t > 0 for t in pooled) / len(pooled):.1%}**"
-                f" | {statistics.fmean(pooled):.0f} |"
-            )
-    return lines
+            for kind, blocks in r.locomo.items():
+                for b in blocks:
+                    record = {"embedder": r.embedder, "path": kind, **b.to_dict()}
+                    fh.write(json.dumps(record) + "\n")
+                    n += 1
+    return n
 
 
-def demo_section(demos: dict[str, Demo]) -> list[str]:
-    lines: list[str] = []
-    for label, d in demos.items():
-        lines += [
-            "",
-            f"`brain demo`, first message “{DEMO_MESSAGES[0]}” (embedder {label}):"
-            f" {d.items} items, {d.tokens} tokens, {d.board_items} of them from the unrelated"
-            f" board-update session ({d.board_session}).",
-            "",
-            "```text",
-            d.block or "(no block)",
-            "```",
-        ]
-    return lines
-
-
-def headline(results: Sequence[Result], demos: dict[str, Demo]) -> list[str]:
-    """One line per split and embedder against the targets in DESIGN.md."""
-    lines = [
-        "| split | embedder | first item holds evidence (≥ 0.55) | recall in block"
-        " | mean tokens | recall within 500 / 1000 tokens | unrelated messages injecting (≤ 2 %) |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for r in results:
-        s = summarise(r.locomo.get("bridge", []))
-        demo = demos.get(r.embedder)
-        extra = [demo.injections[r.split]] if demo and r.split in demo.injections else []
-        pooled = [t for inj in [*r.injections, *extra] for t in inj.tokens]
-        inject = f"{sum(t > 0 for t in pooled) / len(pooled):.1%}" if pooled else "no set"
-        lines.append(
-            f"| {TITLES[r.split]} | {r.embedder} | {_f(s['first'])} | {_f(s['recall'])}"
-            f" | {s['tokens']:.0f} | {_f(s['at500'])} / {_f(s['at1000'])} | {inject} |"
-        )
-    return lines
-
-
-def report(results: Sequence[Result], demos: dict[str, Demo], seconds: float) -> str:
-    by_embedder: dict[str, list[Result]] = {}
-    for r in results:
-        by_embedder.setdefault(r.embedder, []).append(r)
-    lines = [
-        "## Block quality (#32)",
-        "",
-        "What the injected block holds, per token. Tuned = LoCoMo conversations 1-3, scenario"
-        " dev, unrelated dev set (`benchmarks/data/unrelated_dev.txt`); untouched (scored"
-        " once) = LoCoMo 4-5, scenario fresh, unrelated test set. LoCoMo: each conversation"
-        " ingested once through `observe_now` (turn pairs as user/AI), each question of"
-        " categories 1-4 enriched by the local judge, budget 1500; an item holds evidence"
-        " when its exchange holds one of the question's evidence turns. Recall within N"
-        " tokens: evidence held by items whose line ends within N tokens of the block's top"
-        " (`estimate_tokens`). BM25: plain BM25 on the question over exchanges, in the same"
-        " block format, filled to the bridge block's tokens for that question (none when the"
-        " bridge injected nothing) and to the full budget.",
-        "",
-        *headline(results, demos),
-    ]
-    if not any(r.conversations for r in results):
-        lines += ["", f"LoCoMo skipped: {locomo_data.locomo_path()} not found (set BRAIN_LOCOMO)."]
-    for label, rs in by_embedder.items():
-        if any(r.conversations for r in rs):
-            lines += ["", f"### LoCoMo, embedder {label}", "", *locomo_table(rs)]
-    lines += [
-        "",
-        "### First-person scenarios (enrich probes)",
-        "",
-        "First item right: the block's first item line holds every expected string; right"
-        " fact: as in the memory suite (every expected string in the block, no stale line).",
-        "",
-        *scenario_rows(results),
-        "",
-        "### Messages unrelated to the brain",
-        "",
-        "Share of messages that inject any block (step-back notes included), and tokens"
-        " injected per message (0 when none).",
-        "",
-        *injection_rows(results, demos),
-    ]
-    if demos:
-        lines += ["", "### The first block of `brain demo`", *demo_section(demos)]
-    times = ", ".join(f"{TITLES[r.split]}/{r.embedder} {r.seconds:.0f} s" for r in results)
-    lines += ["", f"_Wall time {seconds:.0f} s ({times})._"]
-    return "\n".join(lines)
-
-
-async def _run(splits: Sequence[str], which: str, quick: bool, demo: bool) -> str:
+async def _run(
+    splits: Sequence[str], which: str, quick: bool, demo: bool, dump_to: Path | None = None
+) -> str:
     started = time.perf_counter()
     results: list[Result] = []
     demos: dict[str, Demo] = {}
@@ -478,7 +287,10 @@ async def _run(splits: Sequence[str], which: str, quick: bool, demo: bool) -> st
                 demos[label] = await demo_brain(root / f"demo-{label}", embedder, sets)
             if isinstance(embedder, CachingEmbedder):
                 embedder.save()
-    return report(results, demos, time.perf_counter() - started)
+    if dump_to is not None:
+        print(f"wrote {dump(results, dump_to)} blocks to {dump_to}", file=sys.stderr)
+    missing = "" if locomo_data.locomo_path().exists() else str(locomo_data.locomo_path())
+    return report(results, demos, time.perf_counter() - started, missing)
 
 
 def run(quick: bool = False) -> str:
@@ -493,9 +305,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embedder", choices=("minilm", "none", "both"), default="both")
     parser.add_argument("--quick", action="store_true", help="first conversation of the split only")
     parser.add_argument("--demo", action="store_true", help="also the demo brain's first block")
+    parser.add_argument(
+        "--dump", type=Path, metavar="FILE", help="tuned-split blocks, one JSON line each"
+    )
     args = parser.parse_args(argv)
     splits = (TUNED, UNTOUCHED) if args.split == "both" else (args.split,)
-    print(asyncio.run(_run(splits, args.embedder, args.quick, args.demo)))
+    started = time.perf_counter()
+    print(asyncio.run(_run(splits, args.embedder, args.quick, args.demo, args.dump)))
+    print(f"wall time {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return 0
 
 

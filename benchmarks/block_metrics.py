@@ -38,6 +38,22 @@ class Scored:
     holds: tuple[frozenset[str], ...]  # the evidence each item holds
     evidence: frozenset[str]
     category: int = 0
+    names: tuple[str, ...] = ()  # the items, in block order
+    question: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready record, for reading misses one by one."""
+        return {
+            "question": self.question,
+            "category": self.category,
+            "evidence": sorted(self.evidence),
+            "tokens": self.tokens,
+            "recall": self.recall(),
+            "items": [
+                {"name": n, "end": e, "holds": sorted(h)}
+                for n, e, h in zip(self.names, self.ends, self.holds, strict=True)
+            ],
+        }
 
     @property
     def items(self) -> int:
@@ -68,6 +84,7 @@ def score_block(
     held: dict[str, frozenset[str]] | None,
     evidence: Iterable[str],
     category: int = 0,
+    question: str = "",
 ) -> Scored:
     """Score a block whose items are `loaded` (block order); `held[name]` is the evidence
     an item can hold (missing names hold none).
@@ -77,12 +94,14 @@ def score_block(
     """
     evidence = frozenset(evidence)
     if not text or not loaded:
-        return Scored(0, (), (), evidence, category)
+        return Scored(0, (), (), evidence, category, (), question)
     ends = item_ends(text)
     if len(ends) != len(loaded):
         raise ValueError(f"{len(ends)} item lines in the block, {len(loaded)} names loaded")
     holds = tuple((held or {}).get(name, frozenset()) & evidence for name in loaded)
-    return Scored(estimate_tokens(text), tuple(ends), holds, evidence, category)
+    return Scored(
+        estimate_tokens(text), tuple(ends), holds, evidence, category, tuple(loaded), question
+    )
 
 
 def _mean(xs: Sequence[float]) -> float:
