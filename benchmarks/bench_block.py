@@ -63,6 +63,13 @@ SPLITS: dict[str, dict[str, Any]] = {
 }
 
 
+Sets = dict[str, list[str]]  # unrelated messages by the split they belong to
+
+
+def _label(embedder: Embedder | None) -> str:
+    return "none" if embedder is None else "minilm"
+
+
 def unrelated(split: str) -> list[str]:
     """The split's unrelated messages (none when its file is absent)."""
     path = DATA / SPLITS[split]["unrelated"]
@@ -72,14 +79,18 @@ def unrelated(split: str) -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
-async def _unrelated(bridge: Bridge, label: str, messages: Sequence[str]) -> Injection:
-    out = Injection(label)
-    for message in messages:
-        result = await bridge.enrich(message, None)
-        tokens = estimate_tokens(result.block) if result.block else 0
-        out.tokens.append(tokens)
-        if tokens:
-            out.blocks += 1
+async def _unrelated(
+    bridge: Bridge, brain: str, embedder: str, sets: dict[str, list[str]]
+) -> list[Injection]:
+    """Each set of unrelated messages enriched on one brain, without a session."""
+    out = []
+    for split, messages in sets.items():
+        got = Injection(brain, split, embedder)
+        for message in messages:
+            result = await bridge.enrich(message, None)
+            got.tokens.append(estimate_tokens(result.block) if result.block else 0)
+        if got.tokens:
+            out.append(got)
     return out
 
 
@@ -105,8 +116,8 @@ def _scored(block: Block | None, held: dict[str, frozenset[str]], q: Any) -> Sco
 
 
 async def locomo_brain(
-    folder: Path, conversation: dict[str, Any], embedder: Embedder | None, messages: list[str]
-) -> tuple[dict[str, list[Scored]], Injection]:
+    folder: Path, conversation: dict[str, Any], embedder: Embedder | None, sets: Sets
+) -> tuple[dict[str, list[Scored]], list[Injection]]:
     """One conversation ingested once; every question and unrelated message enriched."""
     out: dict[str, list[Scored]] = {p: [] for p in PATHS}
     brain = await Brain.open(folder, embedder=embedder, background_indexing=False)
@@ -125,7 +136,8 @@ async def locomo_brain(
             out["bm25_same"].append(_scored(same, held, q))
             full = await brain._run(_bm25_block, brain, q.text, BUDGET)
             out["bm25_full"].append(_scored(full, held, q))
-        injected = await _unrelated(bridge, f"LoCoMo {conversation['sample_id']}", messages)
+        brain_label = f"LoCoMo {conversation['sample_id']}"
+        injected = await _unrelated(bridge, brain_label, _label(embedder), sets)
         await bridge.drain()
     finally:
         await brain.close()
@@ -140,8 +152,8 @@ def _item_lines(block: str) -> list[str]:
 
 
 async def scenario_brain(
-    split: str, folder: Path, embedder: Embedder | None, messages: list[str]
-) -> tuple[list[ProbeBlock], Injection]:
+    split: str, folder: Path, embedder: Embedder | None, sets: Sets
+) -> tuple[list[ProbeBlock], list[Injection]]:
     """The split's sessions observed into one brain; its enrich probes and the unrelated
     messages enriched."""
     turns, probes = scenarios.load(split)
@@ -166,7 +178,7 @@ async def scenario_brain(
                     bool(scenarios.score(probe, result.judgment, block).fact_ok),
                 )
             )
-        injected = await _unrelated(bridge, f"scenarios {split}", messages)
+        injected = await _unrelated(bridge, f"scenarios {split}", _label(embedder), sets)
         await bridge.drain()
     finally:
         await brain.close()
@@ -184,7 +196,7 @@ def _board_session() -> str:
     return ""
 
 
-async def demo_brain(folder: Path, embedder: Embedder | None, sets: dict[str, list[str]]) -> Demo:
+async def demo_brain(folder: Path, embedder: Embedder | None, sets: Sets) -> Demo:
     """`brain demo`'s first message on the sample brain, and the unrelated messages."""
     brain = await Brain.open(folder, embedder=embedder, background_indexing=False)
     try:
@@ -202,9 +214,7 @@ async def demo_brain(folder: Path, embedder: Embedder | None, sets: dict[str, li
             sum(n.startswith(f"{board[:8]}:ex:") for n in result.loaded),
             board[:8],
         )
-        for split, messages in sets.items():
-            if messages:
-                demo.injections[split] = await _unrelated(bridge, "demo sample", messages)
+        demo.injections = await _unrelated(bridge, "demo sample", _label(embedder), sets)
         await bridge.drain()
     finally:
         await brain.close()
@@ -215,27 +225,26 @@ async def demo_brain(folder: Path, embedder: Embedder | None, sets: dict[str, li
 
 
 async def measure(
-    split: str, label: str, embedder: Embedder | None, root: Path, quick: bool
+    split: str, label: str, embedder: Embedder | None, root: Path, quick: bool, sets: Sets
 ) -> Result:
-    """Every LoCoMo brain and the scenario brain of `split`, with `embedder`."""
+    """Every LoCoMo brain and the scenario brain of `split`, with `embedder`; every set of
+    unrelated messages in `sets` on each of them."""
     started = time.perf_counter()
     res = Result(split, label, SPLITS[split]["scenarios"])
-    messages = unrelated(split)
-    res.unrelated_n = len(messages)
     path = locomo_data.locomo_path()
     if path.exists():
         data = locomo_data.load_conversations(path)
         chosen = SPLITS[split]["locomo"][: 1 if quick else None]
         for c in chosen:
-            got, inj = await locomo_brain(root / f"locomo-{label}-{c}", data[c], embedder, messages)
+            got, inj = await locomo_brain(root / f"locomo-{label}-{c}", data[c], embedder, sets)
             for key, values in got.items():
                 res.locomo.setdefault(key, []).extend(values)
-            res.injections.append(inj)
+            res.injections += inj
             res.conversations += 1
     res.probes, inj = await scenario_brain(
-        SPLITS[split]["scenarios"], root / f"scenarios-{split}-{label}", embedder, messages
+        SPLITS[split]["scenarios"], root / f"scenarios-{split}-{label}", embedder, sets
     )
-    res.injections.append(inj)
+    res.injections += inj
     res.seconds = time.perf_counter() - started
     return res
 
@@ -279,18 +288,20 @@ async def _run(
     demos: dict[str, Demo] = {}
     with tempfile.TemporaryDirectory(prefix="bench-block-") as tmp:
         root = Path(tmp)
+        # Only the chosen splits' messages are read: tuning never sees the test set.
+        sets = {s: unrelated(s) for s in splits}
         for label, embedder in embedders(which).items():
             for split in splits:
-                results.append(await measure(split, label, embedder, root, quick))
+                results.append(await measure(split, label, embedder, root, quick, sets))
             if demo:
-                sets = {s: unrelated(s) for s in splits}
                 demos[label] = await demo_brain(root / f"demo-{label}", embedder, sets)
             if isinstance(embedder, CachingEmbedder):
                 embedder.save()
     if dump_to is not None:
         print(f"wrote {dump(results, dump_to)} blocks to {dump_to}", file=sys.stderr)
     missing = "" if locomo_data.locomo_path().exists() else str(locomo_data.locomo_path())
-    return report(results, demos, time.perf_counter() - started, missing)
+    absent = [s for s, messages in sets.items() if not messages]
+    return report(results, demos, time.perf_counter() - started, missing, absent)
 
 
 def run(quick: bool = False) -> str:

@@ -25,8 +25,13 @@ class Injection:
     """What unrelated messages injected on one brain."""
 
     brain: str
-    blocks: int = 0
+    split: str  # the split the messages belong to
+    embedder: str
     tokens: list[int] = field(default_factory=list)  # per message, 0 when nothing
+
+    @property
+    def blocks(self) -> int:
+        return sum(t > 0 for t in self.tokens)
 
 
 @dataclass(frozen=True)
@@ -49,7 +54,7 @@ class Demo:
     tokens: int
     board_items: int
     board_session: str
-    injections: dict[str, Injection] = field(default_factory=dict)
+    injections: list[Injection] = field(default_factory=list)
 
 
 @dataclass
@@ -63,7 +68,6 @@ class Result:
     conversations: int = 0
     probes: list[ProbeBlock] = field(default_factory=list)
     injections: list[Injection] = field(default_factory=list)
-    unrelated_n: int = 0
     seconds: float = 0.0
 
 
@@ -127,32 +131,35 @@ def scenario_rows(results: Sequence[Result]) -> list[str]:
     return lines
 
 
+def _injections(results: Sequence[Result], demos: dict[str, Demo]) -> list[Injection]:
+    return [i for r in results for i in r.injections] + [
+        i for d in demos.values() for i in d.injections
+    ]
+
+
+def _share(tokens: list[int]) -> str:
+    return f"{sum(t > 0 for t in tokens) / len(tokens):.1%}" if tokens else "no set"
+
+
 def injection_rows(results: Sequence[Result], demos: dict[str, Demo]) -> list[str]:
     lines = [
-        "| split | embedder | brain | messages | inject a block | mean tokens per message |",
+        "| messages of | embedder | brain | messages | inject a block | mean tokens per message |",
         "|---|---|---|---|---|---|",
     ]
-    for r in results:
-        extra = (
-            [demos[r.embedder].injections[r.split]]
-            if r.embedder in demos and r.split in (demos[r.embedder].injections)
-            else []
+    found = _injections(results, demos)
+    groups = dict.fromkeys((i.split, i.embedder) for i in found)
+    for split, embedder in groups:
+        chosen = [i for i in found if (i.split, i.embedder) == (split, embedder)]
+        for inj in chosen:
+            lines.append(
+                f"| {TITLES[split]} | {embedder} | {inj.brain} | {len(inj.tokens)}"
+                f" | {_share(inj.tokens)} | {statistics.fmean(inj.tokens):.0f} |"
+            )
+        pooled = [t for inj in chosen for t in inj.tokens]
+        lines.append(
+            f"| {TITLES[split]} | {embedder} | **all {len(chosen)} brains** | {len(pooled)}"
+            f" | **{_share(pooled)}** | {statistics.fmean(pooled):.0f} |"
         )
-        for inj in [*r.injections, *extra]:
-            n = len(inj.tokens)
-            if not n:
-                continue
-            lines.append(
-                f"| {TITLES[r.split]} | {r.embedder} | {inj.brain} | {n}"
-                f" | {inj.blocks / n:.1%} | {statistics.fmean(inj.tokens):.0f} |"
-            )
-        pooled = [t for inj in [*r.injections, *extra] for t in inj.tokens]
-        if pooled:
-            lines.append(
-                f"| {TITLES[r.split]} | {r.embedder} | **all brains** | {len(pooled)}"
-                f" | **{sum(t > 0 for t in pooled) / len(pooled):.1%}**"
-                f" | {statistics.fmean(pooled):.0f} |"
-            )
     return lines
 
 
@@ -181,12 +188,13 @@ def headline(results: Sequence[Result], demos: dict[str, Demo]) -> list[str]:
         " | mean tokens | recall within 500 / 1000 tokens | unrelated messages injecting (≤ 2 %) |",
         "|---|---|---|---|---|---|---|",
     ]
+    found = _injections(results, demos)
     for r in results:
         s = summarise(r.locomo.get("bridge", []))
-        demo = demos.get(r.embedder)
-        extra = [demo.injections[r.split]] if demo and r.split in demo.injections else []
-        pooled = [t for inj in [*r.injections, *extra] for t in inj.tokens]
-        inject = f"{sum(t > 0 for t in pooled) / len(pooled):.1%}" if pooled else "no set"
+        pooled = [
+            t for i in found if (i.split, i.embedder) == (r.split, r.embedder) for t in i.tokens
+        ]
+        inject = _share(pooled)
         lines.append(
             f"| {TITLES[r.split]} | {r.embedder} | {_f(s['first'])} | {_f(s['recall'])}"
             f" | {s['tokens']:.0f} | {_f(s['at500'])} / {_f(s['at1000'])} | {inject} |"
@@ -195,9 +203,14 @@ def headline(results: Sequence[Result], demos: dict[str, Demo]) -> list[str]:
 
 
 def report(
-    results: Sequence[Result], demos: dict[str, Demo], seconds: float, locomo: str = ""
+    results: Sequence[Result],
+    demos: dict[str, Demo],
+    seconds: float,
+    locomo: str = "",
+    absent: Sequence[str] = (),
 ) -> str:
-    """The suite's Markdown; `locomo` names the LoCoMo file when it was not found."""
+    """The suite's Markdown; `locomo` names the LoCoMo file when it was not found,
+    `absent` the splits without a set of unrelated messages."""
     by_embedder: dict[str, list[Result]] = {}
     for r in results:
         by_embedder.setdefault(r.embedder, []).append(r)
@@ -233,15 +246,15 @@ def report(
         "",
         "### Messages unrelated to the brain",
         "",
-        "Share of messages that inject any block (step-back notes included), and tokens"
-        " injected per message (0 when none).",
+        "Each set of unrelated messages enriched on every brain built in the run (no"
+        " session): share of messages that inject any block (step-back notes included),"
+        " and tokens injected per message (0 when none).",
         "",
     ]
     rows = injection_rows(results, demos)
     lines += rows if len(rows) > 2 else ["No unrelated set for these splits."]
-    absent = sorted({TITLES[r.split] for r in results if not r.unrelated_n})
     if absent and len(rows) > 2:
-        lines += ["", f"No unrelated set for: {', '.join(absent)} (`unrelated_dev.txt` absent)."]
+        lines += ["", f"No unrelated set for: {', '.join(TITLES[a] for a in absent)}."]
     if demos:
         lines += ["", "### The first block of `brain demo`", *demo_section(demos)]
     times = ", ".join(f"{TITLES[r.split]}/{r.embedder} {r.seconds:.0f} s" for r in results)
