@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import locomo_data, scenarios
-from benchmarks.bench_bridge import _ingest
+from benchmarks.bench_bridge import _ingest, bm25_block
 from benchmarks.bench_locomo import SPLITS as LOCOMO_SPLITS
 from benchmarks.block_metrics import ITEM_START, Scored, score_block
 from benchmarks.block_report import (
@@ -48,11 +48,11 @@ from benchmarks.block_report import (
 from benchmarks.vector_cache import CachingEmbedder
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
-from brainbridge.bridge.block import Block, BlockItem, QueryResults, estimate_tokens, format_block
+from brainbridge.bridge.block import Block, estimate_tokens
 from brainbridge.cli.demo import MESSAGES as DEMO_MESSAGES
 from brainbridge.cli.sample import load_sample, read_sample
 from brainbridge.embed import load_embedder
-from brainbridge.model import CHAT_EXCHANGE, Judgment, Session
+from brainbridge.model import Judgment, Session
 from brainbridge.ports import Embedder
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -97,19 +97,6 @@ async def _unrelated(
 # -- LoCoMo -----------------------------------------------------------------------
 
 
-def _bm25_block(brain: Brain, question: str, budget: int) -> Block | None:
-    """Plain BM25 over exchanges on the question, in the bridge's block under `budget`."""
-    store = brain.searcher.store
-    ids = [eid for eid, _ in store.bm25(question, 40, entity_types=(CHAT_EXCHANGE,))]
-    ents = store.get_entities(ids)
-    items = tuple(
-        BlockItem(ents[i].name, ents[i].type, ents[i].description, ents[i].created_at[:10])
-        for i in ids
-        if i in ents
-    )
-    return format_block([QueryResults(question, items)], budget) if items else None
-
-
 def _scored(block: Block | None, held: dict[str, frozenset[str]], q: Any) -> Scored:
     text, loaded = (block.text, block.loaded) if block else (None, ())
     return score_block(text, loaded, held, q.evidence, q.category, q.text)
@@ -131,10 +118,10 @@ async def locomo_brain(
             block = score_block(result.block, result.loaded, held, q.evidence, q.category, q.text)
             out["bridge"].append(block)
             same = (
-                await brain._run(_bm25_block, brain, q.text, block.tokens) if block.tokens else None
+                await brain._run(bm25_block, brain, q.text, block.tokens) if block.tokens else None
             )
             out["bm25_same"].append(_scored(same, held, q))
-            full = await brain._run(_bm25_block, brain, q.text, BUDGET)
+            full = await brain._run(bm25_block, brain, q.text, BUDGET)
             out["bm25_full"].append(_scored(full, held, q))
         brain_label = f"LoCoMo {conversation['sample_id']}"
         injected = await _unrelated(bridge, brain_label, _label(embedder), sets)
