@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from benchmarks.block_metrics import item_ends, score_block, summarise
+
 from brainbridge.bridge.block import BlockItem, QueryResults, estimate_tokens, format_block
 from brainbridge.model import CHAT_EXCHANGE
 
