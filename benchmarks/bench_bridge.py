@@ -38,7 +38,7 @@ from benchmarks import locomo_data
 from benchmarks.vector_cache import CachingEmbedder, cached_vectors
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge, BridgeConfig
-from brainbridge.bridge.block import BlockItem, QueryResults, format_block
+from brainbridge.bridge.block import Block, BlockItem, QueryResults, format_block
 from brainbridge.bridge.observe import exchange_attributes, exchange_name
 from brainbridge.embed import load_embedder
 from brainbridge.embed.hashing import HashingEmbedder
@@ -532,7 +532,8 @@ async def _ingest(brain: Brain, conversation: dict[str, Any]) -> dict[str, set[s
     return turns_of
 
 
-def _bm25_block(brain: Brain, question: str, budget: int) -> tuple[str, ...]:
+def bm25_block(brain: Brain, question: str, budget: int) -> Block | None:
+    """Plain BM25 over exchanges on the question, in the bridge's block under `budget`."""
     store = brain.searcher.store
     ids = [eid for eid, _ in store.bm25(question, 40, entity_types=(CHAT_EXCHANGE,))]
     ents = store.get_entities(ids)
@@ -541,7 +542,11 @@ def _bm25_block(brain: Brain, question: str, budget: int) -> tuple[str, ...]:
         for i in ids
         if i in ents
     )
-    block = format_block([QueryResults(question, items)], budget)
+    return format_block([QueryResults(question, items)], budget)
+
+
+def _bm25_block(brain: Brain, question: str, budget: int) -> tuple[str, ...]:
+    block = bm25_block(brain, question, budget)
     return block.loaded if block else ()
 
 

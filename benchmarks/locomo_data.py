@@ -2,7 +2,8 @@
 
 The data (CC BY-NC 4.0, evaluation only) is read where it lies, never copied into
 the repository: `$BRAIN_LOCOMO` (the JSON file or its folder), else
-`../shared/data/locomo/locomo_dev.json` next to the repository.
+`../shared/data/locomo/locomo_dev.json` next to the repository (or next to the folder
+holding it, for a git worktree).
 """
 
 from __future__ import annotations
@@ -24,7 +25,15 @@ UNITS = ("turn", "pair")
 def locomo_path() -> Path:
     """Where the LoCoMo development split is read from."""
     env = os.environ.get("BRAIN_LOCOMO") or os.environ.get("LOCOMO_DIR")
-    path = Path(env) if env else Path(__file__).resolve().parents[2] / "shared/data/locomo"
+    if env:
+        path = Path(env)
+    else:
+        # Beside the repository, or beside a folder holding it (a git worktree).
+        found = (p / "shared/data/locomo" for p in Path(__file__).resolve().parents[2:4])
+        path = next(
+            (p for p in found if p.is_dir()),
+            Path(__file__).resolve().parents[2] / "shared/data/locomo",
+        )
     return path / DATA_FILE if path.is_dir() else path
 
 

@@ -1,0 +1,54 @@
+"""The block metrics the #32 benchmark reports, on hand-made blocks."""
+
+from __future__ import annotations
+
+import pytest
+from benchmarks.block_metrics import item_ends, score_block, summarise
+
+from brainbridge.bridge.block import BlockItem, QueryResults, estimate_tokens, format_block
+from brainbridge.model import CHAT_EXCHANGE
+
+
+def _block(lengths: list[int]):
+    items = tuple(
+        BlockItem(f"s:ex:{i}", CHAT_EXCHANGE, "x" * n, "2026-01-01") for i, n in enumerate(lengths)
+    )
+    block = format_block([QueryResults("q", items)], 1500)
+    assert block is not None
+    return block
+
+
+def test_item_ends_count_from_the_top_of_the_block_in_order():
+    block = _block([700, 700, 700])
+    ends = item_ends(block.text)
+    assert len(ends) == 3 and ends == sorted(ends)
+    # The first item's cost includes the header above it; the last ends before the footer.
+    first_line_end = block.text.index("\n", block.text.index("- **"))
+    assert ends[0] == estimate_tokens(block.text[:first_line_end])
+    assert ends[-1] < block.tokens
+
+
+def test_recall_within_tokens_counts_only_items_read_by_then():
+    block = _block([700, 700, 700])
+    held = {"s:ex:0": frozenset({"D1"}), "s:ex:2": frozenset({"D2", "D9"})}
+    scored = score_block(block.text, block.loaded, held, ["D1", "D2"], category=1)
+    ends = item_ends(block.text)
+    assert scored.recall(ends[0] - 1) == 0.0
+    assert scored.recall(ends[0]) == 0.5
+    assert scored.recall(ends[1]) == 0.5
+    assert scored.recall(ends[2]) == scored.recall() == 1.0
+    assert scored.first_holds and scored.useful == 2
+
+
+def test_an_empty_block_is_a_miss_everywhere():
+    full = score_block(_block([100]).text, ("s:ex:0",), {"s:ex:0": frozenset({"D1"})}, ["D1"])
+    empty = score_block(None, (), {}, ["D1"])
+    got = summarise([full, empty])
+    assert got["recall"] == got["first"] == got["no_evidence"] == 0.5
+    assert got["first_nonempty"] == 1.0 and got["precision"] == 1.0
+    assert got["items"] == 1.0 and got["tokens"] == full.tokens
+
+
+def test_a_block_whose_lines_do_not_match_its_names_is_refused():
+    with pytest.raises(ValueError):
+        score_block(_block([100, 100]).text, ("s:ex:0",), {}, ["D1"])
