@@ -167,7 +167,24 @@ def _coerce(name: str, value: Any, source: str) -> Any:
         raise InvalidInput(f"{source} must be a string, got {value!r}")
     if name == "embedder":
         return value.strip() or DEFAULT_EMBEDDER
+    if name == "llm_provider" and value.strip():
+        _check_provider(value.strip(), source)
     return value.strip() or None
+
+
+def _check_provider(name: str, source: str) -> None:
+    """Raises: InvalidInput for a provider no LLM client is built for, with the near names."""
+    import difflib
+
+    from brainbridge.llm import NAMES
+
+    if name.lower() not in NAMES:
+        close = difflib.get_close_matches(name.lower(), NAMES, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise InvalidInput(
+            f"{source}: unknown LLM provider {name!r}{hint}; use one of"
+            f" {', '.join(n for n in NAMES if n not in ('', 'claude'))}"
+        )
 
 
 def _use_redact_patterns(config: Mapping[str, Any], file: Path) -> None:

@@ -14,6 +14,7 @@ import click
 from rich.text import Text
 
 from brainbridge.cli.common import (
+    EXIT_INVALID,
     App,
     guarded,
     json_option,
@@ -151,11 +152,22 @@ def chat(app: App, session_id: str | None) -> None:
     Under each reply a dim line says how many brain contexts were loaded. Type /ctx to see
     the last turn's queries and items, /quit (or end the input) to leave.
     """
-    settings = app.settings
-    llm = settings.make_llm()
+    from brainbridge.cli.doctor import llm_problems
+
+    settings = guarded(lambda: app.settings)
+    problems = llm_problems(settings)
+    if problems:
+        if (settings.llm_provider or "").lower() in ("", "none", "off"):
+            click.echo(no_llm_help(settings), err=True)
+        else:
+            click.echo("brain chat cannot reach its LLM yet; every step missing:", err=True)
+            for what, fix in problems:
+                click.echo(f"  - {what}\n    → {fix}", err=True)
+        raise SystemExit(EXIT_INVALID)
+    llm = guarded(settings.make_llm)
     if llm is None:
         click.echo(no_llm_help(settings), err=True)
-        raise SystemExit(1)
+        raise SystemExit(EXIT_INVALID)
     curator = guarded(settings.curator_config)
     run(_chat(settings, llm, session_id or uuid.uuid4().hex, curator))
 

@@ -48,6 +48,12 @@ class App:
             self._settings = load_settings(self.env, self.brain_option)
         return self._settings
 
+    def folder(self) -> Path:
+        """The brain folder the options and environment name, without reading config.toml."""
+        from brainbridge.home import brain_home
+
+        return Path(self.brain_option).expanduser() if self.brain_option else brain_home(self.env)
+
     def settings_for(self, brain: str) -> Settings:
         """Settings for another brain folder (the demo's), with the same environment."""
         return load_settings(self.env, brain)

@@ -20,8 +20,9 @@ from typing import Any
 
 import click
 
-from brainbridge.cli.common import App, guarded, pass_app
+from brainbridge.cli.common import App, pass_app
 from brainbridge.errors import BrainError
+from brainbridge.settings import Settings
 
 OK, NOTE, PROBLEM = "ok", "note", "problem"
 EVENTS = ("SessionStart", "UserPromptSubmit", "Stop")
@@ -39,7 +40,13 @@ class Check:
 @pass_app
 def doctor(app: App) -> None:
     """Check the brain, the Claude Code hooks, MCP, the server and recent hook errors."""
-    checks = diagnose(guarded(lambda: app.settings.brain_path), Path.cwd())
+    try:
+        settings: Settings | BrainError = app.settings
+    except BrainError as exc:  # a bad config.toml is one of the problems to list, not the end
+        settings = exc
+    home = settings.brain_path if isinstance(settings, Settings) else app.folder()
+    checks = diagnose(home, Path.cwd())
+    checks.insert(1, _config(settings, home))
     marks = {OK: "ok     ", NOTE: "note   ", PROBLEM: "PROBLEM"}
     for check in checks:
         click.echo(f"{marks[check.level]} {check.what}")
@@ -96,6 +103,73 @@ def _server_brain(home: Path, url: str, shown: str) -> Check:
         store.close()
     exchanges = counts.pop("Chat_Exchange", 0)
     return Check(OK, f"brain in {shown}: {sum(counts.values())} entities, {exchanges} exchanges")
+
+
+def _config(settings: Settings | BrainError, home: Path) -> Check:
+    """config.toml and BRAIN_* read, and the LLM they name usable."""
+    if isinstance(settings, BrainError):
+        return Check(PROBLEM, str(settings), f"fix {home / 'config.toml'} or the variable")
+    provider = (settings.llm_provider or "").lower()
+    if provider in ("", "none", "off"):
+        return Check(OK, "settings read; no LLM (the local judge, extractor and curator run)")
+    problems = llm_problems(settings)
+    if problems:
+        what, fix = problems[0]
+        more = f" (and {len(problems) - 1} more: brain chat lists them)" if problems[1:] else ""
+        return Check(PROBLEM, what + more, fix)
+    url = _llm_url(settings)
+    return Check(
+        OK, f"LLM: {provider}, {settings.llm_model or 'its default model'}{url and f' at {url}'}"
+    )
+
+
+def llm_problems(settings: Settings) -> list[tuple[str, str]]:
+    """Every missing step of the LLM setup at once, each with its fix: a provider, its
+    SDK, its API key, a local endpoint that answers."""
+    provider = (settings.llm_provider or "").lower()
+    if provider in ("", "none", "off"):
+        return [
+            (
+                "no LLM provider is configured",
+                "export BRAIN_LLM_PROVIDER=anthropic (or openai, ollama)",
+            )
+        ]
+    out = []
+    sdk = "anthropic" if provider in ("anthropic", "claude") else "openai"
+    if importlib.util.find_spec(sdk) is None:
+        out.append(
+            (
+                f"LLM provider {provider} needs the {sdk} package, not installed in {sys.executable}",
+                f"{shlex.quote(sys.executable)} -m pip install {sdk}",
+            )
+        )
+    if not settings.llm_api_key and not settings.llm_base_url and provider != "ollama":
+        var = "ANTHROPIC_API_KEY" if sdk == "anthropic" else "OPENAI_API_KEY"
+        out.append((f"LLM provider {provider} has no API key", f"export {var}=…"))
+    url = _llm_url(settings)
+    if url and not _answers(url):
+        out.append((f"LLM endpoint {url} does not answer", "start it, or fix base_url"))
+    return out
+
+
+def _llm_url(settings: Settings) -> str:
+    if settings.llm_base_url:
+        return settings.llm_base_url
+    return "http://localhost:11434/v1" if (settings.llm_provider or "").lower() == "ollama" else ""
+
+
+def _answers(url: str, timeout: float = 1.0) -> bool:
+    """Whether something listens at the host and port of `url` (no request is sent)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        with socket.create_connection((parts.hostname or "localhost", port), timeout=timeout):
+            return True
+    except OSError:
+        return False
 
 
 def _dependencies() -> Check:

@@ -104,6 +104,9 @@ def cli(ctx: click.Context, brain_path: str | None, verbose: int) -> None:
     """brainbridge: ambient, local-first memory for AI agents.
 
     Start with `brain demo`, or `brain init` and `brain add Person "Ada Lovelace"`.
+
+    Exit codes: 0 done, 1 failed, 2 invalid input or usage, 3 not found (an entity, a
+    file, no brain in the folder), 4 busy (database locked, port taken), 130 interrupted.
     """
     ctx.obj = App(brain_option=brain_path, env=dict(os.environ))
     if verbose:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.text import Text
 
-from brainbridge.cli.common import App, embed_pending, json_option, open_brain, pass_app, run
+from brainbridge.cli.common import App, embed_pending, fail, json_option, open_brain, pass_app, run
 from brainbridge.cli.output import emit_json, out, say, stats_table, types_table
 from brainbridge.errors import BrainError, InvalidInput
 from brainbridge.home import DB_FILE
@@ -116,6 +117,8 @@ def restore(app: App, source: Path, yes: bool) -> None:
     _file_only(app, "restore")
     db = app.settings.brain_path / DB_FILE
     if db.exists() and not yes:
+        if not sys.stdin.isatty():
+            fail(f"restore replaces {db}: pass --yes to do it without a terminal to ask", 2)
         click.confirm(f"Replace {db} with {source}?", abort=True, err=True)
     kept = put_back(source, db)
     where = f"; the previous brain is in {kept}" if kept else ""

@@ -7,7 +7,16 @@ from pathlib import Path
 
 import click
 
-from brainbridge.cli.common import App, guarded, json_option, open_brain, pass_app, run
+from brainbridge.cli.common import (
+    EXIT_NOT_FOUND,
+    App,
+    fail,
+    guarded,
+    json_option,
+    open_brain,
+    pass_app,
+    run,
+)
 
 
 @click.command("import-notes")
@@ -78,9 +87,16 @@ def import_claude(app: App, folder: Path | None) -> None:
     from rich.progress import Progress
 
     from brainbridge.bridge import Bridge
-    from brainbridge.hooks.payload import day_of, transcript_turns, turn_key
+    from brainbridge.hooks.payload import (
+        claude_transcripts_root,
+        day_of,
+        transcript_turns,
+        turn_key,
+    )
 
-    root = folder or Path.home() / ".claude" / "projects"
+    root = folder or claude_transcripts_root()
+    if folder is not None and not folder.is_dir():
+        fail(f"transcripts folder {folder} does not exist", EXIT_NOT_FOUND)
     files = sorted(root.glob("*/*.jsonl")) + sorted(root.glob("*.jsonl"))
     if not files:
         click.echo(f"no transcripts under {root}", err=True)

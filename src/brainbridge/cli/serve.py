@@ -57,6 +57,8 @@ def serve(app: App, host: str, port: int, token: str | None) -> None:
         directives=guarded(settings.directive_config),
     )
     _add_curator(config, llm, curator)
+    if _in_use(host, port):
+        fail(f"port {port} on {host} is in use (another brain serve?); pass --port", 4)
     api = guarded(lambda: create_app(config))
     url = f"http://{host if ':' not in host else f'[{host}]'}:{port}"
     path = settings.brain_path / SERVER_FILE
@@ -73,6 +75,20 @@ def serve(app: App, host: str, port: int, token: str | None) -> None:
         _remove_server_file(path)
     if not listening:
         fail(f"brain serve could not start on {host}:{port} (see the message above)", 1)
+
+
+def _in_use(host: str, port: int) -> bool:
+    """Whether another process listens on host:port (uvicorn would print only its errno)."""
+    import errno
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as sock:
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            return exc.errno == errno.EADDRINUSE
+    return False
 
 
 def _run_server(api, host: str, port: int, on_started) -> bool:  # type: ignore[no-untyped-def]

@@ -11,11 +11,13 @@ from brainbridge.llm.base import ToolCall, ToolSpec
 if TYPE_CHECKING:
     from brainbridge.ports import LLM
 
-__all__ = ["PROVIDERS", "ToolCall", "ToolSpec", "llm_from_env", "make_llm"]
+__all__ = ["NAMES", "PROVIDERS", "ToolCall", "ToolSpec", "llm_from_env", "make_llm"]
 
 PROVIDERS = ("anthropic", "openai", "ollama")
 
 _OFF = {"", "none", "off"}
+# Every name `make_llm` accepts ("claude" is anthropic; none, off and "" mean no LLM).
+NAMES = ("anthropic", "claude", "openai", "ollama", "none", "off", "")
 _OLLAMA_URL = "http://localhost:11434/v1"
 # A local Ollama gets no cloud key: it needs none, and the key should not travel.
 _KEY_VARS = {
