@@ -59,12 +59,23 @@ def test_demo_json_and_a_second_run_in_the_same_folder(cli: BrainCli, tmp_path: 
     assert stats["entities"] == 38
 
 
-def test_demo_without_a_folder_uses_a_new_temporary_one(cli: BrainCli, tmp_path: Path) -> None:
-    result = cli.ok("demo", "--json")
-    folder = Path(result.json()["path"])
+def test_demo_without_a_folder_cleans_up_after_itself(cli: BrainCli, tmp_path: Path) -> None:
+    """Each run used to leave a brain-demo-* folder behind; now it is gone unless kept (#35)."""
+    result = cli.ok("demo", "--json").json()
+    folder = Path(result["path"])
     assert folder.parent == tmp_path and folder.name.startswith("brain-demo-")
-    assert (folder / "brain.db").is_file()
+    assert result["kept"] is False and not folder.exists()
     assert not cli.home.exists()  # the user's own brain is never touched
+    text = cli.ok("demo").out
+    assert "brain demo --keep" in text and "Try your own questions" not in text
+    assert not list(tmp_path.glob("brain-demo-*"))
+
+
+def test_demo_keep_leaves_the_brain_to_try(cli: BrainCli, tmp_path: Path) -> None:
+    result = cli.ok("demo", "--keep", "--json").json()
+    folder = Path(result["path"])
+    assert result["kept"] is True and (folder / "brain.db").is_file()
+    assert cli.ok("--brain", str(folder), "show", "Maya Chen").code == 0
 
 
 def test_demo_refuses_a_folder_holding_another_brain(cli: BrainCli) -> None:

@@ -4,6 +4,7 @@ bridge judging three messages as it would before each turn of a chat."""
 from __future__ import annotations
 
 import shlex
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -37,14 +38,27 @@ MESSAGES = (
 @click.argument(
     "directory", required=False, metavar="[DIR]", type=click.Path(file_okay=False, path_type=Path)
 )
+@click.option("--keep", is_flag=True, help="Keep the temporary sample brain to try it further.")
 @json_option
 @pass_app
-def demo(app: App, directory: Path | None, as_json: bool) -> None:
-    """Load a small sample brain into DIR (default: a new temporary folder) and query it.
+def demo(app: App, directory: Path | None, keep: bool, as_json: bool) -> None:
+    """Load a small sample brain into DIR and query it. Without DIR it lives in a new
+    temporary folder that is removed afterwards (--keep keeps it); a DIR is always kept.
 
     Works offline: the sample and the embedding model ship inside the package.
     """
-    folder = directory or Path(tempfile.mkdtemp(prefix="brain-demo-"))
+    if directory is None:
+        folder = Path(tempfile.mkdtemp(prefix="brain-demo-"))
+        try:
+            _run_demo(app, folder, keep, as_json)
+        finally:
+            if not keep:
+                shutil.rmtree(folder, ignore_errors=True)
+    else:
+        _run_demo(app, directory, True, as_json)
+
+
+def _run_demo(app: App, folder: Path, kept: bool, as_json: bool) -> None:
     settings = app.settings_for(str(folder))
     started = time.perf_counter()
 
@@ -66,6 +80,7 @@ def demo(app: App, directory: Path | None, as_json: bool) -> None:
             embedder = brain.embedder.name if brain.embedder else "none"
         return {
             "path": str(folder),
+            "kept": kept,
             "loaded": {
                 "entities": counts.entities,
                 "exchanges": counts.exchanges,
@@ -94,7 +109,8 @@ def demo(app: App, directory: Path | None, as_json: bool) -> None:
 def _print(result: dict[str, Any], seconds: float) -> None:
     console = out()
     loaded = result["loaded"]
-    say(Text(f"Demo brain at {result['path']}", style="bold green"))
+    where = "" if result["kept"] else " (temporary)"
+    say(Text(f"Demo brain at {result['path']}{where}", style="bold green"))
     say(
         Text(
             f"Loaded {loaded['entities']} entities, {loaded['exchanges']} past chat exchanges"
@@ -120,8 +136,12 @@ def _print(result: dict[str, Any], seconds: float) -> None:
             say(Text("  injected ahead of the message:", style="dim"))
             for line in turn["block"].splitlines():
                 say(Text(f"    {line}", style="dim"))
-    brain_opt = f"--brain {shlex.quote(result['path'])}"
     console.print()
+    if not result["kept"]:
+        say(Text("The sample brain was removed.", style="dim"))
+        say(Text("  brain demo --keep   keeps it, to try your own questions on it"))
+        return
+    brain_opt = f"--brain {shlex.quote(result['path'])}"
     say(Text("Try your own questions:", style="bold"))
     say(Text(f'  brain {brain_opt} search "who designs the driver app"'))
     say(Text(f'  brain {brain_opt} show "Maya Chen"'))
