@@ -27,9 +27,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
-# Pending vectors below this are embedded before a search; above it, `brain index` is suggested.
-EMBED_BEFORE_SEARCH_MAX = 2000
-
 EXIT_ERROR, EXIT_INVALID, EXIT_NOT_FOUND, EXIT_BUSY, EXIT_INTERRUPTED = 1, 2, 3, 4, 130
 
 

@@ -10,6 +10,7 @@ import click
 from brainbridge.cli.common import (
     EXIT_NOT_FOUND,
     App,
+    embed_pending,
     fail,
     guarded,
     json_option,
@@ -43,12 +44,15 @@ def import_notes_cmd(app: App, folder: Path, watch: bool, as_json: bool) -> None
         )
 
     async def body() -> None:
-        async with open_brain(app.settings) as brain:
+        # With the embedder, the notes are searchable by meaning when the import ends:
+        # a search afterwards never waits for them.
+        async with open_brain(app.settings, embedder=not watch) as brain:
             if watch:
                 click.echo(f"watching {folder} (Ctrl-C to stop)", err=True)
                 await watch_notes(brain, folder, on_report=show)
             else:
                 show(await import_notes(brain, folder))
+                await embed_pending(brain, "embedding notes")
 
     guarded(lambda: run(body()))
 

@@ -9,10 +9,8 @@ from rich.padding import Padding
 from rich.text import Text
 
 from brainbridge.cli.common import (
-    EMBED_BEFORE_SEARCH_MAX,
     App,
     check_types,
-    embed_pending,
     json_option,
     open_brain,
     pass_app,
@@ -29,22 +27,16 @@ _QUERY_HELP = "QUERY may be any text; '-' reads it from standard input."
 
 
 async def catch_up_vectors(brain: Brain) -> None:
-    """Embed pending vectors before a search when there are few; otherwise suggest `brain index`.
-
-    Raises: InvalidInput if the configured embedding model cannot be loaded.
-    """
+    """Say when some entries have no vector yet: the search answers now, from words, the
+    graph and the vectors that exist, and never waits to embed the rest."""
     if brain.embedder is None:
         return
     pending = (await brain.stats()).get("pending_vectors") or 0
-    if not pending:
-        return
-    if pending >= EMBED_BEFORE_SEARCH_MAX:
+    if pending:
         note(
-            f"{pending} entities have no vector yet, so meaning-based matches miss them;"
-            " run `brain index` to embed them."
+            f"{pending} entries have no vector yet (meaning-based matches miss them until"
+            " they do); `brain index` embeds them now, `brain serve` in the background."
         )
-        return
-    await embed_pending(brain)
 
 
 async def _search(
