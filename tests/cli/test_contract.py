@@ -88,3 +88,23 @@ def test_serve_on_a_busy_port_says_so_and_exits_busy(cli: BrainCli) -> None:
         result = cli("serve", "--port", str(port))
     assert result.code == BUSY and f"port {port} on 127.0.0.1 is in use" in result.err
     assert "Errno" not in result.err and _one_line(result.err)
+
+
+def test_doctor_stats_and_the_server_count_alike(cli: BrainCli, tmp_path: Path) -> None:
+    """One set of counts (#35): doctor's line is made of the numbers stats reports, and the
+    size counts the write-ahead log too."""
+    folder = tmp_path / "demo"
+    cli.ok("demo", str(folder), "--json")
+    stats = cli.ok("--brain", str(folder), "stats", "--json").json()
+    assert stats["entities"] == stats["knowledge"] + sum(
+        n
+        for t, n in stats["entities_by_type"].items()
+        if t in ("Chat_Exchange", "Chat_Session", "Journal_Entry")
+    )
+    line = (
+        f"{stats['entities']} entities ({stats['knowledge']} knowledge,"
+        f" {stats['exchanges']} exchanges)"
+    )
+    assert line in cli("--brain", str(folder), "doctor").out
+    on_disk = sum(f.stat().st_size for f in folder.glob("brain.db*"))
+    assert stats["bytes"] == on_disk

@@ -66,6 +66,7 @@ def diagnose(home: Path, cwd: Path) -> list[Check]:
 
 def _brain(home: Path) -> Check:
     from brainbridge.store.location import database_url, redact_url
+    from brainbridge.store.sqlite.store import counts_line, entity_counts
 
     try:
         url = database_url(home)
@@ -82,27 +83,28 @@ def _brain(home: Path) -> Check:
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=2)
         try:
             rows = dict(conn.execute("SELECT type, COUNT(*) FROM entities GROUP BY type"))
+            sessions = conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
         finally:
             conn.close()
     except sqlite3.Error as exc:
         return Check(PROBLEM, f"brain at {home} cannot be read: {exc}", "restore a backup")
-    exchanges = rows.pop("Chat_Exchange", 0)
-    return Check(OK, f"brain at {home}: {sum(rows.values())} entities, {exchanges} exchanges")
+    stats = {**entity_counts(rows), "sessions": sessions}
+    return Check(OK, f"brain at {home}: {counts_line(stats)}")
 
 
 def _server_brain(home: Path, url: str, shown: str) -> Check:
     from brainbridge.store.location import open_store
+    from brainbridge.store.sqlite.store import counts_line
 
     try:
         store = open_store(home, url)
     except BrainError as exc:
         return Check(PROBLEM, str(exc), "is the server running, and the URL right?")
     try:
-        counts = store.stats()["entities_by_type"]
+        stats = store.stats()
     finally:
         store.close()
-    exchanges = counts.pop("Chat_Exchange", 0)
-    return Check(OK, f"brain in {shown}: {sum(counts.values())} entities, {exchanges} exchanges")
+    return Check(OK, f"brain in {shown}: {counts_line(stats)}")
 
 
 def _config(settings: Settings | BrainError, home: Path) -> Check:

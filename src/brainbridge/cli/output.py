@@ -175,7 +175,7 @@ def stats_table(stats: dict[str, Any], path: str) -> Table:
     for etype, count in stats.get("entities_by_type", {}).items():
         table.add_row(Text(f"  {etype}"), str(count))
     table.add_row("entities", str(stats.get("entities", 0)))
-    for key in ("relations", "vectors", "pending_vectors", "sessions"):
+    for key in ("knowledge", "exchanges", "sessions", "relations", "vectors", "pending_vectors"):
         if stats.get(key) is not None:
             table.add_row(key.replace("_", " "), str(stats[key]))
     table.add_row("embedder", Text(str(stats.get("embedder", "none"))))

@@ -87,8 +87,8 @@ async function loadStats() {
     const s = await api("/stats");
     // On a team brain the counts are what this person sees: say whose they are.
     document.getElementById("stats").textContent = [...(s.person ? [`you: ${s.person}`] : []),
-      plural(s.entities, "entity", "entities"), plural(s.relations, "relation"),
-      plural(s.sessions, "session")].join(" · ");
+      plural(s.entities, "entity", "entities"), plural(s.exchanges, "exchange"),
+      plural(s.sessions, "session"), plural(s.relations, "relation")].join(" · ");
   } catch (e) { document.getElementById("stats").textContent = ""; }
 }
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from brainbridge import naming
 from brainbridge.errors import AlreadyStored, InvalidInput, NotFound
-from brainbridge.model import Entity, EntityRow, Relation
+from brainbridge.model import CHAT_EXCHANGE, EPISODES, Entity, EntityRow, Relation
 from brainbridge.redact import redact
 from brainbridge.store.dialect import dialect_of
 from brainbridge.store.sqlite import exchanges, merges, name_keys, records
@@ -799,7 +799,10 @@ class SqliteStore:
     # -- stats ----------------------------------------------------------------
 
     def stats(self) -> dict[str, Any]:
-        """Counts of entities per type, relations, vectors and the file size."""
+        """The one set of counts every door shows (stats, doctor, /stats, the web page):
+        entities (all, by type, and how many are knowledge rather than conversation
+        records), exchanges, sessions, relations, vectors, and the size on disk with the
+        write-ahead log."""
         by_type = {
             r[0]: r[1]
             for r in self.conn.execute(
@@ -807,13 +810,42 @@ class SqliteStore:
             )
         }
         return {
-            "entities": sum(by_type.values()),
-            "entities_by_type": by_type,
+            **entity_counts(by_type),
             "relations": self.conn.execute("SELECT COUNT(*) FROM relations").fetchone()[0],
             "vectors": self.conn.execute("SELECT COUNT(*) FROM vectors").fetchone()[0],
             "sessions": self.conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0],
-            "bytes": self.path.stat().st_size if self.path and self.path.exists() else 0,
+            "bytes": _size_with_wal(self.path),
         }
+
+
+def entity_counts(by_type: dict[str, int]) -> dict[str, Any]:
+    """Entities in all, as knowledge (not conversation records) and as exchanges, by type."""
+    return {
+        "entities": sum(by_type.values()),
+        "knowledge": sum(n for t, n in by_type.items() if t not in EPISODES),
+        "exchanges": by_type.get(CHAT_EXCHANGE, 0),
+        "entities_by_type": by_type,
+    }
+
+
+def counts_line(stats: dict[str, Any]) -> str:
+    """The counts as one phrase, the same wherever they are shown."""
+    sessions = stats.get("sessions", 0)
+    return (
+        f"{stats['entities']} entities ({stats['knowledge']} knowledge,"
+        f" {stats['exchanges']} exchanges), {sessions} session{'s' * (sessions != 1)}"
+    )
+
+
+def _size_with_wal(path: Path | None) -> int:
+    """The database file's size with its -wal and -shm beside it (what the disk holds)."""
+    if path is None:
+        return 0
+    return sum(
+        f.stat().st_size
+        for f in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"))
+        if f.exists()
+    )
 
 
 def _aliases(attrs: dict[str, Any]) -> list[str]:
