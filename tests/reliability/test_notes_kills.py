@@ -43,7 +43,7 @@ def test_import_notes_killed_at_several_moments_then_run_again_stores_every_link
     want = _links(clean)
     assert len(want) == NOTES * LINKS_PER_NOTE
 
-    for r, share in enumerate((0.4, 0.7, 0.95)):
+    for r, share in enumerate((0.5, 0.6, 0.7, 0.8, 0.9)):
         killed = Rig(tmp_path / f"killed{r}", rig.figures)
         killed.brain("init")
         killed.kill_during(
