@@ -27,7 +27,7 @@ from brainbridge.store.location import open_store
 from brainbridge.store.sqlite.sessions import SqliteSessions
 from brainbridge.store.sqlite.store import SqliteStore, clean_text
 from brainbridge.transfer import Imported, export_lines, import_lines
-from brainbridge.types import TYPES_FILE, load_types, validate
+from brainbridge.types import TYPES_FILE, append_types, load_types, validate
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -479,6 +479,7 @@ class Brain:
         Raises: InvalidInput naming the first bad line (earlier lines are kept), unless
         `skip_bad`, which goes on and lists the bad lines.
         """
+        known = set(self.types)
         try:
             return await self._run(
                 import_lines,
@@ -491,6 +492,11 @@ class Brain:
             )
         finally:
             self._written()
+            # Types the export brought (stored by the import) go into entity_types.yaml
+            # too, or the next open, which re-reads the file, would drop them.
+            added = {n: spec for n, spec in self.types.items() if n not in known}
+            if added:
+                await asyncio.to_thread(append_types, self.path / TYPES_FILE, added)
 
 
 def _load_embedder(name: str | None) -> Embedder | None:

@@ -18,11 +18,12 @@ from brainbridge.ports import Store
 from brainbridge.redact import redact
 from brainbridge.store.sqlite.records import BY_KIND, COMPLETION
 from brainbridge.store.sqlite.store import clean_attributes
-from brainbridge.types import validate
+from brainbridge.types import BUILTIN_TYPES, new_types, validate
 
 FORMAT = "brainbridge-jsonl/2"
 # What this version reads: /1 held entities, relations and merges; /2 adds the history
-# (sessions, bridge log, curator runs, directives), the activity log and, optionally, vectors.
+# (sessions, bridge log, curator runs, directives), the activity log and, optionally, vectors,
+# and the brain's entity types (a "types" line after the header; older /2 files have none).
 READS = ("brainbridge-jsonl/1", FORMAT)
 
 
@@ -34,6 +35,9 @@ class Imported:
         default_factory=lambda: {"entities": 0, "relations": 0, "merges": 0}
     )
     skipped: list[tuple[int, str]] = field(default_factory=list)
+    # Entity types the export defined and this brain did not: the brain's
+    # entity_types.yaml must learn them too (Brain.import_all).
+    types_added: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def add(self, kind: str, n: int = 1) -> None:
         self.counts[kind] = self.counts.get(kind, 0) + n
@@ -43,6 +47,9 @@ def export_lines(store: Store, folder: Path | None = None, vectors: bool = False
     """A header line; the entities, relations and merges (with what undoing a merge needs);
     the history records; the daily activity log in `folder`; with `vectors`, every vector."""
     yield json.dumps({"kind": "header", "format": FORMAT})
+    # The brain's own entity types come first: its entities validate against them.
+    custom = {n: spec for n, spec in store.get_types().items() if n not in BUILTIN_TYPES}
+    yield _line({"kind": "types", "types": custom})
     for ent in store.iter_entities():
         # Redacted again on the way out: a brain written before redaction covered every
         # way in may still hold a pasted key (text already redacted stays as it is).
@@ -132,6 +139,13 @@ def import_lines(
                 created_at=row.get("created_at"),
             )
             done.add("relations")
+        elif kind == "types":
+            added = new_types(types, row["types"], "the export's entity types")
+            if added:
+                store.put_types({**types, **added})
+                types.update(added)
+                done.types_added.update(added)
+                done.add("types", len(added))
         elif kind == "merge":
             done.add("merges", store.restore_merge(row))
         elif kind in BY_KIND or kind == COMPLETION:

@@ -73,6 +73,35 @@ def load_types(path: Path) -> dict[str, dict[str, Any]]:
     return parse_types(path.read_text("utf-8"), str(path))
 
 
+def new_types(
+    current: dict[str, dict[str, Any]], incoming: Any, source: str
+) -> dict[str, dict[str, Any]]:
+    """The types of `incoming` (name -> spec) that `current` does not define, checked;
+    a type already defined keeps its definition.
+
+    Raises: SchemaError.
+    """
+    if not isinstance(incoming, dict):
+        raise SchemaError(f"{source}: expected a mapping of type name to spec")
+    return {
+        str(name): _normalise(str(name), spec, source)
+        for name, spec in incoming.items()
+        if str(name) not in current
+    }
+
+
+def append_types(path: Path, added: dict[str, dict[str, Any]]) -> None:
+    """Add type definitions to the `entity_types.yaml` at `path` (the defaults first if
+    it does not exist), so the next open, which re-reads the file, keeps them."""
+    import yaml
+
+    text = path.read_text("utf-8") if path.exists() else default_types_yaml()
+    if text and not text.endswith("\n"):
+        text += "\n"
+    block = yaml.safe_dump(added, sort_keys=False, allow_unicode=True)
+    path.write_text(f"{text}# Added by `brain import`:\n{block}", "utf-8")
+
+
 def _normalise(name: str, spec: Any, source: str) -> dict[str, Any]:
     if not _NAME.match(name):
         raise SchemaError(f"{source}: type name {name!r} must be a letter then letters/digits/_")

@@ -48,10 +48,10 @@ def test_export_then_import_round_trips_byte_for_byte(
 
     exported = cli.ok("export").out
     assert exported.splitlines()[0] == HEADER
-    assert len(exported.splitlines()) == 1 + 3 + 2
+    assert len(exported.splitlines()) == 1 + 1 + 3 + 2  # header, types, entities, relations
     file = tmp_path / "brain.jsonl"
     written = cli.ok("export", str(file))
-    assert "Exported 6 lines" in written.err
+    assert "Exported 7 lines" in written.err
     assert file.read_bytes() == exported.encode("utf-8")
 
     imported = other.ok("import", str(file), "--json").json()
@@ -71,7 +71,7 @@ def test_import_from_stdin_and_into_an_existing_brain(cli: BrainCli, other: Brai
     other.ok("add", "Person", "Grace")
     result = other.ok("import", "-", input=dump)
     assert "Imported 1 entities and 0 relations from stdin" in result.err
-    names = [r["name"] for r in map(json.loads, other.ok("export").out.splitlines()[1:])]
+    names = [r["name"] for r in map(json.loads, other.ok("export").out.splitlines()[2:])]
     assert names == ["Grace", "Ada"]
 
 
@@ -143,7 +143,7 @@ def test_invalid_utf8_is_named_and_earlier_lines_are_kept(cli: BrainCli, tmp_pat
     result = cli("import", str(file))
     assert result.code == 2
     assert "line 3: not valid UTF-8" in result.err and "0xe9" in result.err
-    names = [json.loads(x)["name"] for x in cli.ok("export").out.splitlines()[1:]]
+    names = [json.loads(x)["name"] for x in cli.ok("export").out.splitlines()[2:]]
     assert names == ["Ada", "Grace"]
 
 
@@ -156,3 +156,35 @@ def test_export_to_an_unwritable_place_fails_cleanly(cli: BrainCli, tmp_path: Pa
     cli.ok("init")
     result = cli("export", str(tmp_path / "no" / "such" / "dir" / "out.jsonl"))
     assert result.code == 2 and "cannot write" in result.err
+
+
+RECIPE_TYPES = """Recipe:
+  description: A dish and how to cook it.
+  attributes:
+    cuisine: {type: string, enum: [italian, thai]}
+    minutes: {type: integer}
+  additional_attributes: false
+"""
+
+
+def test_custom_entity_types_travel_with_the_export(
+    cli: BrainCli, other: BrainCli, tmp_path: Path
+) -> None:
+    cli.ok("init")
+    types_file = cli.home / "entity_types.yaml"
+    types_file.write_text(types_file.read_text("utf-8") + RECIPE_TYPES, "utf-8")
+    cli.ok("add", "Recipe", "Pad kra pao", "-a", "cuisine=thai", "-a", "minutes=20")
+    cli.ok("add", "Person", "Nok")
+    cli.ok("relate", "Person:Nok", "cooks", "Recipe:Pad kra pao")
+    dump = tmp_path / "brain.jsonl"
+    cli.ok("export", str(dump))
+
+    done = other.ok("import", str(dump), "--json").json()
+    assert (done["entities"], done["relations"]) == (2, 1)
+    # The types stay after the import: a later open re-reads entity_types.yaml.
+    other.ok("add", "Recipe", "Risotto", "-a", "cuisine=italian", "-a", "minutes=35")
+    refused = other("add", "Recipe", "Soup", "-a", "cuisine=french")
+    assert refused.code != 0 and "cuisine" in refused.err
+    rows = [json.loads(line) for line in other.ok("export").out.splitlines()]
+    recipes = {r["name"] for r in rows if r["kind"] == "entity" and r["type"] == "Recipe"}
+    assert recipes == {"Pad kra pao", "Risotto"}

@@ -1,4 +1,4 @@
-"""The SQLite directive store: migration, round trips, ordering, completions."""
+"""The directive store on both backends: migration, round trips, ordering, completions."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from tests.pg import backend  # noqa: F401  (runs this module on both backends)
 
 from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.model.directives import Category, Classification, RoomKind
+from brainbridge.store.location import open_store
 from brainbridge.store.sqlite.db import connect
 from brainbridge.store.sqlite.directives import SqliteDirectiveStore
 
@@ -17,8 +19,9 @@ from .helpers import day
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteDirectiveStore]:
-    conn = connect(tmp_path / "brain.db")
+def store(tmp_path: Path, database_url: str | None) -> Iterator[SqliteDirectiveStore]:
+    """The directive store on the brain's connection: the SQLite file or PostgreSQL."""
+    conn = open_store(tmp_path, database_url).conn if database_url else connect(tmp_path / "b.db")
     yield SqliteDirectiveStore(conn)
     conn.close()
 

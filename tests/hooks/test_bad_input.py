@@ -63,11 +63,11 @@ def test_a_5mb_prompt(home: Path) -> None:
         assert len(run.context("UserPromptSubmit") or "") <= 10_000
 
 
-def test_missing_brain_folder_is_created(tmp_path: Path) -> None:
+def test_missing_brain_folder_is_not_created(tmp_path: Path) -> None:
     home = tmp_path / "does" / "not" / "exist"
     run = run_hook("prompt", prompt_payload("What do we know about the Orion launch so far?"), home)
     assert run.out == b""
-    assert (home / "brain.db").exists() and (home / "entity_types.yaml").exists()
+    assert not home.exists()
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from collections.abc import Awaitable, Callable
 from contextlib import closing
@@ -112,3 +113,27 @@ async def test_reads_work_while_another_connection_holds_the_write_lock(
         locker.close()
     assert [h.entity.name for h in hits] == ["Lighthouse"]
     assert got is not None
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into any folder")
+def test_a_read_only_folder_with_a_wal_but_no_shm_still_answers(tmp_path: Path) -> None:
+    """A brain copied with its -wal but not its -shm into a folder this user cannot write:
+    SQLite cannot create the -shm, so the file is read as immutable instead of failing."""
+    import shutil
+
+    writer = connect(tmp_path / "brain.db")
+    writer.execute("CREATE TABLE kept(x)")
+    writer.execute("INSERT INTO kept VALUES (1)")
+    writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the table is in the main file
+    copy = tmp_path / "ro"
+    copy.mkdir()
+    for name in ("brain.db", "brain.db-wal"):
+        shutil.copy(tmp_path / name, copy / name)
+    writer.close()
+    copy.chmod(0o555)
+    try:
+        conn = connect(copy / "brain.db")
+        assert conn.execute("SELECT x FROM kept").fetchall() == [(1,)]
+        conn.close()
+    finally:
+        copy.chmod(0o755)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
@@ -15,13 +14,12 @@ from brainbridge.cli.common import App, Group, guarded, pass_app
 @pass_app
 def hook(app: App, kind: str) -> None:
     """Handle one Claude Code hook event from stdin. Always exits 0."""
-    from brainbridge.hooks.runner import main
+    from brainbridge.hooks.__main__ import brain_folder
+    from brainbridge.hooks.runner import run
 
-    home = None
-    if app.brain_option:  # else the runner reads $BRAIN_HOME, without loading settings
-        home = Path(app.brain_option).expanduser()
-        home = home.parent if home.suffix == ".db" else home
-    sys.exit(main(kind, home))
+    # Without --brain the runner reads $BRAIN_HOME, without loading settings.
+    home = brain_folder(app.brain_option) if app.brain_option else None
+    sys.exit(run(kind, home, click.get_current_context().find_root().params.get("verbose", 0)))
 
 
 @click.group(cls=Group)

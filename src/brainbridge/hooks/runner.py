@@ -33,6 +33,9 @@ FAST_TIMEOUT = {"prompt": 3.0, "session-start": 3.0, "stop": 3.0}
 # Claude Code kills a hook at its `timeout` (10 s for ours); a hook stuck on a locked
 # database gives up first, leaving the conversation untouched.
 DEADLINE = {"prompt": 7.0, "session-start": 7.0, "stop": 8.0}
+# Once the output is written, what is left (logging the turn) may hold the process this long.
+AFTER_OUTPUT = 1.0
+_HOME: dict[str, Path] = {}  # the brain folder of this process's hook, for `_leave_after`
 EVENTS = {"prompt": "UserPromptSubmit", "session-start": "SessionStart", "stop": "Stop"}
 
 
@@ -200,9 +203,46 @@ def _make_llm(settings: Settings, home: Path, kind: str) -> LLM | None:
         return None
 
 
+class _OneLine(logging.Formatter):
+    """The message without the traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return " ".join(record.getMessage().split())
+
+
+def run(kind: str, home: Path | None = None, verbose: int = 0) -> int:
+    """The one entry of both hook commands (`python -m brainbridge.hooks`, `brain hook`).
+
+    Warnings and failures go to stderr as one line each (with -v, as log records); their
+    tracebacks go to hooks.log only, never to the stderr Claude Code shows. Always 0.
+    """
+    if not verbose:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setLevel(logging.WARNING)
+        handler.setFormatter(_OneLine())
+        root = logging.getLogger("brainbridge")
+        root.addHandler(handler)
+        root.propagate = False  # nor through a handler someone else configured
+    elif not logging.getLogger().handlers:
+        logging.basicConfig(
+            level=logging.DEBUG if verbose > 1 else logging.INFO,
+            format="%(levelname)s %(name)s: %(message)s",
+            stream=sys.stderr,
+        )
+    return main(kind, home)
+
+
 def main(kind: str, home: Path | None = None) -> int:
-    """Entry point of `brain hook KIND`: reads stdin, prints hook JSON or nothing, exits 0."""
+    """Handle one hook event: reads stdin, prints hook JSON or nothing, exits 0.
+
+    A brain folder that does not exist is not created: a hook only reads and logs into a
+    brain someone made (`brain init`, the server, the CLI).
+    """
     home = home or brain_home()
+    if not home.is_dir():
+        log.warning("brain hook %s: no brain folder at %s; nothing done", kind, home)
+        return 0
+    _HOME["home"] = home
     watchdog = threading.Timer(DEADLINE[kind], _give_up, (kind, home))
     watchdog.daemon = True
     watchdog.start()
@@ -236,21 +276,50 @@ def main(kind: str, home: Path | None = None) -> int:
             started = time.perf_counter()
             asyncio.run(handle_locally(kind, payload, home))
             log.info("hook %s handled here on %s in %.0f ms", kind, home, _ms(started))
-    except Exception:
-        # Fail open: a broken brain must never block or alter the conversation.
-        log.exception("brain hook %s failed", kind)
+    except Exception as exc:
+        # Fail open: a broken brain must never block or alter the conversation. The
+        # traceback goes to hooks.log; stderr gets one line.
         _log_failure(home, kind, _traceback())
+        log.warning(
+            "brain hook %s failed: %s (details in %s)", kind, _one_line(exc), home / FAILURE_LOG
+        )
     finally:
         watchdog.cancel()
     return 0
 
 
 def emit(kind: str, result: dict[str, Any]) -> None:
-    """Print the hook's context as Claude Code expects it; nothing for Stop or no context."""
+    """Print the hook's context as Claude Code expects it; nothing for Stop or no context.
+
+    Claude Code waits for the process to exit, not for the output: once it is written,
+    background writes (the turn log) get `AFTER_OUTPUT` seconds, then the process leaves.
+    """
     context = result.get("context")
     if context and kind in ("prompt", "session-start"):
         sys.stdout.write(context_output(EVENTS[kind], str(context)) + "\n")
         sys.stdout.flush()
+    if kind in ("prompt", "session-start") and _HOME:  # only inside a hook process (`main`)
+        _leave_after(kind, AFTER_OUTPUT)
+
+
+def _leave_after(kind: str, seconds: float) -> None:
+    home = _HOME.get("home")
+
+    def leave() -> None:
+        if home is not None:
+            _log_failure(
+                home,
+                kind,
+                f"left {seconds:.0f} s after its output; background writes (the"
+                " turn log) were skipped (database locked or slow)\n",
+            )
+        log.warning("brain hook %s: background writes skipped (database busy)", kind)
+        sys.stderr.flush()
+        os._exit(0)
+
+    timer = threading.Timer(seconds, leave)
+    timer.daemon = True
+    timer.start()
 
 
 def _give_up(kind: str, home: Path) -> None:
@@ -268,6 +337,10 @@ def _traceback() -> str:
     import traceback
 
     return traceback.format_exc()
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
 
 
 def _log_failure(home: Path, kind: str, detail: str) -> None:

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_TYPE = "Document"
 LINK = "links_to"
+PENDING = "pending"  # content_hash of a note whose links are not stored yet
 SKIP_DIRS = {".git", ".obsidian", ".trash", "node_modules", ".venv"}
 
 
@@ -143,13 +144,26 @@ async def import_notes(
         if (ent.type, ent.name) not in keys:
             await brain.delete_entity(ent.type, ent.name)
 
-    rows = [(p.type, p.name, redact(excerpt(p.note.body, 400)), p.attrs) for p in changed]
-    for i in range(0, len(rows), 500):
-        await brain.upsert_many(rows[i : i + 500])
+    # A note counts as done (its content hash stored) only once its links are stored:
+    # written first with a pending hash, so a process killed before or while linking
+    # leaves it "changed" and the next run links it, and every note linking to it, again.
+    pending = [
+        (p.type, p.name, redact(excerpt(p.note.body, 400)), _pending(p.attrs)) for p in changed
+    ]
+    for i in range(0, len(pending), 500):
+        await brain.upsert_many(pending[i : i + 500])
         if progress:
-            progress(len(rows[i : i + 500]))
+            progress(len(pending[i : i + 500]))
     await _link(brain, planned, {p.note.rel_path for p in changed}, report)
+    done = [(p.type, p.name, row[2], p.attrs) for p, row in zip(changed, pending, strict=True)]
+    for i in range(0, len(done), 500):
+        await brain.upsert_many(done[i : i + 500])
     return report
+
+
+def _pending(attrs: dict[str, Any]) -> dict[str, Any]:
+    """The attributes with a content hash that matches no file: "written, not yet linked"."""
+    return {**attrs, "content_hash": PENDING}
 
 
 def _plan(brain: Brain, notes: list[Note], vault_key: str, report: ImportReport) -> list[_Planned]:

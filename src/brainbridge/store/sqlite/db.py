@@ -76,9 +76,17 @@ def cannot_write(path: Path) -> bool:
 def read_only_uri(path: Path) -> str:
     # With no -wal file beside it nothing can be changing the file under us (no writer can
     # exist without one), so SQLite may skip the -shm it cannot create in a read-only folder.
+    # A -wal without its -shm in such a folder (copied, or left by a writer on another
+    # machine) cannot be read at all: SQLite must create the -shm to read it. Opened as
+    # immutable the file still answers, without what the -wal holds (logged).
     wal = path.with_name(path.name + "-wal")
-    immutable = "&immutable=1" if not wal.exists() and cannot_write(path) else ""
-    return f"file:{path}?mode=ro{immutable}"
+    shm = path.with_name(path.name + "-shm")
+    immutable = cannot_write(path) and (not wal.exists() or not shm.exists())
+    if immutable and wal.exists():
+        log.warning(
+            "%s: read-only folder with a -wal but no -shm; read without the -wal's changes", path
+        )
+    return f"file:{path}?mode=ro{'&immutable=1' if immutable else ''}"
 
 
 # What SQLite says when a write finds no room: ENOSPC is SQLITE_FULL; a file size limit

@@ -132,9 +132,11 @@ class SqliteDirectiveStore:
                 f"""INSERT INTO directive_rooms(id, kind, canonical, canonical_since, created_at)
                 VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(id{dialect_of(self.conn).scoped}) DO UPDATE SET kind = excluded.kind,
-                    canonical_since = CASE WHEN canonical = 0 AND excluded.canonical = 1
-                        THEN excluded.canonical_since ELSE canonical_since END,
-                    canonical = {dialect_of(self.conn).greatest}(canonical, excluded.canonical)""",
+                    canonical_since = CASE
+                        WHEN directive_rooms.canonical = 0 AND excluded.canonical = 1
+                        THEN excluded.canonical_since ELSE directive_rooms.canonical_since END,
+                    canonical = {dialect_of(self.conn).greatest}(
+                        directive_rooms.canonical, excluded.canonical)""",
                 (room_id, room_kind.value, int(canonical), at_text if canonical else None, at_text),
             )
             cur = self.conn.execute(
