@@ -167,24 +167,32 @@ def _coerce(name: str, value: Any, source: str) -> Any:
         raise InvalidInput(f"{source} must be a string, got {value!r}")
     if name == "embedder":
         return value.strip() or DEFAULT_EMBEDDER
-    if name == "llm_provider" and value.strip():
-        _check_provider(value.strip(), source)
     return value.strip() or None
 
 
-def _check_provider(name: str, source: str) -> None:
-    """Raises: InvalidInput for a provider no LLM client is built for, with the near names."""
+def check_llm_provider(settings: Settings, env: Mapping[str, str]) -> None:
+    """For the CLI, which says so at once (hooks instead run on without the LLM).
+
+    Raises: InvalidInput for a provider no LLM client is built for, with the near name.
+    """
     import difflib
 
     from brainbridge.llm import NAMES
 
-    if name.lower() not in NAMES:
-        close = difflib.get_close_matches(name.lower(), NAMES, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise InvalidInput(
-            f"{source}: unknown LLM provider {name!r}{hint}; use one of"
-            f" {', '.join(n for n in NAMES if n not in ('', 'claude'))}"
-        )
+    name = (settings.llm_provider or "").lower()
+    if name in NAMES:
+        return
+    source = (
+        "environment variable BRAIN_LLM_PROVIDER"
+        if env.get("BRAIN_LLM_PROVIDER", "").strip()
+        else f"{settings.config_file}: llm.provider"
+    )
+    close = difflib.get_close_matches(name, NAMES, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise InvalidInput(
+        f"{source}: unknown LLM provider {settings.llm_provider!r}{hint}; use one of"
+        f" {', '.join(n for n in NAMES if n not in ('', 'claude'))}"
+    )
 
 
 def _use_redact_patterns(config: Mapping[str, Any], file: Path) -> None:

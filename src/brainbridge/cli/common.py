@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
-from brainbridge.settings import Settings, load_settings
+from brainbridge.settings import Settings, check_llm_provider, load_settings
 
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
@@ -42,7 +42,9 @@ class App:
     def settings(self) -> Settings:
         """Raises: InvalidInput for a bad config.toml or BRAIN_* variable."""
         if self._settings is None:
-            self._settings = load_settings(self.env, self.brain_option)
+            settings = load_settings(self.env, self.brain_option)
+            check_llm_provider(settings, self.env)
+            self._settings = settings
         return self._settings
 
     def folder(self) -> Path:
