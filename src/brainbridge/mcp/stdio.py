@@ -18,6 +18,7 @@ import queue
 import sys
 import threading
 
+from brainbridge.bounds import MAX_DEPTH, depth_of
 from brainbridge.mcp.manifest import version_of
 
 TYPE_CHECKING = False  # typing itself is not imported: the first answer must not wait for it
@@ -30,6 +31,10 @@ if TYPE_CHECKING:
     from brainbridge.settings import Settings
 
 EOF = None
+# A message's envelope (message → params → arguments) around a tool's argument: a message
+# nested deeper than this is answered here, before the SDK's parser (which never answered
+# one nested 200 deep). Arguments within it are bounded by the tools themselves.
+MAX_MESSAGE_DEPTH = MAX_DEPTH + 4
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 
@@ -50,6 +55,8 @@ class Front:
     def take(self, line: str) -> None:
         """One line from the client: answer it here, or pass it on to the SDK."""
         with self._lock:
+            if self._too_deep(line):
+                return
             if self.handed_over:
                 self.lines.put(line)
                 return
@@ -69,6 +76,39 @@ class Front:
                 self.lines.put(line)
             else:
                 self._write(answer)
+
+    def _too_deep(self, line: str) -> bool:
+        """Whether `line` nests deeper than MAX_MESSAGE_DEPTH; such a request is answered
+        here with an error that says so (a tool call with a tool error the model can read).
+        Called with the lock held."""
+        if line.count("{") + line.count("[") <= MAX_MESSAGE_DEPTH:
+            return False  # cannot nest that deep: no need to parse it twice
+        try:
+            message = json.loads(line)
+        except RecursionError:
+            message = None  # deeper still; its id is lost with it
+        except ValueError:
+            return False  # not JSON: the SDK answers that
+        if message is not None and depth_of(message, MAX_MESSAGE_DEPTH + 1) <= MAX_MESSAGE_DEPTH:
+            return False
+        said = f"the request nests deeper than {MAX_MESSAGE_DEPTH} levels"
+        if isinstance(message, dict) and "id" not in message:
+            return True  # a notification: nobody waits for an answer
+        if not isinstance(message, dict):
+            self._write({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": said}})
+            return True
+        if message.get("method") == "tools/call":
+            text = f"the arguments nest deeper than {MAX_DEPTH} levels"
+            result = {
+                "content": [{"type": "text", "text": text}],
+                "isError": True,
+                "resultType": "complete",
+            }
+            self._write({"jsonrpc": "2.0", "id": message["id"], "result": result})
+        else:
+            error = {"code": -32600, "message": said}
+            self._write({"jsonrpc": "2.0", "id": message["id"], "error": error})
+        return True
 
     def hand_over(self) -> None:
         with self._lock:
