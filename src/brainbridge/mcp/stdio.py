@@ -13,8 +13,10 @@ therefore gets them in milliseconds, and every tool call still runs in the SDK.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
+import re
 import sys
 import threading
 
@@ -85,8 +87,8 @@ class Front:
             return False  # cannot nest that deep: no need to parse it twice
         try:
             message = json.loads(line)
-        except RecursionError:
-            message = None  # deeper still; its id is lost with it
+        except RecursionError:  # deeper than the parser goes: find what to answer by hand
+            message = _envelope(line)
         except ValueError:
             return False  # not JSON: the SDK answers that
         if message is not None and depth_of(message, MAX_MESSAGE_DEPTH + 1) <= MAX_MESSAGE_DEPTH:
@@ -178,6 +180,34 @@ class Front:
     def _write(self, message: dict[str, Any]) -> None:
         self.out.write(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
         self.out.flush()
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+
+
+def _envelope(line: str) -> dict[str, Any] | None:
+    """The top-level `id` and `method` of a message too deep for `json.loads` (a client
+    waits for the answer to that id), or None when the line is no JSON object."""
+    found: dict[str, Any] = {}
+    depth, key, last = 0, None, ""
+    for m in _TOKEN.finditer(line):
+        token = m.group()
+        if token in "{[":
+            depth += 1
+        elif token in "}]":
+            depth -= 1
+        elif depth == 1 and token == ":":
+            key = last
+        elif depth == 1 and key in ('"id"', '"method"') and token != ",":
+            with contextlib.suppress(ValueError):
+                found[json.loads(key)] = json.loads(token)
+            key = None
+        elif token == ",":
+            key = None
+        last = token
+        if len(found) == 2:
+            break
+    return found if line.lstrip().startswith("{") else None
 
 
 def _is_copy(message: Any, front: Front) -> bool:
