@@ -9,9 +9,12 @@ never a 500 or a hang deeper in. Stdlib only: hooks import it cold.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from brainbridge.errors import InvalidInput
+
+TYPE_CHECKING = False  # typing is not imported: `brain mcp` answers before it would load
+if TYPE_CHECKING:
+    from typing import Any
 
 # Exchange numbers, ids, offsets and limits: far above any real brain, far below the
 # 64-bit columns they land in (and their neighbours, n ± a few, stay in range too).
@@ -51,16 +54,6 @@ def check_depth(value: Any, what: str = "the input") -> Any:
     """
     if depth_of(value) > MAX_DEPTH:
         raise TooDeep(f"{what} nests deeper than {MAX_DEPTH} levels")
-    return value
-
-
-def check_number(value: int, what: str = "a number", low: int = 0) -> int:
-    """`value` itself when it lies in low..MAX_NUMBER.
-
-    Raises: InvalidInput otherwise.
-    """
-    if not low <= value <= MAX_NUMBER:
-        raise InvalidInput(f"{what} must be between {low} and {MAX_NUMBER}, not {value}")
     return value
 
 
