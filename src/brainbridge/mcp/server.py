@@ -120,6 +120,8 @@ def build_server(
                 return await fn(*args, **kwargs)
             except BrainError as exc:
                 raise ToolError(str(exc)) from exc
+            except ToolError:
+                raise
             except Exception as exc:  # the tool boundary: the agent reads what went wrong
                 log.exception("MCP tool %s failed", fn.__name__)
                 raise ToolError(f"{fn.__name__} failed: {type(exc).__name__}: {exc}") from exc
