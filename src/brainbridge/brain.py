@@ -390,8 +390,11 @@ class Brain:
     async def search_many(
         self, requests: Sequence[SearchRequest], options: SearchOptions | None = None
     ) -> list[list[Hit]]:
-        """Several searches in one go, one result list each (a query is embedded once)."""
-        cleaned = [replace(r, query=clean_text(r.query)) for r in requests]
+        """Several searches in one go, one result list each (a query is embedded once).
+
+        Raises: InvalidInput for a malformed `as_of` (checked here, so every caller's is).
+        """
+        cleaned = [replace(r, query=clean_text(r.query), as_of=_day(r.as_of)) for r in requests]
         return await self._run(self.searcher.search_many, cleaned, options)
 
     async def recall(

@@ -27,3 +27,7 @@ class StoreBusy(BrainError):
 
 class LLMError(BrainError):
     """A configured LLM failed, timed out or answered with something unusable."""
+
+
+class Forbidden(BrainError):
+    """The caller may not do this (a read-only member changing shared knowledge)."""

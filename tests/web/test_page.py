@@ -264,3 +264,29 @@ def test_the_keyboard_alone_opens_a_session_and_a_turns_indicator(
     active.send_keys(Keys.ENTER)
     details = active.find_element(By.XPATH, "..")
     assert details.get_attribute("open") is not None
+
+
+def test_the_page_runs_under_its_content_security_policy(browser: WebDriver, tour: Served) -> None:
+    wait = open_app(browser, tour)
+    browser.execute_script(
+        "window.__violations = [];"
+        "document.addEventListener('securitypolicyviolation',"
+        " e => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));"
+    )
+    for view in ("#/sessions", "#/browse", "#/merges", "#/directives", "#/"):
+        go(browser, wait, f"{tour.url}/{view}")
+    assert browser.execute_script("return window.__violations") == []
+    # What injected markup would need, an inline handler, does not run.
+    browser.execute_script(
+        "window.__ran = false; const i = document.createElement('img');"
+        "i.setAttribute('onerror', 'window.__ran = true'); i.src = 'data:,x';"
+        "document.body.appendChild(i);"
+    )
+    wait.until(lambda d: d.execute_script("return window.__violations.length") > 0)
+    assert browser.execute_script("return window.__ran") is False
+    # Every request went to this server, the token in a header, never in an address.
+    urls = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(e => e.name)"
+    )
+    assert urls and all(u.startswith(tour.url) for u in urls), urls
+    assert not any("token" in u for u in urls), urls

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import Depends, FastAPI, Query, Request
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -29,9 +30,10 @@ from brainbridge.api.models import (
 )
 from brainbridge.api.page import web_file
 from brainbridge.api.people import McpByPerson, Team
+from brainbridge.bounds import MAX_NUMBER, TooDeep, load_json
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
-from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
+from brainbridge.errors import BrainError, Forbidden, InvalidInput, NotFound, StoreBusy
 from brainbridge.hooks.spool import received_turn, start_drainer, waiting
 from brainbridge.hooks.work import run_hook, store_turn
 from brainbridge.mcp import build_server
@@ -104,7 +106,11 @@ def create_app(config: ServerConfig) -> FastAPI:
             await br.drain()
             await b.close()
 
-    app = FastAPI(title="brainbridge", version="0.1.0", lifespan=lifespan)
+    # No /docs or /redoc: FastAPI's pages load their scripts from a CDN (blank offline,
+    # and third-party code next to the token). The schema stays at /openapi.json.
+    app = FastAPI(
+        title="brainbridge", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None
+    )
     app.mount("/mcp", McpByPerson(mcp_app, lambda: state.get("team")))
     app.state.brainbridge = state
 
@@ -121,6 +127,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             if isinstance(exc, NotFound)
             else 400
             if isinstance(exc, InvalidInput)
+            else 403
+            if isinstance(exc, Forbidden)
             else 503
             if isinstance(exc, StoreBusy)
             else 500
@@ -240,7 +248,11 @@ def create_app(config: ServerConfig) -> FastAPI:
         return await b.merge(_ref(body.keep), _ref(body.other))
 
     @app.post("/merges/{merge_id}/{action}")
-    async def decide_merge(merge_id: int, action: str, b: Brain = Depends(brain)) -> dict[str, Any]:
+    async def decide_merge(
+        action: str,
+        merge_id: int = PathParam(ge=1, le=MAX_NUMBER),
+        b: Brain = Depends(brain),
+    ) -> dict[str, Any]:
         if action == "unmerge":
             return await b.unmerge(merge_id)
         if action not in ("accept", "reject"):
@@ -318,9 +330,13 @@ def create_app(config: ServerConfig) -> FastAPI:
     ) -> dict[str, Any]:
         if kind not in ("prompt", "stop", "session-start"):
             raise NotFound(f"no hook {kind!r}")
+        # Parsed here, bounded: a payload nested thousands deep is refused (TooDeep, a
+        # 400), not a 500; one that is not JSON reads as empty, as in the hook process.
         try:
-            payload = await request.json()
-        except ValueError:
+            payload = load_json(await request.body(), "the hook payload")
+        except TooDeep:
+            raise
+        except InvalidInput:
             payload = {}
         if not isinstance(payload, dict):
             payload = {}

@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import Depends, FastAPI, Query
 
+from brainbridge.bounds import MAX_NUMBER
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.errors import NotFound
@@ -52,7 +53,7 @@ def add_browse_routes(
         type: str | None = None,
         q: str = "",
         limit: int = Query(50, ge=1, le=500),
-        offset: int = Query(0, ge=0),
+        offset: int = Query(0, ge=0, le=MAX_NUMBER),
         b: Brain = Depends(brain),
     ) -> dict[str, Any]:
         rows, total = await b._run(b.store.list_entities, type, q.strip(), limit, offset)

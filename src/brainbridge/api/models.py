@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
+
+from brainbridge.bounds import MAX_DEPTH, MAX_NUMBER, depth_of
 
 MAX_TEXT = 5_500_000
+
+
+def _bounded(value: dict[str, Any]) -> dict[str, Any]:
+    if depth_of(value) > MAX_DEPTH:
+        raise ValueError(f"nests deeper than {MAX_DEPTH} levels")
+    return value
+
+
+# Attributes nest at most MAX_DEPTH levels (pydantic reports the breach as a 422).
+Attributes = Annotated[dict[str, Any], AfterValidator(_bounded)]
 
 
 class EntityIn(BaseModel):
     type: str = Field(min_length=1, max_length=64)
     name: str = Field(min_length=1, max_length=500)
     description: str | None = Field(default=None, max_length=MAX_TEXT)
-    attributes: dict[str, Any] = Field(default_factory=dict)
+    attributes: Attributes = Field(default_factory=dict)
 
 
 class Ref(BaseModel):
@@ -25,7 +37,7 @@ class RelationIn(BaseModel):
     src: Ref | str
     relation: str = Field(min_length=1, max_length=100)
     dst: Ref | str
-    attributes: dict[str, Any] = Field(default_factory=dict)
+    attributes: Attributes = Field(default_factory=dict)
 
 
 class RecallIn(BaseModel):
@@ -59,7 +71,7 @@ class EnrichIn(BaseModel):
 
 class ObserveIn(BaseModel):
     session_id: str = Field(min_length=1, max_length=200)
-    exchange_number: int | None = Field(default=None, ge=1)
+    exchange_number: int | None = Field(default=None, ge=1, le=MAX_NUMBER)
     message: str = Field(max_length=MAX_TEXT)
     response: str = Field(max_length=MAX_TEXT)
     wait: bool = False

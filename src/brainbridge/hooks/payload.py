@@ -20,11 +20,16 @@ TRANSCRIPT_TAIL_BYTES = 4_000_000
 
 def read_payload(stream: Any = None) -> dict[str, Any]:
     """The hook's JSON input; {} for empty, malformed or non-object input (never raises)."""
+    from brainbridge.bounds import load_json
+    from brainbridge.errors import InvalidInput
+
     stream = stream or sys.stdin.buffer
     try:
         raw = stream.read(MAX_STDIN_BYTES)
-        data = json.loads(raw.decode("utf-8", errors="replace")) if raw.strip() else {}
-    except (ValueError, OSError):
+        text = raw.decode("utf-8", errors="replace")
+        # Bounded: a payload nested deeper than MAX_DEPTH reads as {} like any bad input.
+        data = load_json(text, "the hook input") if raw.strip() else {}
+    except (InvalidInput, OSError):
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -145,7 +150,7 @@ def transcript_turns(path: str | Path, tail: int | None = None) -> list[Transcri
     for line in lines:
         try:
             row = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # a line nested past the parser's stack
             continue
         if not isinstance(row, dict) or row.get("isSidechain") or row.get("isMeta"):
             continue

@@ -13,6 +13,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from brainbridge.bounds import MAX_NUMBER, check_depth
 from brainbridge.brain import Brain, EntityRef
 from brainbridge.bridge import Bridge
 from brainbridge.errors import BrainError, InvalidInput
@@ -119,6 +120,11 @@ def build_server(
                 return await fn(*args, **kwargs)
             except BrainError as exc:
                 raise ToolError(str(exc)) from exc
+            except ToolError:
+                raise
+            except Exception as exc:  # the tool boundary: the agent reads what went wrong
+                log.exception("MCP tool %s failed", fn.__name__)
+                raise ToolError(f"{fn.__name__} failed: {type(exc).__name__}: {exc}") from exc
 
         return wrapper
 
@@ -171,7 +177,7 @@ def build_server(
         """What the brain knows about a topic: what holds now first, then past conversations."""
         b = await brain()
         n = _clamp(num_results, 1, MAX_RESULTS)
-        day = as_of.strip() if as_of else None
+        day = as_of.strip() if as_of is not None else None  # checked as search checks it
         facts, history = await b.search_many(
             [
                 SearchRequest(query, n, None, [CHAT_EXCHANGE], day, include_superseded),
@@ -187,7 +193,9 @@ def build_server(
             str,
             Field(description="list (the review queue), accept, reject, or undo (unmerge)."),
         ] = "list",
-        merge_id: Annotated[int | None, Field(description="The merge to act on.")] = None,
+        merge_id: Annotated[
+            int | None, Field(description="The merge to act on.", ge=1, le=MAX_NUMBER)
+        ] = None,
     ) -> str:
         """Review names that may be one entity: list the queue, accept, reject or undo a merge."""
         b = await brain()
@@ -238,6 +246,7 @@ def build_server(
         ] = None,
     ) -> str:
         """Store or update an entity (attributes merge into what is stored)."""
+        check_depth(attributes, "attributes")
         ent = await (await brain()).upsert_entity(
             entity_type, name, attributes, description or None
         )

@@ -13,11 +13,14 @@ therefore gets them in milliseconds, and every tool call still runs in the SDK.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
+import re
 import sys
 import threading
 
+from brainbridge.bounds import MAX_DEPTH, depth_of
 from brainbridge.mcp.manifest import version_of
 
 TYPE_CHECKING = False  # typing itself is not imported: the first answer must not wait for it
@@ -30,6 +33,10 @@ if TYPE_CHECKING:
     from brainbridge.settings import Settings
 
 EOF = None
+# A message's envelope (message → params → arguments) around a tool's argument: a message
+# nested deeper than this is answered here, before the SDK's parser (which never answered
+# one nested 200 deep). Arguments within it are bounded by the tools themselves.
+MAX_MESSAGE_DEPTH = MAX_DEPTH + 4
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 
@@ -50,6 +57,8 @@ class Front:
     def take(self, line: str) -> None:
         """One line from the client: answer it here, or pass it on to the SDK."""
         with self._lock:
+            if self._too_deep(line):
+                return
             if self.handed_over:
                 self.lines.put(line)
                 return
@@ -69,6 +78,39 @@ class Front:
                 self.lines.put(line)
             else:
                 self._write(answer)
+
+    def _too_deep(self, line: str) -> bool:
+        """Whether `line` nests deeper than MAX_MESSAGE_DEPTH; such a request is answered
+        here with an error that says so (a tool call with a tool error the model can read).
+        Called with the lock held."""
+        if line.count("{") + line.count("[") <= MAX_MESSAGE_DEPTH:
+            return False  # cannot nest that deep: no need to parse it twice
+        try:
+            message = json.loads(line)
+        except RecursionError:  # deeper than the parser goes: find what to answer by hand
+            message = _envelope(line)
+        except ValueError:
+            return False  # not JSON: the SDK answers that
+        if message is not None and depth_of(message, MAX_MESSAGE_DEPTH + 1) <= MAX_MESSAGE_DEPTH:
+            return False
+        said = f"the request nests deeper than {MAX_MESSAGE_DEPTH} levels"
+        if isinstance(message, dict) and "id" not in message:
+            return True  # a notification: nobody waits for an answer
+        if not isinstance(message, dict):
+            self._write({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": said}})
+            return True
+        if message.get("method") == "tools/call":
+            text = f"the arguments nest deeper than {MAX_DEPTH} levels"
+            result = {
+                "content": [{"type": "text", "text": text}],
+                "isError": True,
+                "resultType": "complete",
+            }
+            self._write({"jsonrpc": "2.0", "id": message["id"], "result": result})
+        else:
+            error = {"code": -32600, "message": said}
+            self._write({"jsonrpc": "2.0", "id": message["id"], "error": error})
+        return True
 
     def hand_over(self) -> None:
         with self._lock:
@@ -138,6 +180,34 @@ class Front:
     def _write(self, message: dict[str, Any]) -> None:
         self.out.write(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
         self.out.flush()
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+
+
+def _envelope(line: str) -> dict[str, Any] | None:
+    """The top-level `id` and `method` of a message too deep for `json.loads` (a client
+    waits for the answer to that id), or None when the line is no JSON object."""
+    found: dict[str, Any] = {}
+    depth, key, last = 0, None, ""
+    for m in _TOKEN.finditer(line):
+        token = m.group()
+        if token in "{[":
+            depth += 1
+        elif token in "}]":
+            depth -= 1
+        elif depth == 1 and token == ":":
+            key = last
+        elif depth == 1 and key in ('"id"', '"method"') and token != ",":
+            with contextlib.suppress(ValueError):
+                found[json.loads(key)] = json.loads(token)
+            key = None
+        elif token == ",":
+            key = None
+        last = token
+        if len(found) == 2:
+            break
+    return found if line.lstrip().startswith("{") else None
 
 
 def _is_copy(message: Any, front: Front) -> bool:

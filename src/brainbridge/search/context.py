@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from brainbridge.bounds import MAX_STORED
 from brainbridge.model import CHAT_EXCHANGE
 from brainbridge.ports import Store
 
@@ -24,7 +25,11 @@ REACH = 2
 def adjacent(position: tuple[str, int], reach: int = REACH) -> list[tuple[str, int]]:
     """The positions up to `reach` before and after `position` in its session."""
     session, n = position
-    return [(session, i) for d in range(1, reach + 1) for i in (n - d, n + d) if i >= 0]
+    # Only positions a database can hold: a number stored out of range (before the edge
+    # bounded them) must not break every search that matches it.
+    return [
+        (session, i) for d in range(1, reach + 1) for i in (n - d, n + d) if 0 <= i <= MAX_STORED
+    ]
 
 
 def conversation_context(

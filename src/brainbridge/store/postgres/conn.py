@@ -18,6 +18,7 @@ asks `dialect` and each backend keeps its own code.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -25,6 +26,7 @@ from typing import Any
 import psycopg
 from psycopg.adapt import Loader
 
+from brainbridge.errors import Forbidden
 from brainbridge.store.location import redact_url
 
 DIALECT = "postgres"
@@ -243,8 +245,27 @@ def _connect(url: str) -> psycopg.Connection[Any]:
     return conn
 
 
+class PermissionRefused(sqlite3.DatabaseError, Forbidden):
+    """The database refused a statement to this role (a read-only member writing shared
+    rows): a DB-API error for the store's own handling, and Forbidden for adapters."""
+
+
+def _refusal(text: str) -> str:
+    """What a person is told when the database refused them (not its role names)."""
+    found = re.search(r"workspace (\S+) is read-only", text)
+    if found:
+        return (
+            f"not allowed: workspace {found.group(1)!r} is read-only for you; its entries"
+            " cannot be changed, merged or deleted by you"
+        )
+    first = text.splitlines()[0] if text else "permission denied"
+    return f"not allowed: {first}"
+
+
 def _as_sqlite(exc: psycopg.Error) -> sqlite3.Error:
     text = str(exc).strip()
+    if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+        return PermissionRefused(_refusal(text))
     if isinstance(exc, psycopg.errors.LockNotAvailable):  # lock_timeout: as SQLite says it
         return sqlite3.OperationalError(f"database is locked ({text})")
     if isinstance(exc, psycopg.IntegrityError):
