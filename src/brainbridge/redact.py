@@ -20,10 +20,11 @@ import re
 import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from brainbridge import secret_rules
 
-__all__ = ["find_pii", "find_secrets", "redact", "redact_pii"]
+__all__ = ["find_pii", "find_secrets", "redact", "redact_pii", "redact_value"]
 
 Span = tuple[int, int]
 _Hit = tuple[int, int, int, str]  # start, end, rank (lower = more specific), kind
@@ -776,3 +777,19 @@ def redact(text: str) -> str:
 def redact_pii(text: str) -> str:
     """Like `redact`, and also replace emails, phone numbers, card numbers, US SSNs and IBANs."""
     return _redact_until_stable(text, find_pii)
+
+
+def redact_value(value: Any) -> Any:
+    """`value` with `redact` applied to every string in it, at any depth (mapping keys too):
+    the one door for whatever is stored, logged, spooled or exported.
+
+    Ids, UUIDs, hashes, dates and paths carry no key shape and come back unchanged, so
+    redacting bookkeeping values never breaks a lookup by them; a value that does carry
+    a key loses it like any other text."""
+    if isinstance(value, str):
+        return redact(value) if value else value
+    if isinstance(value, list | tuple):
+        return [redact_value(v) for v in value]
+    if isinstance(value, dict):
+        return {redact_value(k): redact_value(v) for k, v in value.items()}
+    return value
