@@ -189,7 +189,14 @@ def _scan_detectors(text: str, detectors: tuple[_Detector, ...], base_rank: int)
     for rank, det in enumerate(detectors, base_rank):
         for m in det.pattern.finditer(text):
             start = m.start()
-            if det.word_start and start > 0 and text[start - 1] in _TOKEN_CHARS:
+            # Glued on by a separator ("key-sk-proj-…" in a slug), a generated token
+            # still shows: upper, lower and digits mixed; a slug's words do not.
+            if (
+                det.word_start
+                and start > 0
+                and text[start - 1] in _TOKEN_CHARS
+                and (text[start - 1] not in "-_" or not _has_mixed(m.group(det.group)))
+            ):
                 continue
             if det.check is not None and not det.check(m):
                 continue
