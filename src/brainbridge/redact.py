@@ -73,6 +73,16 @@ def _random_enough(value: str) -> bool:
     return _entropy(value) >= 3.3
 
 
+def _generated(body: str) -> bool:
+    """A token's body made by a machine: upper, lower and digits mixed (or long hex), with
+    the entropy of random characters, not words joined by dashes."""
+    core = body.replace("_", "").replace("-", "")
+    if len(core) < 24 or len(body) - len(core) > 2:
+        return False
+    # Hex alone is what hashes, trace ids and digests look like (`sha256-…`, `trace-…`).
+    return _has_mixed(core) and _entropy(core) >= 4.2
+
+
 def _entropy(text: str) -> float:
     from collections import Counter
     from math import log2
@@ -81,6 +91,7 @@ def _entropy(text: str) -> float:
     return -sum(c / n * log2(c / n) for c in Counter(text).values())
 
 
+_DIGEST = re.compile(r"(?i)(?:sha|md|blake|xxh)\d")  # `sha384-…` (subresource integrity)
 _PEM_END = r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----"
 
 _DETECTORS: tuple[_Detector, ...] = (
@@ -153,6 +164,9 @@ _DETECTORS: tuple[_Detector, ...] = (
         word_start=False,
     ),
     _Detector("google_api_key", re.compile(r"AIza[0-9A-Za-z_\-]{35}(?![A-Za-z0-9_\-])")),
+    _Detector("doppler_token", re.compile(r"dp\.(?:st|sa|ct|scim|audit)\.[A-Za-z0-9_\-.]{40,}")),
+    _Detector("newrelic_key", re.compile(r"NR(?:AK|AA|II|JS)-[A-Z0-9]{27}(?![A-Za-z0-9])")),
+    _Detector("vault_token", re.compile(r"hv[sbr]\.[A-Za-z0-9_\-]{24,}")),
     _Detector(
         "jwt",
         re.compile(r"eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{8,}"),
@@ -182,6 +196,25 @@ _DETECTORS: tuple[_Detector, ...] = (
         word_start=False,
     ),
 )
+
+
+# A vendor's prefix, then a long generated body: the shape most providers now use
+# (`dckr_pat_…`, `pscale_tkn_…`), so tokens of vendors no rule names still go. Runs of
+# token characters are found first (one cheap class, never started mid-run), and only
+# long ones are matched against the shape.
+_RUN = re.compile(r"(?<![A-Za-z0-9_\-.])[A-Za-z][A-Za-z0-9_\-]{27,}")
+_PREFIXED = re.compile(
+    r"[A-Za-z][A-Za-z0-9]{1,11}(?:[_\-][A-Za-z0-9]{1,10}){0,2}?[_\-]([A-Za-z0-9_\-]{24,})"
+)
+
+
+def _scan_prefixed_tokens(text: str, rank: int) -> list[_Hit]:
+    found = []
+    for run in _RUN.finditer(text):
+        m = _PREFIXED.fullmatch(run.group(0))
+        if m is not None and _generated(m.group(1)) and not _DIGEST.match(run.group(0)):
+            found.append((run.start(), run.end(), rank, "token"))
+    return found
 
 
 def _scan_detectors(text: str, detectors: tuple[_Detector, ...], base_rank: int) -> list[_Hit]:
@@ -671,6 +704,7 @@ def _secret_hits(text: str, rule_sets: bool = True) -> list[_Hit]:
     low = _ascii_lower(text)
     found = _scan_detectors(text, _DETECTORS, 0)
     found += _scan_key_word_tokens(text, low, 65)
+    found += _scan_prefixed_tokens(text, 66)
     found += _scan_aws_secrets(text, found, 50)
     found += _scan_assignments(text, low, 60)
     found += _scan_cards(text, 110)
