@@ -9,6 +9,10 @@ personal identifiers (emails, phone numbers, US SSNs, IBANs). Each hit becomes `
 - Where a secret sits behind a key (`password=…`, `user:pass@host`) only the value
   is replaced, so the text stays readable.
 - Replacements never match a detector again, so redaction is idempotent.
+- One door: `redact_value` (every string of a value) is called where text is written,
+  not by each caller: the store's entity writes (names, descriptions, every attribute),
+  the session and bridge-log writer, history records in and out, the curator's activity
+  files and export. Ids, hashes and paths hold no key shape and pass unchanged.
 - Speed: Python's `re` scans fast only from a literal prefix, so patterns start with
   one and word-boundary checks run in Python on the few hits; keyword and digit
   detectors first find candidates, then match only there. 5 MB takes ~0.2 s.
