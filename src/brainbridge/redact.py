@@ -20,6 +20,7 @@ personal identifiers (emails, phone numbers, US SSNs, IBANs). Each hit becomes `
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Callable, Iterator
@@ -832,9 +833,22 @@ def redact_value(value: Any) -> Any:
     redacting bookkeeping values never breaks a lookup by them; a value that does carry
     a key loses it like any other text."""
     if isinstance(value, str):
-        return redact(value) if value else value
+        if len(value) <= _SHORT:
+            return _redact_short(value, secret_rules.user_patterns())
+        return redact(value)
     if isinstance(value, list | tuple):
         return [redact_value(v) for v in value]
     if isinstance(value, dict):
         return {redact_value(k): redact_value(v) for k, v in value.items()}
     return value
+
+
+# Names, ids and attribute values repeat across a bulk write (a session id on every
+# exchange, a name looked up then stored): short ones are redacted once. The user's
+# patterns are part of the key, so a config that adds one is never answered from before.
+_SHORT = 256
+
+
+@functools.lru_cache(maxsize=8192)
+def _redact_short(text: str, _patterns: object) -> str:
+    return redact(text) if text else text

@@ -68,7 +68,7 @@ def _clean_value(value: Any) -> Any:
 def stored_name(name: str) -> str:
     """An entity name as it is stored and looked up: valid text, trimmed, secrets redacted
     (the same redactor, so a lookup by the name as typed finds what was stored)."""
-    return redact(clean_text(name.strip()))
+    return str(redact_value(clean_text(name.strip())))
 
 
 # Bookkeeping attributes: paths and ids would make every note of a vault under
