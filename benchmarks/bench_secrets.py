@@ -44,6 +44,22 @@ def score(rows: list[dict[str, Any]], fn: Callable[[str], str]) -> dict[str, Any
     }
 
 
+def bare_lines() -> list[str]:
+    """Providers' token formats bare and labelled (`make_bare.py`): tuned on `tune`; `heldout`
+    (other tokens and sentences, 14 providers `tune` never shows) scored once."""
+    lines = [
+        "| bare tokens | secrets | recall | look-alikes | false positives |",
+        "|---|---|---|---|---|",
+    ]
+    for part in ("tune", "heldout"):
+        r = score(load(f"bare_{part}"), redact)
+        lines.append(
+            f"| {part} | {r['secrets']} | {r['recall']:.3f} | {r['look-alikes']} |"
+            f" {r['false positives']:.1%} |"
+        )
+    return lines
+
+
 def baseline() -> Callable[[str], str] | None:
     """`redact` as it stood at BASELINE_COMMIT (None outside a git clone)."""
     module = module_at(BASELINE_COMMIT, "src/brainbridge/redact.py", "redact_baseline")
@@ -111,6 +127,7 @@ def run(quick: bool = False) -> str:
                     notes.append(f"- {split}, missed: `{row['text'][:90]}`")
                 for row in r["changed"]:
                     notes.append(f"- {split}, changed: `{row['text'][:90]}`")
+    lines += ["", *bare_lines()]
     message = "Can you check why the deploy fails? The log says the api returned 401 again."
     doc = (ROOT / "README.md").read_text("utf-8")
     p50_msg, p95_msg = _timing(message, 50 if quick else 300)
@@ -132,4 +149,6 @@ def run(quick: bool = False) -> str:
 
 
 if __name__ == "__main__":
-    print(run())
+    import sys
+
+    print("\n".join(bare_lines()) if "--bare" in sys.argv else run())

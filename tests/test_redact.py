@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import string
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -277,3 +278,14 @@ def test_prose_made_of_ordinary_words_is_never_redacted(words: list[tuple[str, s
     text = "".join(w + sep for w, sep in words)
     assert redact(text) == text
     assert redact_pii(text) == text
+
+
+def test_every_bare_provider_token_of_the_tuning_corpus_goes_and_look_alikes_stay() -> None:
+    """Providers' published token formats, bare and labelled, in prose and code (#31)."""
+    import yaml
+
+    path = Path(__file__).parent / "data" / "secrets" / "corpus_bare_tune.yaml"
+    rows = yaml.safe_load(path.read_text("utf-8"))
+    missed = [r["text"] for r in rows if "secret" in r and r["secret"] in redact(r["text"])]
+    changed = [r["text"] for r in rows if r.get("keep") and redact(r["text"]) != r["text"]]
+    assert missed == [] and changed == []

@@ -9,6 +9,10 @@ personal identifiers (emails, phone numbers, US SSNs, IBANs). Each hit becomes `
 - Where a secret sits behind a key (`password=…`, `user:pass@host`) only the value
   is replaced, so the text stays readable.
 - Replacements never match a detector again, so redaction is idempotent.
+- One door: `redact_value` (every string of a value) is called where text is written,
+  not by each caller: the store's entity writes (names, descriptions, every attribute),
+  the session and bridge-log writer, history records in and out, the curator's activity
+  files and export. Ids, hashes and paths hold no key shape and pass unchanged.
 - Speed: Python's `re` scans fast only from a literal prefix, so patterns start with
   one and word-boundary checks run in Python on the few hits; keyword and digit
   detectors first find candidates, then match only there. 5 MB takes ~0.2 s.
@@ -16,14 +20,16 @@ personal identifiers (emails, phone numbers, US SSNs, IBANs). Each hit becomes `
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from brainbridge import secret_rules
 
-__all__ = ["find_pii", "find_secrets", "redact", "redact_pii"]
+__all__ = ["find_pii", "find_secrets", "redact", "redact_pii", "redact_value"]
 
 Span = tuple[int, int]
 _Hit = tuple[int, int, int, str]  # start, end, rank (lower = more specific), kind
@@ -72,6 +78,16 @@ def _random_enough(value: str) -> bool:
     return _entropy(value) >= 3.3
 
 
+def _generated(body: str) -> bool:
+    """A token's body made by a machine: upper, lower and digits mixed (or long hex), with
+    the entropy of random characters, not words joined by dashes."""
+    core = body.replace("_", "").replace("-", "")
+    if len(core) < 24 or len(body) - len(core) > 2:
+        return False
+    # Hex alone is what hashes, trace ids and digests look like (`sha256-…`, `trace-…`).
+    return _has_mixed(core) and _entropy(core) >= 4.2
+
+
 def _entropy(text: str) -> float:
     from collections import Counter
     from math import log2
@@ -80,6 +96,7 @@ def _entropy(text: str) -> float:
     return -sum(c / n * log2(c / n) for c in Counter(text).values())
 
 
+_DIGEST = re.compile(r"(?i)(?:sha|md|blake|xxh)\d")  # `sha384-…` (subresource integrity)
 _PEM_END = r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----"
 
 _DETECTORS: tuple[_Detector, ...] = (
@@ -152,6 +169,9 @@ _DETECTORS: tuple[_Detector, ...] = (
         word_start=False,
     ),
     _Detector("google_api_key", re.compile(r"AIza[0-9A-Za-z_\-]{35}(?![A-Za-z0-9_\-])")),
+    _Detector("doppler_token", re.compile(r"dp\.(?:st|sa|ct|scim|audit)\.[A-Za-z0-9_\-.]{40,}")),
+    _Detector("newrelic_key", re.compile(r"NR(?:AK|AA|II|JS)-[A-Z0-9]{27}(?![A-Za-z0-9])")),
+    _Detector("vault_token", re.compile(r"hv[sbr]\.[A-Za-z0-9_\-]{24,}")),
     _Detector(
         "jwt",
         re.compile(r"eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{8,}"),
@@ -183,12 +203,38 @@ _DETECTORS: tuple[_Detector, ...] = (
 )
 
 
+# A vendor's prefix, then a long generated body: the shape most providers now use
+# (`dckr_pat_…`, `pscale_tkn_…`), so tokens of vendors no rule names still go. Runs of
+# token characters are found first (one cheap class, never started mid-run), and only
+# long ones are matched against the shape.
+_RUN = re.compile(r"(?<![A-Za-z0-9_\-.])[A-Za-z][A-Za-z0-9_\-]{27,}")
+_PREFIXED = re.compile(
+    r"[A-Za-z][A-Za-z0-9]{1,11}(?:[_\-][A-Za-z0-9]{1,10}){0,2}?[_\-]([A-Za-z0-9_\-]{24,})"
+)
+
+
+def _scan_prefixed_tokens(text: str, rank: int) -> list[_Hit]:
+    found = []
+    for run in _RUN.finditer(text):
+        m = _PREFIXED.fullmatch(run.group(0))
+        if m is not None and _generated(m.group(1)) and not _DIGEST.match(run.group(0)):
+            found.append((run.start(), run.end(), rank, "token"))
+    return found
+
+
 def _scan_detectors(text: str, detectors: tuple[_Detector, ...], base_rank: int) -> list[_Hit]:
     found = []
     for rank, det in enumerate(detectors, base_rank):
         for m in det.pattern.finditer(text):
             start = m.start()
-            if det.word_start and start > 0 and text[start - 1] in _TOKEN_CHARS:
+            # Glued on by a separator ("key-sk-proj-…" in a slug), a generated token
+            # still shows: upper, lower and digits mixed; a slug's words do not.
+            if (
+                det.word_start
+                and start > 0
+                and text[start - 1] in _TOKEN_CHARS
+                and (text[start - 1] not in "-_" or not _has_mixed(m.group(det.group)))
+            ):
                 continue
             if det.check is not None and not det.check(m):
                 continue
@@ -663,6 +709,7 @@ def _secret_hits(text: str, rule_sets: bool = True) -> list[_Hit]:
     low = _ascii_lower(text)
     found = _scan_detectors(text, _DETECTORS, 0)
     found += _scan_key_word_tokens(text, low, 65)
+    found += _scan_prefixed_tokens(text, 66)
     found += _scan_aws_secrets(text, found, 50)
     found += _scan_assignments(text, low, 60)
     found += _scan_cards(text, 110)
@@ -776,3 +823,32 @@ def redact(text: str) -> str:
 def redact_pii(text: str) -> str:
     """Like `redact`, and also replace emails, phone numbers, card numbers, US SSNs and IBANs."""
     return _redact_until_stable(text, find_pii)
+
+
+def redact_value(value: Any) -> Any:
+    """`value` with `redact` applied to every string in it, at any depth (mapping keys too):
+    the one door for whatever is stored, logged, spooled or exported.
+
+    Ids, UUIDs, hashes, dates and paths carry no key shape and come back unchanged, so
+    redacting bookkeeping values never breaks a lookup by them; a value that does carry
+    a key loses it like any other text."""
+    if isinstance(value, str):
+        if len(value) <= _SHORT:
+            return _redact_short(value, secret_rules.user_patterns())
+        return redact(value)
+    if isinstance(value, list | tuple):
+        return [redact_value(v) for v in value]
+    if isinstance(value, dict):
+        return {redact_value(k): redact_value(v) for k, v in value.items()}
+    return value
+
+
+# Names, ids and attribute values repeat across a bulk write (a session id on every
+# exchange, a name looked up then stored): short ones are redacted once. The user's
+# patterns are part of the key, so a config that adds one is never answered from before.
+_SHORT = 256
+
+
+@functools.lru_cache(maxsize=8192)
+def _redact_short(text: str, _patterns: object) -> str:
+    return redact(text) if text else text

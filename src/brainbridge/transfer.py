@@ -15,7 +15,7 @@ from typing import Any
 
 from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
 from brainbridge.ports import Store
-from brainbridge.redact import redact
+from brainbridge.redact import redact, redact_value
 from brainbridge.store.sqlite.records import BY_KIND, COMPLETION
 from brainbridge.store.sqlite.store import clean_attributes
 from brainbridge.types import BUILTIN_TYPES, new_types, validate
@@ -54,11 +54,12 @@ def export_lines(store: Store, folder: Path | None = None, vectors: bool = False
         # Redacted again on the way out: a brain written before redaction covered every
         # way in may still hold a pasted key (text already redacted stays as it is).
         row = ent.to_dict()
+        row["name"] = redact(row["name"])
         row["description"] = redact(row["description"])
         row["attributes"] = clean_attributes(row["attributes"])
         yield _line({"kind": "entity", **row})
     for rel in store.iter_relations():
-        yield _line({"kind": "relation", **rel.to_dict()})
+        yield _line({"kind": "relation", **redact_value(rel.to_dict())})  # names as above
     for merge in store.export_merges():
         yield _line({"kind": "merge", **merge})
     for record in store.export_records():
@@ -69,13 +70,13 @@ def export_lines(store: Store, folder: Path | None = None, vectors: bool = False
         for path in sorted((folder / ACTIVITY_DIR).glob("????-??-??.jsonl")):
             for entry in read_lines(path):
                 # Unsorted: the entry keeps its key order, so it is written back byte for byte.
-                row = {"kind": "activity", "day": path.stem, "entry": entry}
+                row = {"kind": "activity", "day": path.stem, "entry": redact_value(entry)}
                 yield json.dumps(row, ensure_ascii=False)
     if vectors:
         for (etype, name), model, blob, parts in store.iter_vectors():
             row = {
                 "kind": "vector",
-                "entity": {"type": etype, "name": name},
+                "entity": {"type": etype, "name": redact(name)},
                 "model": model,
                 "vector": base64.b64encode(blob).decode("ascii"),
             }

@@ -54,11 +54,16 @@ def _locked(fd: int) -> Iterator[None]:
 
 
 def append_line(path: Path, entry: dict[str, Any]) -> None:
-    """Append `entry` as one JSON line, whole, even with other processes appending.
+    """Append `entry` as one JSON line, whole, even with other processes appending; every
+    string in it redacted (it quotes the session's summary).
 
     Raises: OSError if the file cannot be written.
     """
-    data = (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    from brainbridge.redact import redact_value
+
+    data = (
+        json.dumps(redact_value(entry), ensure_ascii=False, separators=(",", ":")) + "\n"
+    ).encode()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
     try:
@@ -105,10 +110,14 @@ def read_day(path: Path) -> list[dict[str, Any]]:
 
 
 def add_to_day(path: Path, run: dict[str, Any], keep: int = DAY_RUNS_KEPT) -> None:
-    """Add one run to the day record, keeping the latest `keep`; atomic for readers.
+    """Add one run, secrets redacted, to the day record, keeping the latest `keep`; atomic
+    for readers.
 
     Raises: OSError if the record cannot be written.
     """
+    from brainbridge.redact import redact_value
+
+    run = redact_value(run)
     path.parent.mkdir(parents=True, exist_ok=True)
     lock = os.open(path.parent / ".curator-day.lock", os.O_WRONLY | os.O_CREAT, 0o600)
     try:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from brainbridge.errors import InvalidInput
+from brainbridge.redact import redact_value
 from brainbridge.store.dialect import dialect_of
 from brainbridge.store.sqlite.db import write_tx
 
@@ -86,7 +87,8 @@ def export_records(conn: sqlite3.Connection) -> Iterator[dict[str, Any]]:
     for table in TABLES:
         cols = ", ".join(table.columns)
         for row in conn.execute(f"SELECT {cols} FROM {table.name} ORDER BY rowid"):
-            yield {"kind": table.kind, **dict(zip(map(_field, table.columns), row, strict=True))}
+            record = dict(zip(map(_field, table.columns), row, strict=True))
+            yield {"kind": table.kind, **_redacted(table, record)}
     key = ", ".join(f"m.{c}" for c in _MESSAGE_KEY)
     rows = conn.execute(
         f"SELECT {key}, c.at, c.note FROM directive_completions c"
@@ -114,6 +116,7 @@ def restore_record(conn: sqlite3.Connection, record: dict[str, Any]) -> bool:
 
 def _restore_row(conn: sqlite3.Connection, table: Table, record: dict[str, Any]) -> bool:
     values = [_value(table, c, record) for c in table.columns]
+    values = list(_redacted(table, dict(zip(table.columns, values, strict=True))).values())
     cols = ", ".join(table.columns)
     marks = ", ".join("?" for _ in table.columns)
     if table.newer:
@@ -156,6 +159,22 @@ def _restore_completion(conn: sqlite3.Connection, record: dict[str, Any]) -> boo
         (row[0], at, note),
     )
     return cur.rowcount > 0
+
+
+def _redacted(table: Table, record: dict[str, Any]) -> dict[str, Any]:
+    """The record with secrets redacted, on the way in and out: a brain written before
+    redaction covered the bridge log may still hold a pasted key. JSON columns are redacted
+    value by value, so they stay valid JSON; ids and times have no key shape and stay."""
+    out = {}
+    for column, value in record.items():
+        if column in table.json_columns and isinstance(value, str):
+            try:
+                out[column] = json.dumps(redact_value(json.loads(value)), ensure_ascii=False)
+                continue
+            except ValueError:
+                pass
+        out[column] = redact_value(value)
+    return out
 
 
 def _field(column: str) -> str:

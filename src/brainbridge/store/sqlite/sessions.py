@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from brainbridge.errors import NotFound
 from brainbridge.model import CHAT_EXCHANGE, Entity, Session
+from brainbridge.redact import redact_value
 from brainbridge.store.dialect import dialect_of
 from brainbridge.store.sqlite.db import write_tx
 from brainbridge.store.sqlite.store import _dumps, _row_entity, now_iso
@@ -70,6 +71,7 @@ class SqliteSessions:
         unknown = set(fields) - _FIELDS
         if unknown:
             raise ValueError(f"unknown session fields: {sorted(unknown)}")
+        fields = redact_value(fields)  # a title or summary may quote a pasted key
         sets = ", ".join(f"{k} = ?" for k in fields)
         with write_tx(self.conn):
             cur = self.conn.execute(
@@ -84,6 +86,7 @@ class SqliteSessions:
 
     def set_title_unless_user(self, session_id: str, title: str, source: str) -> bool:
         """Set an automatic title unless the user already chose one; True if it changed."""
+        title = redact_value(title)
         with write_tx(self.conn):
             cur = self.conn.execute(
                 "UPDATE sessions SET title = ?, title_source = ?, updated_at = ?"
@@ -122,8 +125,10 @@ class SqliteSessions:
         """Add or merge the bridge log entry of one turn; `count` raises message_count to it.
 
         Enrich and observe of the same turn may run in different processes (hooks), so
-        the second writer merges into the first one's entry: lists are unioned.
+        the second writer merges into the first one's entry: lists are unioned. Every
+        string in the entry is redacted: queries and reasons quote the prompt.
         """
+        entry = redact_value(entry)
         ts = now_iso()
         with write_tx(self.conn):
             self.conn.execute(
@@ -177,7 +182,8 @@ class SqliteSessions:
         actions: list[str],
         error: str | None = None,
     ) -> None:
-        """Record what a curator run called and changed."""
+        """Record what a curator run called and changed (secrets redacted)."""
+        tool_calls, actions, error = redact_value([tool_calls, actions, error])
         with write_tx(self.conn):
             self.conn.execute(
                 "UPDATE curator_runs SET finished_at = ?, tool_calls = ?, actions = ?, error = ?"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from brainbridge import naming
 from brainbridge.errors import AlreadyStored, InvalidInput, NotFound
 from brainbridge.model import CHAT_EXCHANGE, EPISODES, Entity, EntityRow, Relation
-from brainbridge.redact import redact
+from brainbridge.redact import redact, redact_value
 from brainbridge.store.dialect import dialect_of
 from brainbridge.store.sqlite import exchanges, merges, name_keys, records
 from brainbridge.store.sqlite.db import connect, write_tx
@@ -50,23 +50,25 @@ _clean = clean_text
 def clean_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
     """Valid text with every secret redacted: no way into the brain (CLI, MCP, HTTP,
     imports, the bridge) stores a key or password someone pasted. Bookkeeping values (ids,
-    hashes, paths, dates) are ours, not pasted, and must stay exactly as written: a turn
-    key that looked like a secret would no longer find its turn."""
-    return {
-        clean_text(str(k)): _clean_value(v, secrets=k not in NOT_INDEXED)
-        for k, v in attributes.items()
-    }
+    hashes, paths, dates) go through the same redactor: one without a key shape comes back
+    exactly as written, so lookups by it still work; one holding a key loses the key."""
+    return {clean_text(str(k)): redact_value(_clean_value(v)) for k, v in attributes.items()}
 
 
-def _clean_value(value: Any, secrets: bool = True) -> Any:
+def _clean_value(value: Any) -> Any:
     if isinstance(value, str):
-        text = clean_text(value)
-        return redact(text) if secrets else text
+        return clean_text(value)
     if isinstance(value, list | tuple):
-        return [_clean_value(v, secrets) for v in value]
+        return [_clean_value(v) for v in value]
     if isinstance(value, dict):
-        return {clean_text(str(k)): _clean_value(v, secrets) for k, v in value.items()}
+        return {clean_text(str(k)): _clean_value(v) for k, v in value.items()}
     return value
+
+
+def stored_name(name: str) -> str:
+    """An entity name as it is stored and looked up: valid text, trimmed, secrets redacted
+    (the same redactor, so a lookup by the name as typed finds what was stored)."""
+    return str(redact_value(clean_text(name.strip())))
 
 
 # Bookkeeping attributes: paths and ids would make every note of a vault under
@@ -170,10 +172,10 @@ class SqliteStore:
         with write_tx(self.conn):
             # Which names exist, in one query: a new one skips its own lookup (on a server,
             # a round trip per row). A name met again in the batch is looked up as usual.
-            new = self._absent([(t, _clean(n.strip())) for t, n, _, _ in rows])
+            new = self._absent([(t, stored_name(n)) for t, n, _, _ in rows])
             out = []
             for t, n, d, a in rows:
-                key = (t, _clean(n.strip()))
+                key = (t, stored_name(n))
                 out.append(self._upsert(t, n, d, a, ts, is_new=key in new))
                 new.discard(key)
             return out
@@ -200,7 +202,7 @@ class SqliteStore:
         created_at: str | None = None,
         is_new: bool = False,
     ) -> Entity:
-        name = _clean(name.strip())
+        name = stored_name(name)
         attributes = clean_attributes(attributes) if attributes else attributes
         if not name:
             raise InvalidInput("entity name must not be empty")
@@ -325,7 +327,7 @@ class SqliteStore:
         """The entity with this type and name, or None."""
         row = self.conn.execute(
             f"SELECT * FROM entities WHERE type = ? AND name = ? ORDER BY {self.sql.mine_key}id",
-            (clean_text(entity_type), clean_text(name.strip())),
+            (clean_text(entity_type), stored_name(name)),
         ).fetchone()
         return _row_entity(row) if row else None
 
@@ -379,7 +381,7 @@ class SqliteStore:
         whose name or an alias matches with case, spacing and diacritics ignored."""
         rows = self.conn.execute(
             f"SELECT * FROM entities WHERE {self.sql.name_nocase} ORDER BY id",
-            (clean_text(name.strip()),),
+            (stored_name(name),),
         ).fetchall()
         if rows:
             return [_row_entity(r) for r in rows]
@@ -453,7 +455,7 @@ class SqliteStore:
             row = self.conn.execute(
                 "SELECT id, type FROM entities WHERE type = ? AND name = ?"
                 f" ORDER BY {self.sql.mine_key}id",
-                (clean_text(entity_type), clean_text(name.strip())),
+                (clean_text(entity_type), stored_name(name)),
             ).fetchone()
             if row is None:
                 return False
@@ -503,7 +505,7 @@ class SqliteStore:
                 row = self.conn.execute(
                     "SELECT id FROM entities WHERE type = ? AND name = ?"
                     f" ORDER BY {self.sql.mine_key}id",
-                    (clean_text(etype), clean_text(ename.strip())),
+                    (clean_text(etype), stored_name(ename)),
                 ).fetchone()
                 if row is None:
                     raise NotFound(f"no {etype} named {ename!r}")
@@ -545,7 +547,7 @@ class SqliteStore:
                 row = self.conn.execute(
                     "SELECT id FROM entities WHERE type = ? AND name = ?"
                     f" ORDER BY {self.sql.mine_key}id",
-                    (clean_text(etype), clean_text(ename.strip())),
+                    (clean_text(etype), stored_name(ename)),
                 ).fetchone()
                 if row is None:
                     return 0
