@@ -220,3 +220,23 @@ def test_passages_are_bounded_and_start_on_their_line(lines: list[str], first: i
         assert start.strip() and not re.match(r" {0,3}#{1,6}[ \t]", start)
     numbered = [(p.headings, p.number) for p in found]
     assert len(set(numbered)) == len(numbered)  # names never collide within a note
+
+
+async def test_a_long_document_added_directly_is_searched_by_passage(brain: Brain) -> None:
+    sections = {
+        "Goals": "Cut the gateway's p95 latency below 300 ms for every tenant. " * 6,
+        "Rollout": "Enable the new cache for the billing tenant first, then everyone. " * 6,
+        "Risks": "A cold cache after a deploy doubles the database load for ten minutes. " * 6,
+    }
+    text = "\n\n".join(f"## {h}\n{body.strip()}" for h, body in sections.items())
+
+    await brain.upsert_entity("Document", "Cache design", description=text)
+    hits = await brain.search("what happens to the database load after a deploy", 3)
+
+    assert hits[0].entity.name == "Cache design § Risks ¶1"
+    assert set(await passages(brain)) == {f"Cache design § {h} ¶1" for h in sections}
+    await brain.upsert_entity("Document", "Cache design", description="Superseded; see v2.")
+    assert await passages(brain) == {}
+    await brain.upsert_entity("Document", "Cache design", description=text)
+    await brain.delete_entity("Document", "Cache design")
+    assert await passages(brain) == {}

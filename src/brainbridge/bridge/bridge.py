@@ -569,28 +569,22 @@ def _collapse_repeats(
 def _passages_stand_for_notes(
     results: list[tuple[str, tuple[Hit, ...]]],
 ) -> list[tuple[str, tuple[Hit, ...]]]:
-    """A note found with one of its passages is left out: the passage is the part that
-    answers, and it names the note's file; the note's summary would only repeat it."""
-    files = {
-        h.entity.attributes.get("doc_path")
-        for _, hits in results
-        for h in hits
-        if h.entity.type == PASSAGE
-    }
-    files.discard(None)
-    if not files:
+    """A note or document found with one of its passages is left out: the passage is the
+    part that answers, and it names the note's file; the whole would only repeat it."""
+    from brainbridge.vault.passages import owner_of
+
+    parts = [h.entity for _, hits in results for h in hits if h.entity.type == PASSAGE]
+    if not parts:
         return results
-    return [
-        (
-            q,
-            tuple(
-                h
-                for h in hits
-                if h.entity.type == PASSAGE or h.entity.attributes.get("doc_path") not in files
-            ),
+    files = {e.attributes.get("doc_path") for e in parts} - {None}
+    owners = {owner_of(e.name) for e in parts}
+
+    def whole(ent: Entity) -> bool:
+        return ent.type != PASSAGE and (
+            ent.name in owners or ent.attributes.get("doc_path") in files
         )
-        for q, hits in results
-    ]
+
+    return [(q, tuple(h for h in hits if not whole(h.entity))) for q, hits in results]
 
 
 def _current_first(hits: tuple[Hit, ...]) -> tuple[Hit, ...]:

@@ -18,7 +18,7 @@ from brainbridge.model import CHAT_EXCHANGE, PASSAGE, Entity, EntityRow
 from brainbridge.redact import redact
 from brainbridge.types import validate
 from brainbridge.vault.parse import Note, NotText, clean_path, excerpt, parse_note, slugify
-from brainbridge.vault.passages import split_passages
+from brainbridge.vault.passages import name_prefixes, passage_name, split_passages
 
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
@@ -29,9 +29,6 @@ DEFAULT_TYPE = "Document"
 LINK = "links_to"
 SKIP_DIRS = {".git", ".obsidian", ".trash", "node_modules", ".venv"}
 SUMMARY_CHARS = 400
-PASSAGE_HEADING = "§"
-PASSAGE_NUMBER = "¶"
-MAX_HEADING_CHARS = 200
 # Passages cover a note's first 200,000 characters (a few hundred passages): a multi-megabyte
 # log pasted into a vault would otherwise become thousands of entities.
 MAX_PASSAGE_TEXT = 200_000
@@ -151,8 +148,7 @@ async def import_notes(
     for ent in stale:
         # A note that keeps its entity under a new path updates it in place.
         if (ent.type, ent.name) not in keys:
-            await brain._run(brain.store.upsert_with_parts, [], [_no_passages(ent.name)])
-            await brain.delete_entity(ent.type, ent.name)
+            await brain.delete_entity(ent.type, ent.name)  # its passages too
 
     passages = PASSAGE in brain.types
     for i in range(0, len(changed), 500):
@@ -173,15 +169,6 @@ def _summary(body: str) -> str:
     return excerpt(_HEADING_LINE.sub("", body), SUMMARY_CHARS)
 
 
-def _prefixes(note_name: str) -> tuple[str, str]:
-    """How the names of a note's passages start (see `_passages`)."""
-    return (f"{note_name} {PASSAGE_HEADING} ", f"{note_name} {PASSAGE_NUMBER}")
-
-
-def _no_passages(note_name: str) -> tuple[str, tuple[str, ...], list[EntityRow]]:
-    return (PASSAGE, _prefixes(note_name), [])
-
-
 def _passages(p: _Planned) -> tuple[str, tuple[str, ...], list[EntityRow]]:
     """The note's passages as entity rows, "<note> § <headings> ¶n", with where they are.
 
@@ -191,15 +178,18 @@ def _passages(p: _Planned) -> tuple[str, tuple[str, ...], list[EntityRow]]:
     found = split_passages(p.note.body[:MAX_PASSAGE_TEXT], p.note.body_line, p.note.title)
     if len(found) == 1 and len(found[0].text) <= SUMMARY_CHARS:
         found = []
-    rows: list[EntityRow] = []
-    for part in found:
-        heading = part.heading[:MAX_HEADING_CHARS]
-        where = f" {PASSAGE_HEADING} {heading}" if heading else ""
-        # Bookkeeping only (the name holds the note and headings): every text attribute
-        # would cost a pass of the secret scanner, which is most of an import's time.
-        attrs = {"doc_path": p.attrs["doc_path"], "rel_path": p.note.rel_path, "line": part.line}
-        rows.append((PASSAGE, f"{p.name}{where} {PASSAGE_NUMBER}{part.number}", part.text, attrs))
-    return (PASSAGE, _prefixes(p.name), rows)
+    # Bookkeeping only (the name holds the note and headings): every text attribute
+    # would cost a pass of the secret scanner, which is most of an import's time.
+    rows: list[EntityRow] = [
+        (
+            PASSAGE,
+            passage_name(p.name, part),
+            part.text,
+            {"doc_path": p.attrs["doc_path"], "rel_path": p.note.rel_path, "line": part.line},
+        )
+        for part in found
+    ]
+    return (PASSAGE, name_prefixes(p.name), rows)
 
 
 def _plan(brain: Brain, notes: list[Note], vault_key: str, report: ImportReport) -> list[_Planned]:

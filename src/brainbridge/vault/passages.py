@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from brainbridge.model import PASSAGE, EntityRow
 from brainbridge.vault.parse import clean_passage
 
 # A passage gathers blocks until it holds about this much text, and never holds more than
@@ -17,6 +18,10 @@ from brainbridge.vault.parse import clean_passage
 TARGET_CHARS = 600
 MAX_CHARS = 1200
 HEADING_SEP = " › "
+# A passage is named "<owner> § <headings> ¶n", or "<owner> ¶n" before any heading.
+NAME_HEADING = "§"
+NAME_NUMBER = "¶"
+MAX_NAME_HEADING_CHARS = 200
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -34,6 +39,24 @@ class Passage:
     @property
     def heading(self) -> str:
         return HEADING_SEP.join(self.headings)
+
+
+def name_prefixes(owner: str) -> tuple[str, str]:
+    """How the names of the passages of the entity named `owner` start."""
+    return (f"{owner} {NAME_HEADING} ", f"{owner} {NAME_NUMBER}")
+
+
+def passage_name(owner: str, passage: Passage) -> str:
+    """ "Onboarding § Laptop setup ¶1": the owner, the headings, the number under them."""
+    heading = passage.heading[:MAX_NAME_HEADING_CHARS]
+    where = f" {NAME_HEADING} {heading}" if heading else ""
+    return f"{owner}{where} {NAME_NUMBER}{passage.number}"
+
+
+def owner_of(name: str) -> str:
+    """The name of the entity a passage named `name` belongs to."""
+    head = name.rsplit(f" {NAME_NUMBER}", 1)[0]
+    return head.split(f" {NAME_HEADING} ", 1)[0]
 
 
 @dataclass
@@ -153,3 +176,11 @@ def _sentences(line: str) -> list[str]:
             sentence = sentence[MAX_CHARS:]
         out.append(sentence)
     return out
+
+
+def document_parts(owner: str, text: str) -> tuple[str, tuple[str, ...], list[EntityRow]]:
+    """The passages of a document stored as its description (remembered, added, posted):
+    none while the whole text is short enough to read at once (a block item shows it)."""
+    found = split_passages(text, 1, owner) if len(text) > MAX_CHARS else []
+    rows: list[EntityRow] = [(PASSAGE, passage_name(owner, p), p.text, {}) for p in found]
+    return (PASSAGE, name_prefixes(owner), rows)
