@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from brainbridge.acting import acting
 from brainbridge.errors import InvalidInput, NotFound, SchemaError
 from brainbridge.home import init_home
-from brainbridge.model import Entity, Hit, Relation, Subgraph, holds_at
+from brainbridge.model import PASSAGE, Entity, Hit, Relation, Subgraph, holds_at
 from brainbridge.ports import Embedder, Sessions, Store
 from brainbridge.search import HybridSearch, SearchOptions, SearchRequest
 from brainbridge.search.indexer import Indexer, embed_pending
@@ -32,6 +32,8 @@ from brainbridge.types import TYPES_FILE, append_types, load_types, validate
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 EntityRef = Entity | tuple[str, str] | str
+# Types whose long descriptions (a pasted document) are also stored as passages.
+SPLIT_TYPES = frozenset({"Document"})
 
 
 class _OnStoreThread:
@@ -204,7 +206,15 @@ class Brain:
         if description is None and isinstance(attrs.get("description"), str):
             description = attrs.pop("description")
         validate(self.types, entity_type, attrs)
-        ent = await self._run(self.store.upsert_entity, entity_type, name, description, attrs)
+        if entity_type in SPLIT_TYPES and description is not None and PASSAGE in self.types:
+            # A long document is searched by passage, written with it in one transaction.
+            from brainbridge.vault.passages import document_parts
+
+            row = (entity_type, name, description, attrs)
+            parts = [document_parts(name, description)]
+            ent = (await self._run(self.store.upsert_with_parts, [row], parts))[0]
+        else:
+            ent = await self._run(self.store.upsert_entity, entity_type, name, description, attrs)
         self._written()
         return ent
 
@@ -226,8 +236,20 @@ class Brain:
         return await self._run(self.store.get_entity, entity_type, name)
 
     async def delete_entity(self, entity_type: str, name: str) -> bool:
-        """Delete an entity and everything attached to it; False if it did not exist."""
-        return await self._run(self.store.delete_entity, entity_type, name)
+        """Delete an entity and everything attached to it (its passages too); False if it
+        did not exist."""
+        from brainbridge.vault.passages import name_prefixes
+
+        def _delete() -> bool:
+            deleted = self.store.delete_entity(entity_type, name)
+            # Passages are named after their owner: another type's entity of the same
+            # name may own them still.
+            others = [e for e in self.store.find_by_name(name.strip()) if e.name == name.strip()]
+            if deleted and entity_type != PASSAGE and not others:
+                self.store.upsert_with_parts([], [(PASSAGE, name_prefixes(name.strip()), [])])
+            return deleted
+
+        return await self._run(_delete)
 
     async def resolve(self, ref: EntityRef) -> Entity:
         """Find an entity from an Entity, a (type, name) pair or a unique name.

@@ -119,6 +119,15 @@ class Store(Protocol):
         """Upsert many entities in one transaction (bulk import)."""
         ...
 
+    def upsert_with_parts(
+        self,
+        rows: Iterable[EntityRow],
+        parts: Sequence[tuple[str, Sequence[str], Sequence[EntityRow]]],
+    ) -> list[Entity]:
+        """Upsert `rows` and, in the same transaction, make the entities of each part type
+        whose names start with one of its prefixes exactly its rows (the others deleted)."""
+        ...
+
     def restore_many(self, rows: Sequence[dict[str, Any]]) -> None:
         """Write exported entities back exactly, timestamps included, in one transaction."""
         ...

@@ -96,9 +96,10 @@ def write_vault(root: Path) -> Path:
 
 
 async def snapshot(brain: Brain) -> tuple[dict[str, dict[str, Any]], set[tuple[str, str]]]:
-    """Entities by name (as exported) and the `links_to` pairs (source name, target name)."""
+    """Notes by name (as exported) and the `links_to` pairs (source name, target name)."""
     rows = [json.loads(line) for line in await brain.export_jsonl()]
-    entities = {r["name"]: r for r in rows if r["kind"] == "entity"}
+    # Passages have their own tests (test_passages.py); here a note is one entity.
+    entities = {r["name"]: r for r in rows if r["kind"] == "entity" and r["type"] != "Passage"}
     links = {
         (r["src"]["name"], r["dst"]["name"])
         for r in rows

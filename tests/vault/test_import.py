@@ -81,7 +81,8 @@ async def test_frontmatter_becomes_attributes_and_the_body_a_description(
     assert hub["attributes"]["tags"] == ["infra", "llm"]
     assert hub["attributes"]["aliases"] == ["litellm proxy", "LLM gateway"]
     assert hub["attributes"]["status"] == "active"
-    assert hub["description"].startswith("LiteLLM The LLM gateway in front of every model call.")
+    # A summary of prose: the note's headings are not repeated in it.
+    assert hub["description"].startswith("The LLM gateway in front of every model call.")
     assert "[[" not in hub["description"] and "](" not in hub["description"]
     assert entities["Budget alerts"]["attributes"]["tags"] == ["ops", "alerts"]
     assert entities["Priya Raman"]["attributes"]["role"] == "site reliability engineer"
@@ -128,7 +129,8 @@ async def test_empty_and_huge_notes_import(brain: Brain, vault: Path) -> None:
     assert len(huge["attributes"]["body"]) == 20_000
     assert len(huge["description"]) <= 400
     hits = await brain.search("huge log start", 3)
-    assert hits and hits[0].entity.name == "Huge log"
+    # The note or, as a question is answered by a passage, its first passage.
+    assert hits and hits[0].entity.attributes["rel_path"] == "logs/huge.md"
 
 
 async def test_a_note_file_name_that_is_not_utf8_imports_once(brain: Brain, tmp_path: Path) -> None:

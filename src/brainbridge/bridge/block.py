@@ -39,6 +39,7 @@ class BlockItem:
     description: str
     date: str = ""
     note: str = ""  # "superseded on 2026-10-12 by: ..." for what no longer holds
+    source: str = ""  # where to open it: "/notes/onboarding.md:42"
 
     @property
     def is_history(self) -> bool:
@@ -71,6 +72,8 @@ def _flatten(text: str, limit: int) -> str:
 def render_item(item: BlockItem) -> str:
     """The markdown line for one item."""
     meta = f"{item.type}, {item.date}" if item.is_history and item.date else item.type
+    if item.source:
+        meta += f", {_flatten(item.source, MAX_NOTE_CHARS)}"
     name = _flatten(item.name, 120).replace("**", "")
     line = f"- **{name}** ({meta}): {_flatten(item.description, MAX_ITEM_CHARS)}"
     if item.note:

@@ -38,7 +38,16 @@ from brainbridge.bridge.predicates import PREDICATE_WORDS, USER
 from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
 from brainbridge.bridge.queries import FILLER, REFERENCED_NOUN, build_queries, keywords
 from brainbridge.errors import AlreadyStored, LLMError
-from brainbridge.model import CHAT_EXCHANGE, EPISODES, Entity, Hit, Judgment, Session, holds_at
+from brainbridge.model import (
+    CHAT_EXCHANGE,
+    EPISODES,
+    PASSAGE,
+    Entity,
+    Hit,
+    Judgment,
+    Session,
+    holds_at,
+)
 from brainbridge.ports import LLM
 from brainbridge.redact import redact
 from brainbridge.search import SearchRequest
@@ -415,7 +424,7 @@ class Bridge:
             )
             seen.update(h.entity.id for h in fresh)
             results.append((q, fresh))
-        results = _collapse_repeats(results)
+        results = _passages_stand_for_notes(_collapse_repeats(results))
         later = await self.brain._run(self._superseding, [h for _, hits in results for h in hits])
         block = format_block(
             [
@@ -642,6 +651,27 @@ def _collapse_repeats(
     return out
 
 
+def _passages_stand_for_notes(
+    results: list[tuple[str, tuple[Hit, ...]]],
+) -> list[tuple[str, tuple[Hit, ...]]]:
+    """A note or document found with one of its passages is left out: the passage is the
+    part that answers, and it names the note's file; the whole would only repeat it."""
+    from brainbridge.vault.passages import owner_of
+
+    parts = [h.entity for _, hits in results for h in hits if h.entity.type == PASSAGE]
+    if not parts:
+        return results
+    files = {e.attributes.get("doc_path") for e in parts} - {None}
+    owners = {owner_of(e.name) for e in parts}
+
+    def whole(ent: Entity) -> bool:
+        return ent.type != PASSAGE and (
+            ent.name in owners or ent.attributes.get("doc_path") in files
+        )
+
+    return [(q, tuple(h for h in hits if not whole(h.entity))) for q, hits in results]
+
+
 def _current_first(hits: tuple[Hit, ...]) -> tuple[Hit, ...]:
     """What holds now before what a later statement retired (order kept otherwise)."""
     return tuple(sorted(hits, key=lambda h: bool(h.entity.attributes.get("superseded_by"))))
@@ -658,4 +688,13 @@ def _item(hit: Hit, later: dict[str, Entity]) -> BlockItem:
         newer = later.get(str(by))
         if newer is not None:
             note += f" by: {newer.attributes.get('user_message') or newer.description}"
-    return BlockItem(ent.name, ent.type, ent.description, date_, note)
+    return BlockItem(ent.name, ent.type, ent.description, date_, note, _source(ent))
+
+
+def _source(ent: Entity) -> str:
+    """Where an imported note or passage lives, to open it: "path" or "path:line"."""
+    path = ent.attributes.get("doc_path")
+    if not isinstance(path, str) or not path:
+        return ""
+    line = ent.attributes.get("line")
+    return f"{path}:{line}" if isinstance(line, int) else path

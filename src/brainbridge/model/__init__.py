@@ -12,6 +12,8 @@ CHAT_EXCHANGE = "Chat_Exchange"
 CHAT_SESSION = "Chat_Session"
 JOURNAL_ENTRY = "Journal_Entry"
 EPISODES = (CHAT_EXCHANGE, CHAT_SESSION, JOURNAL_ENTRY)
+# A paragraph or a few of a note, under its headings: what search finds in a long note.
+PASSAGE = "Passage"
 # (type, name, description, attributes): one entity to upsert in bulk.
 EntityRow = tuple[str, str, str | None, dict[str, Any] | None]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from brainbridge.model import CHAT_EXCHANGE, EPISODES, Entity
+from brainbridge.model import CHAT_EXCHANGE, EPISODES, PASSAGE, Entity
 from brainbridge.ports import Store
 from brainbridge.vault.parse import excerpt
 
@@ -133,7 +133,10 @@ def brain_context(
     project = PurePath(root).name or root
     recent = path_terms(recent_files or [], root)
     project_terms = terms_of(project)
-    seeds = store.bm25(project.replace("-", " ").replace("_", " "), 30, exclude_types=EPISODES)
+    # A note counts as a whole here; its passages are for questions (the bridge).
+    seeds = store.bm25(
+        project.replace("-", " ").replace("_", " "), 30, exclude_types=(*EPISODES, PASSAGE)
+    )
     if not seeds:
         return []
     top = seeds[0][1] or 1.0

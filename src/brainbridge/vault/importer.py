@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -13,10 +14,11 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from brainbridge.errors import BrainError, InvalidInput, NotFound, SchemaError
-from brainbridge.model import CHAT_EXCHANGE, Entity
+from brainbridge.model import CHAT_EXCHANGE, PASSAGE, Entity, EntityRow
 from brainbridge.redact import redact
 from brainbridge.types import validate
 from brainbridge.vault.parse import Note, NotText, clean_path, excerpt, parse_note, slugify
+from brainbridge.vault.passages import name_prefixes, passage_name, split_passages
 
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
@@ -27,6 +29,11 @@ DEFAULT_TYPE = "Document"
 LINK = "links_to"
 PENDING = "pending"  # content_hash of a note whose links are not stored yet
 SKIP_DIRS = {".git", ".obsidian", ".trash", "node_modules", ".venv"}
+SUMMARY_CHARS = 400
+# Passages cover a note's first 200,000 characters (a few hundred passages): a multi-megabyte
+# log pasted into a vault would otherwise become thousands of entities.
+MAX_PASSAGE_TEXT = 200_000
+_HEADING_LINE = re.compile(r"^ {0,3}#{1,6}[ \t].*$", re.M)
 
 
 @dataclass
@@ -142,20 +149,27 @@ async def import_notes(
     for ent in stale:
         # A note that keeps its entity under a new path updates it in place.
         if (ent.type, ent.name) not in keys:
-            await brain.delete_entity(ent.type, ent.name)
+            await brain.delete_entity(ent.type, ent.name)  # its passages too
 
     # A note counts as done (its content hash stored) only once its links are stored:
     # written first with a pending hash, so a process killed before or while linking
     # leaves it "changed" and the next run links it, and every note linking to it, again.
-    pending = [
-        (p.type, p.name, redact(excerpt(p.note.body, 400)), _pending(p.attrs)) for p in changed
-    ]
-    for i in range(0, len(pending), 500):
-        await brain.upsert_many(pending[i : i + 500])
+    # A note and its passages go in one transaction: never one without the other.
+    passages = PASSAGE in brain.types
+    summaries = [redact(_summary(p.note.body)) for p in changed]
+    for i in range(0, len(changed), 500):
+        batch = changed[i : i + 500]
+        rows = [
+            (p.type, p.name, summary, _pending(p.attrs))
+            for p, summary in zip(batch, summaries[i : i + 500], strict=True)
+        ]
+        parts = [_passages(p) for p in batch] if passages else []
+        await brain._run(brain.store.upsert_with_parts, rows, parts)
+        brain._written()
         if progress:
-            progress(len(pending[i : i + 500]))
+            progress(len(batch))
     await _link(brain, planned, {p.note.rel_path for p in changed}, report)
-    done = [(p.type, p.name, row[2], p.attrs) for p, row in zip(changed, pending, strict=True)]
+    done = [(p.type, p.name, d, p.attrs) for p, d in zip(changed, summaries, strict=True)]
     for i in range(0, len(done), 500):
         await brain.upsert_many(done[i : i + 500])
     return report
@@ -164,6 +178,34 @@ async def import_notes(
 def _pending(attrs: dict[str, Any]) -> dict[str, Any]:
     """The attributes with a content hash that matches no file: "written, not yet linked"."""
     return {**attrs, "content_hash": PENDING}
+
+
+def _summary(body: str) -> str:
+    """A note's description: its first words of prose; its headings are no summary."""
+    return excerpt(_HEADING_LINE.sub("", body), SUMMARY_CHARS)
+
+
+def _passages(p: _Planned) -> tuple[str, tuple[str, ...], list[EntityRow]]:
+    """The note's passages as entity rows, "<note> § <headings> ¶n", with where they are.
+
+    A note that is one short passage is its own passage: its description holds it all.
+    Passages cover the first MAX_PASSAGE_TEXT characters.
+    """
+    found = split_passages(p.note.body[:MAX_PASSAGE_TEXT], p.note.body_line, p.note.title)
+    if len(found) == 1 and len(found[0].text) <= SUMMARY_CHARS:
+        found = []
+    # Bookkeeping only (the name holds the note and headings): every text attribute
+    # would cost a pass of the secret scanner, which is most of an import's time.
+    rows: list[EntityRow] = [
+        (
+            PASSAGE,
+            passage_name(p.name, part),
+            part.text,
+            {"doc_path": p.attrs["doc_path"], "rel_path": p.note.rel_path, "line": part.line},
+        )
+        for part in found
+    ]
+    return (PASSAGE, name_prefixes(p.name), rows)
 
 
 def _plan(brain: Brain, notes: list[Note], vault_key: str, report: ImportReport) -> list[_Planned]:

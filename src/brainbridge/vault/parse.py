@@ -14,6 +14,7 @@ from urllib.parse import unquote
 _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
 _WIKILINK = re.compile(r"!?\[\[([^\]\|#\n]+)(?:#[^\]\|\n]*)?(?:\|[^\]\n]*)?\]\]")
 _WIKILINK_TEXT = re.compile(r"!?\[\[([^\]\|#\n]+)(?:#[^\]\|\n]*)?(?:\|([^\]\n]*))?\]\]")
+_SECTION_LINK = re.compile(r"\[\[#([^\]\|\n]+)(?:\|([^\]\n]*))?\]\]")
 _MDLINK = re.compile(r"\[[^\]\n]*\]\((?:<([^>\n]+?\.md)>|([^)\s]+?\.md))(?:#[^)\s]*)?\)", re.I)
 # Code is quoted text, not structure: links inside it are not links.
 _CODE = re.compile(r"^(```|~~~).*?(?:^\1[^\n]*$|\Z)|`[^`\n]+`", re.S | re.M)
@@ -44,6 +45,7 @@ class Note:
     links: tuple[str, ...]  # wikilink targets as written; Markdown links as vault paths
     content_hash: str
     warning: str | None = None
+    body_line: int = 1  # the line of the file the body starts on (after frontmatter)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -77,6 +79,7 @@ def excerpt(body: str, n: int = 200) -> str:
     """The first `n` characters of a note's text: Markdown marks removed, words kept as written."""
     text = _COMMENT.sub(" ", _EMBED.sub(" ", body))
     text = _WIKILINK_TEXT.sub(lambda m: m.group(2) or m.group(1), text)
+    text = _SECTION_LINK.sub(lambda m: m.group(2) or m.group(1), text)
     text = re.sub(r"\[([^\]\n]*)\]\([^)\n]*\)", r"\1", text)
     text = _LINE_MARK.sub("", text)
     for _ in range(2):  # nested emphasis: ***both***
@@ -84,6 +87,19 @@ def excerpt(body: str, n: int = 200) -> str:
     text = text.replace("`", "")
     # The cut may land on a joining space; never end an excerpt with one.
     return " ".join(text.split())[:n].rstrip()
+
+
+def clean_passage(text: str) -> str:
+    """A passage's text as search and the block read it: links as their words, comments,
+    embeds and emphasis marks removed; lines, list marks and code kept."""
+    text = _COMMENT.sub(" ", _EMBED.sub(" ", text))
+    text = _WIKILINK_TEXT.sub(lambda m: m.group(2) or m.group(1), text)
+    text = _SECTION_LINK.sub(lambda m: m.group(2) or m.group(1), text)
+    text = re.sub(r"\[([^\]\n]*)\]\([^)\n]*\)", r"\1", text)
+    for _ in range(2):
+        text = _EMPHASIS.sub(r"\2", text)
+    lines = [" ".join(line.split()) if line.strip() else "" for line in text.splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
 def _decode(raw: bytes) -> tuple[str, str | None]:
@@ -126,6 +142,7 @@ def parse_note(path: Path, root: Path) -> Note:
     meta: dict[str, Any] = {}
     body = text
     m = _FRONTMATTER.match(text)
+    start = m.end() if m else 0
     if m:
         import yaml  # here: `excerpt` (on every SessionStart hook) needs no YAML
 
@@ -153,6 +170,7 @@ def parse_note(path: Path, root: Path) -> Note:
         links=tuple(dict.fromkeys(_links(body, rel))),
         content_hash=hashlib.sha256(raw).hexdigest()[:16],
         warning="; ".join(warnings) or None,
+        body_line=text.count("\n", 0, start + len(body) - len(body.lstrip())) + 1,
         extra={
             str(k): v.isoformat() if isinstance(v, date) else v
             for k, v in meta.items()

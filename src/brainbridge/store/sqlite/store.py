@@ -167,18 +167,50 @@ class SqliteStore:
 
     def upsert_many(self, rows: Iterable[EntityRow]) -> list[Entity]:
         """Upsert many entities in one transaction (bulk import)."""
-        ts = now_iso()
-        rows = list(rows)
         with write_tx(self.conn):
-            # Which names exist, in one query: a new one skips its own lookup (on a server,
-            # a round trip per row). A name met again in the batch is looked up as usual.
-            new = self._absent([(t, stored_name(n)) for t, n, _, _ in rows])
-            out = []
-            for t, n, d, a in rows:
-                key = (t, stored_name(n))
-                out.append(self._upsert(t, n, d, a, ts, is_new=key in new))
-                new.discard(key)
+            return self._upsert_rows(list(rows), now_iso())
+
+    def upsert_with_parts(
+        self,
+        rows: Iterable[EntityRow],
+        parts: Sequence[tuple[str, Sequence[str], Sequence[EntityRow]]],
+    ) -> list[Entity]:
+        """Upsert `rows` and, in the same transaction, make the entities of each part type
+        whose names start with one of its prefixes exactly its rows (the others deleted).
+
+        A document and its passages are written together or not at all.
+        """
+        ts = now_iso()
+        with write_tx(self.conn):
+            out = self._upsert_rows(list(rows), ts)
+            for part_type, prefixes, part_rows in parts:
+                keep = {stored_name(n) for _, n, _, _ in part_rows}
+                for prefix in prefixes:
+                    stale = [
+                        r["id"]
+                        for r in self.conn.execute(
+                            f"SELECT id, name FROM entities WHERE type = ?"
+                            f" AND {self.sql.name_range}{self.sql.mine}",
+                            (part_type, prefix, prefix + "\U0010ffff"),
+                        )
+                        if r["name"] not in keep
+                    ]
+                    for eid in stale:
+                        self.text.remove(eid, part_type)
+                        self.conn.execute("DELETE FROM entities WHERE id = ?", (eid,))
+            self._upsert_rows([r for _, _, part_rows in parts for r in part_rows], ts)
             return out
+
+    def _upsert_rows(self, rows: list[EntityRow], ts: str) -> list[Entity]:
+        # Which names exist, in one query: a new one skips its own lookup (on a server,
+        # a round trip per row). A name met again in the batch is looked up as usual.
+        new = self._absent([(t, stored_name(n)) for t, n, _, _ in rows])
+        out = []
+        for t, n, d, a in rows:
+            key = (t, stored_name(n))
+            out.append(self._upsert(t, n, d, a, ts, is_new=key in new))
+            new.discard(key)
+        return out
 
     def _absent(self, keys: list[tuple[str, str]]) -> set[tuple[str, str]]:
         """The (type, name) pairs among `keys` that no entity has."""
