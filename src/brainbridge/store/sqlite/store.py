@@ -14,6 +14,7 @@ from brainbridge import naming
 from brainbridge.errors import AlreadyStored, InvalidInput, NotFound
 from brainbridge.model import Entity, EntityRow, Relation
 from brainbridge.redact import redact
+from brainbridge.sanitise import clean_name
 from brainbridge.store.dialect import dialect_of
 from brainbridge.store.sqlite import exchanges, merges, name_keys, records
 from brainbridge.store.sqlite.db import connect, write_tx
@@ -170,10 +171,10 @@ class SqliteStore:
         with write_tx(self.conn):
             # Which names exist, in one query: a new one skips its own lookup (on a server,
             # a round trip per row). A name met again in the batch is looked up as usual.
-            new = self._absent([(t, _clean(n.strip())) for t, n, _, _ in rows])
+            new = self._absent([(t, clean_name(n)) for t, n, _, _ in rows])
             out = []
             for t, n, d, a in rows:
-                key = (t, _clean(n.strip()))
+                key = (t, clean_name(n))
                 out.append(self._upsert(t, n, d, a, ts, is_new=key in new))
                 new.discard(key)
             return out
@@ -200,8 +201,9 @@ class SqliteStore:
         created_at: str | None = None,
         is_new: bool = False,
     ) -> Entity:
-        name = _clean(name.strip())
+        name = clean_name(name)
         attributes = clean_attributes(attributes) if attributes else attributes
+        attributes = _clean_aliases(attributes) if attributes else attributes
         if not name:
             raise InvalidInput("entity name must not be empty")
         if len(name) > MAX_NAME_CHARS:
@@ -325,7 +327,7 @@ class SqliteStore:
         """The entity with this type and name, or None."""
         row = self.conn.execute(
             f"SELECT * FROM entities WHERE type = ? AND name = ? ORDER BY {self.sql.mine_key}id",
-            (clean_text(entity_type), clean_text(name.strip())),
+            (clean_text(entity_type), clean_name(name)),
         ).fetchone()
         return _row_entity(row) if row else None
 
@@ -379,7 +381,7 @@ class SqliteStore:
         whose name or an alias matches with case, spacing and diacritics ignored."""
         rows = self.conn.execute(
             f"SELECT * FROM entities WHERE {self.sql.name_nocase} ORDER BY id",
-            (clean_text(name.strip()),),
+            (clean_name(name),),
         ).fetchall()
         if rows:
             return [_row_entity(r) for r in rows]
@@ -453,7 +455,7 @@ class SqliteStore:
             row = self.conn.execute(
                 "SELECT id, type FROM entities WHERE type = ? AND name = ?"
                 f" ORDER BY {self.sql.mine_key}id",
-                (clean_text(entity_type), clean_text(name.strip())),
+                (clean_text(entity_type), clean_name(name)),
             ).fetchone()
             if row is None:
                 return False
@@ -503,7 +505,7 @@ class SqliteStore:
                 row = self.conn.execute(
                     "SELECT id FROM entities WHERE type = ? AND name = ?"
                     f" ORDER BY {self.sql.mine_key}id",
-                    (clean_text(etype), clean_text(ename.strip())),
+                    (clean_text(etype), clean_name(ename)),
                 ).fetchone()
                 if row is None:
                     raise NotFound(f"no {etype} named {ename!r}")
@@ -545,7 +547,7 @@ class SqliteStore:
                 row = self.conn.execute(
                     "SELECT id FROM entities WHERE type = ? AND name = ?"
                     f" ORDER BY {self.sql.mine_key}id",
-                    (clean_text(etype), clean_text(ename.strip())),
+                    (clean_text(etype), clean_name(ename)),
                 ).fetchone()
                 if row is None:
                     return 0
@@ -814,6 +816,15 @@ class SqliteStore:
             "sessions": self.conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0],
             "bytes": self.path.stat().st_size if self.path and self.path.exists() else 0,
         }
+
+
+def _clean_aliases(attrs: dict[str, Any]) -> dict[str, Any]:
+    """Aliases are names: stored as `clean_name` stores a name."""
+    value = attrs.get("aliases")
+    if not isinstance(value, list):
+        return attrs
+    names = [clean_name(a) if isinstance(a, str) else a for a in value]
+    return {**attrs, "aliases": [a for a in names if a != ""]}
 
 
 def _aliases(attrs: dict[str, Any]) -> list[str]:
