@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from brainbridge.model import CHAT_EXCHANGE
 from brainbridge.redact import redact
+from brainbridge.sanitise import inline, visible
 
 HEADER = (
     "## Brain Context\n"
@@ -60,13 +60,9 @@ class Block:
     tokens: int
 
 
-_HEADING = re.compile(r"^\s*#+\s*", re.MULTILINE)
-
-
-def _flatten(text: str, limit: int) -> str:
-    # One line per item, and stored text can never open a heading of its own.
-    text = " ".join(_HEADING.sub("", redact(text)).split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+def _flatten(text: str, limit: int, opens_line: bool = False) -> str:
+    # One line per item: stored text never opens a line, heading, role turn or tag of its own.
+    return inline(text, limit, opens_line=opens_line, redact=redact)
 
 
 def render_item(item: BlockItem) -> str:
@@ -74,7 +70,8 @@ def render_item(item: BlockItem) -> str:
     meta = f"{item.type}, {item.date}" if item.is_history and item.date else item.type
     if item.source:
         meta += f", {_flatten(item.source, MAX_NOTE_CHARS)}"
-    name = _flatten(item.name, 120).replace("**", "")
+    # Bold marks out before the sanitiser runs, so removing them can join nothing it checked.
+    name = _flatten(visible(item.name).replace("**", " "), 120, opens_line=True)
     line = f"- **{name}** ({meta}): {_flatten(item.description, MAX_ITEM_CHARS)}"
     if item.note:
         line += f" [{_flatten(item.note, MAX_NOTE_CHARS)}]"

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderableType, RenderHook, RenderResult
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -19,8 +19,11 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
+
+from brainbridge.sanitise import printable
 
 if TYPE_CHECKING:
     from brainbridge.model import Entity, Hit, Subgraph
@@ -29,11 +32,39 @@ _out: Console | None = None
 _err: Console | None = None
 
 
+class _Printable:
+    """A renderable whose text reaches the terminal with control characters escaped."""
+
+    def __init__(self, inner: RenderableType) -> None:
+        self.inner = inner
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for segment in console.render(self.inner, options):
+            if segment.control:  # rich's own cursor moves (progress bars) stay as they are
+                yield segment
+            else:
+                yield Segment(printable(segment.text), segment.style)
+
+
+class _Escaping(RenderHook):
+    """Stored names and texts may hold terminal escapes or bidi overrides: a console with
+    this hook shows them as `\\x1b`, `\\u202e` instead of acting on them."""
+
+    def process_renderables(self, renderables: list[Any]) -> list[Any]:
+        return [_Printable(r) for r in renderables]
+
+
+def _console(**options: Any) -> Console:
+    console = Console(highlight=False, **options)
+    console.push_render_hook(_Escaping())
+    return console
+
+
 def out() -> Console:
     """The stdout console; rich drops colour and styles when stdout is not a terminal."""
     global _out
     if _out is None:
-        _out = Console(highlight=False, soft_wrap=False)
+        _out = _console(soft_wrap=False)
     return _out
 
 
@@ -41,7 +72,7 @@ def err() -> Console:
     """The stderr console, for notes, hints and progress bars."""
     global _err
     if _err is None:
-        _err = Console(stderr=True, highlight=False)
+        _err = _console(stderr=True)
     return _err
 
 

@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from brainbridge.model.directives import GUIDANCE, Budget, Category, Item, Source, State
 from brainbridge.redact import redact_pii
+from brainbridge.sanitise import inline
 
 T = TypeVar("T")
 
@@ -30,8 +31,8 @@ _TRUST_FIRST = {Category.TRUST: 0, Category.ROLE: 1, Category.CONTACT: 2}
 
 
 def display_text(text: str, limit: int) -> tuple[str, bool]:
-    """One line of `text`: whitespace collapsed, secrets and personal data redacted, clipped."""
-    flat = " ".join(redact_pii(text).split())
+    """One line of `text` through the sanitiser, secrets and personal data redacted, clipped."""
+    flat = inline(text, opens_line=True, redact=redact_pii)
     if len(flat) <= limit:
         return flat, False
     cut = flat[: limit - 1]
@@ -153,7 +154,7 @@ def render(
     if lines:
         sections.append("\n".join(lines))
 
-    head = f"Continuity (source: {source.label}; as of {now:%Y-%m-%d %H:%M} UTC):"
+    head = f"Continuity (source: {inline(source.label)}; as of {now:%Y-%m-%d %H:%M} UTC):"
     hidden = truncated["directives_budget"] + truncated["identity_budget"]
     notes: list[Item | str] = []
     if hidden:

@@ -14,6 +14,7 @@ from brainbridge import naming
 from brainbridge.errors import AlreadyStored, InvalidInput, NotFound
 from brainbridge.model import CHAT_EXCHANGE, EPISODES, Entity, EntityRow, Relation
 from brainbridge.redact import redact, redact_value
+from brainbridge.sanitise import clean_name
 from brainbridge.store.dialect import dialect_of
 from brainbridge.store.sqlite import exchanges, merges, name_keys, records
 from brainbridge.store.sqlite.db import connect, write_tx
@@ -68,7 +69,7 @@ def _clean_value(value: Any) -> Any:
 def stored_name(name: str) -> str:
     """An entity name as it is stored and looked up: valid text, trimmed, secrets redacted
     (the same redactor, so a lookup by the name as typed finds what was stored)."""
-    return str(redact_value(clean_text(name.strip())))
+    return str(redact_value(clean_name(name)))
 
 
 # Bookkeeping attributes: paths and ids would make every note of a vault under
@@ -236,6 +237,7 @@ class SqliteStore:
     ) -> Entity:
         name = stored_name(name)
         attributes = clean_attributes(attributes) if attributes else attributes
+        attributes = _clean_aliases(attributes) if attributes else attributes
         if not name:
             raise InvalidInput("entity name must not be empty")
         if len(name) > MAX_NAME_CHARS:
