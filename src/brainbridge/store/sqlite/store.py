@@ -884,6 +884,15 @@ def _size_with_wal(path: Path | None) -> int:
     )
 
 
+def _clean_aliases(attrs: dict[str, Any]) -> dict[str, Any]:
+    """Aliases are names: stored as `stored_name` stores a name."""
+    value = attrs.get("aliases")
+    if not isinstance(value, list):
+        return attrs
+    names = [stored_name(a) if isinstance(a, str) else a for a in value]
+    return {**attrs, "aliases": [a for a in names if a != ""]}
+
+
 def _aliases(attrs: dict[str, Any]) -> list[str]:
     value = attrs.get("aliases")
     return [a for a in value if isinstance(a, str)] if isinstance(value, list) else []
