@@ -235,6 +235,6 @@ def test_chat_keeps_going_when_the_llm_fails(home: Path, fake_llm_server: FakeLL
 def test_chat_without_an_llm_says_how_to_configure_one(home: Path) -> None:
     done = brain(home, "chat", stdin="hello there, anyone home?\n")
 
-    assert done.returncode == 1
+    assert done.returncode == 2  # invalid setup, per the CLI contract
     assert "BRAIN_LLM_PROVIDER" in done.stderr and "config.toml" in done.stderr
     assert done.stdout == ""
