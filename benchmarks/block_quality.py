@@ -201,8 +201,7 @@ def report(result: dict[str, Any], label: str) -> str:
     if secs:
         p95 = secs[min(len(secs) - 1, round(0.95 * (len(secs) - 1)))]
         lines.append(
-            f"local enrich: median {statistics.median(secs) * 1000:.1f} ms,"
-            f" p95 {p95 * 1000:.1f} ms"
+            f"local enrich: median {statistics.median(secs) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms"
         )
     return "\n".join(lines)
 

@@ -191,7 +191,7 @@ class HybridSearch:
         fused: Scored = {eid: (score.get(eid, 0.0), tuple(found[eid])) for eid in found}
 
         want = max(req.num_results, opt.graph_seeds)
-        kept, coverage = self._floor(
+        kept, coverage, measured = self._floor(
             req, fused, entities, cosine, background, context, opt, want
         )
         if opt.graph_hops > 0 and kept:
@@ -214,7 +214,9 @@ class HybridSearch:
                 {
                     "bm25": bm25.get(eid, 0.0),
                     "text": scaled.get(eid, 0.0),
-                    "coverage": coverage.of(entity_text(entities[eid])),
+                    "coverage": measured[eid]
+                    if eid in measured
+                    else coverage.of(entity_text(entities[eid])),
                     "names": float(coverage.names(entities[eid].name)),
                     **({"cosine": cosine[eid]} if eid in cosine else {}),
                 },
@@ -245,9 +247,9 @@ class HybridSearch:
         context: dict[int, tuple[float, list[int]]],
         opt: SearchOptions,
         want: int,
-    ) -> tuple[list[int], Coverage]:
+    ) -> tuple[list[int], Coverage, dict[int, float]]:
         """The candidates that clear the floor, best first, at most `want` of them, and the
-        query's coverage measure."""
+        query's coverage measure and the coverage of each candidate it measured."""
         query = req.query
         terms = query_terms(query) or query_terms(query, keep_stopwords=True)
         df = self.store.doc_freq(terms)
@@ -270,6 +272,7 @@ class HybridSearch:
 
         coverage = Coverage(query, df, total, known)
         direct: dict[int, bool] = {}
+        measured: dict[int, float] = {}
 
         ranked = sorted(fused, key=lambda e: (-fused[e][0], e))
         position = {eid: i for i, eid in enumerate(ranked)}
@@ -286,7 +289,8 @@ class HybridSearch:
                     and holds_at(ent, req.as_of, req.superseded)
                     and (
                         eid in close
-                        or coverage.of(entity_text(ent)) >= opt.min_coverage
+                        or measured.setdefault(eid, coverage.of(entity_text(ent)))
+                        >= opt.min_coverage
                         or coverage.names(ent.name)
                     )
                 )
@@ -306,7 +310,7 @@ class HybridSearch:
                 kept.append(eid)
                 if len(kept) >= want:
                     break
-        return kept, coverage
+        return kept, coverage, measured
 
     def _expand(
         self,
