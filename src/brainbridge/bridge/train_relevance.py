@@ -34,9 +34,11 @@ ITERATIONS = 30
 BUDGET = 1500
 HEADER_TOKENS = estimate_tokens(RANKED_HEADER) + 20  # and the left-out line
 # The threshold maximises evidence recall minus this much per 1000 block tokens: a
-# thousand tokens must buy more than a fifth of the evidence.
-TOKEN_COST = 0.2
+# thousand tokens must buy more than a quarter of the evidence.
+TOKEN_COST = 0.25
 RATIOS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
+# Most candidates are unlikely ones: the grid is finer where the threshold lands.
+THRESHOLDS = tuple(k / 400 for k in range(2, 40)) + tuple(k / 100 for k in range(10, 60))
 # Messages the judge passed through get context only when the best item is this likely.
 ASK_PRECISION = 0.6
 
@@ -103,12 +105,11 @@ def calibrate(questions: Sequence[dict[str, Any]]) -> tuple[float, float, list[s
     that maximise recall - TOKEN_COST * tokens / 1000, and the curve."""
     best, chosen, curve = -1e9, (0.5, 0.0), []
     for r in RATIOS:
-        for k in range(1, 60):
-            t = k / 100
+        for t in THRESHOLDS:
             recall, tokens, first = simulate(questions, t, r)
             value = recall - TOKEN_COST * tokens / 1000
             curve.append(
-                f"{t:.2f} {r:.2f} recall {recall:.3f} tokens {tokens:.0f} first {first:.3f}"
+                f"{t:.4f} {r:.2f} recall {recall:.3f} tokens {tokens:.0f} first {first:.3f}"
             )
             if value > best + 1e-12:
                 best, chosen = value, (t, r)
