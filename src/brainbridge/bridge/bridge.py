@@ -428,9 +428,13 @@ class Bridge:
             later = await self.brain._run(self._superseding, chosen)
         if chosen and chosen[0].entity.attributes.get("superseded_by"):
             # What replaced a statement answers before it: never lead with what ended.
-            newer = later.get(str(chosen[0].entity.attributes["superseded_by"]))
-            if newer is not None and all(h.entity.id != newer.id for h in chosen):
-                chosen.insert(0, Hit(newer, 1.0, ("successor",)))
+            newer = await self.brain._run(self._current_successor, chosen[0].entity)
+            if newer is not None:
+                chosen = [Hit(newer, 1.0, ("successor",))] + [
+                    h for h in chosen if h.entity.id != newer.id
+                ]
+                # The successor stands for what repeats it.
+                chosen = list(_collapse_repeats([("", tuple(chosen))])[0][1])
         block = ranked_block(
             [_item(h, later) for h in chosen],
             cfg.budget_tokens,
@@ -491,6 +495,18 @@ class Bridge:
             for ent in self._user_facts(limit, f"{word}: ")
         ]
         return hits[:limit]
+
+    def _current_successor(self, ent: Entity, hops: int = 5) -> Entity | None:
+        """The statement that holds now in place of `ent`, following a chain of changes."""
+        for _ in range(hops):
+            by = ent.attributes.get("superseded_by")
+            if not by:
+                return ent
+            newer = self._superseding([Hit(ent, 0.0)]).get(str(by))
+            if newer is None:
+                return None
+            ent = newer
+        return None
 
     def _superseding(self, hits: list[Hit]) -> dict[str, Entity]:
         """{name: exchange} of the statements that retired any of `hits`."""
