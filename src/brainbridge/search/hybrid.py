@@ -178,19 +178,22 @@ class HybridSearch:
             for eid in ids:
                 found.setdefault(eid, []).append(name)
         weights = dict(opt.weights)
+        signals: dict[str, dict[int, float]] = {}
         if opt.fusion == "rrf":
             ranked_text = sorted(text, key=lambda e: -text[e])
             fused_rrf = rrf({"bm25": ranked_text, "vector": nearest}, weights)
             score = {eid: s for eid, (s, _) in fused_rrf.items()}
         else:
-            signals = {"bm25": scale(text, low=0.0)}
+            signals["bm25"] = scale(text, low=0.0)
             if cosine:
                 signals["vector"] = scale(cosine)
             score = convex(signals, weights)
         fused: Scored = {eid: (score.get(eid, 0.0), tuple(found[eid])) for eid in found}
 
         want = max(req.num_results, opt.graph_seeds)
-        kept = self._floor(req, fused, entities, cosine, background, context, opt, want)
+        kept, coverage, measured = self._floor(
+            req, fused, entities, cosine, background, context, opt, want
+        )
         if opt.graph_hops > 0 and kept:
             self._expand(kept, fused, entities, req, opt)
         ranked = sorted(kept, key=lambda eid: (-fused[eid][0], eid))[: req.num_results]
@@ -202,7 +205,24 @@ class HybridSearch:
             len(nearest),
             len(kept),
         )
-        return [Hit(entities[eid], fused[eid][0], fused[eid][1]) for eid in ranked]
+        scaled = signals.get("bm25", {}) if opt.fusion != "rrf" else scale(text, low=0.0)
+        return [
+            Hit(
+                entities[eid],
+                fused[eid][0],
+                fused[eid][1],
+                {
+                    "bm25": bm25.get(eid, 0.0),
+                    "text": scaled.get(eid, 0.0),
+                    "coverage": measured[eid]
+                    if eid in measured
+                    else coverage.of(entity_text(entities[eid])),
+                    "names": float(coverage.names(entities[eid].name)),
+                    **({"cosine": cosine[eid]} if eid in cosine else {}),
+                },
+            )
+            for eid in ranked
+        ]
 
     def _vectors(
         self, query_vector: np.ndarray | None, k: int, text: dict[int, float], req: SearchRequest
@@ -227,8 +247,9 @@ class HybridSearch:
         context: dict[int, tuple[float, list[int]]],
         opt: SearchOptions,
         want: int,
-    ) -> list[int]:
-        """The candidates that clear the floor, best first, at most `want` of them."""
+    ) -> tuple[list[int], Coverage, dict[int, float]]:
+        """The candidates that clear the floor, best first, at most `want` of them, and the
+        query's coverage measure and the coverage of each candidate it measured."""
         query = req.query
         terms = query_terms(query) or query_terms(query, keep_stopwords=True)
         df = self.store.doc_freq(terms)
@@ -251,6 +272,7 @@ class HybridSearch:
 
         coverage = Coverage(query, df, total, known)
         direct: dict[int, bool] = {}
+        measured: dict[int, float] = {}
 
         ranked = sorted(fused, key=lambda e: (-fused[e][0], e))
         position = {eid: i for i, eid in enumerate(ranked)}
@@ -267,7 +289,8 @@ class HybridSearch:
                     and holds_at(ent, req.as_of, req.superseded)
                     and (
                         eid in close
-                        or coverage.of(entity_text(ent)) >= opt.min_coverage
+                        or measured.setdefault(eid, coverage.of(entity_text(ent)))
+                        >= opt.min_coverage
                         or coverage.names(ent.name)
                     )
                 )
@@ -287,7 +310,7 @@ class HybridSearch:
                 kept.append(eid)
                 if len(kept) >= want:
                     break
-        return kept
+        return kept, coverage, measured
 
     def _expand(
         self,

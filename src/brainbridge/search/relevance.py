@@ -86,6 +86,13 @@ class Coverage:
         words = {stem(t) for t in query_terms(name)}
         return bool(words) and words <= self.weights.keys()
 
+    def found(self, text: str) -> set[str]:
+        """The query's terms (stemmed, as keys of `weights`) that occur in `text`."""
+        if self._candidates is None:
+            return set()
+        seen = {stem(w.lower()) for w in self._candidates.findall(text)}
+        return {key for key in self.weights if key in seen}
+
     def count(self, text: str) -> int:
         """How many of the query's distinct terms occur in `text`."""
         if self._candidates is None:

@@ -1,0 +1,176 @@
+"""How likely a found item answers the message: one logistic model over what search measured.
+
+The bridge orders the block by this probability, across knowledge and history, and an
+item goes in only while its probability clears the threshold. The weights are trained
+offline (`python -m brainbridge.bridge.train_relevance`) and shipped as
+`data/relevance_model.json`; reading them needs no NumPy.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from brainbridge.model import CHAT_EXCHANGE, Hit
+from brainbridge.search.relevance import Coverage, stem
+
+MODEL = Path(__file__).with_name("data") / "relevance_model.json"
+# Without vectors, cosine features are absent; the model then reads them as 0 and
+# `has_cosine` tells it so.
+FEATURES = (
+    "text",
+    "bm25",
+    "coverage",
+    "coverage_sq",
+    "names",
+    "context_only",
+    "graph_only",
+    "superseded",
+    "knowledge",
+    "length",
+    "rank",
+    "first_in_list",
+    "query2",
+    "query3",
+    "queries",
+    "fused",
+    "has_cosine",
+    "cosine",
+    "said",
+    "said_gap",
+    "said_sentence",
+    "said_rarest",
+    "said_terms",
+    "said_part",
+    "said_rank",
+    "same_session",
+)
+_SENTENCE = re.compile(r"(?<=[.!?|])\s+")
+# An exchange's text is "User: ... | AI: ...": what one side said.
+_PART = re.compile(r"\s\|\s")
+
+
+class Said:
+    """How much of the message itself (not a query made from it) a text covers."""
+
+    def __init__(self, coverage: Coverage) -> None:
+        self.coverage = coverage
+        weights = coverage.weights
+        self.rarest = max(weights, key=lambda k: (weights[k], k)) if weights else ""
+
+    def measure(self, text: str) -> dict[str, float]:
+        """Coverage of the message over the whole text, its best sentence and its best
+        side (what the user said, or the reply); one pass over the text."""
+        cov = self.coverage
+        weights = cov.weights
+        if not cov.want or cov._candidates is None:
+            return {}
+        cuts = [m.end() for m in _SENTENCE.finditer(text)]
+        sides = [m.end() for m in _PART.finditer(text)]
+        found: set[str] = set()
+        in_sentence: dict[int, set[str]] = {}
+        in_side: dict[int, set[str]] = {}
+        for m in cov._candidates.finditer(text):
+            key = stem(m.group().lower())
+            if key in weights:
+                found.add(key)
+                in_sentence.setdefault(bisect_right(cuts, m.start()), set()).add(key)
+                in_side.setdefault(bisect_right(sides, m.start()), set()).add(key)
+
+        def best(groups: dict[int, set[str]]) -> float:
+            return max((sum(weights[k] for k in g) for g in groups.values()), default=0.0)
+
+        return {
+            "said": sum(weights[k] for k in found) / cov.want,
+            "said_sentence": best(in_sentence) / cov.want,
+            "said_part": best(in_side) / cov.want,
+            "said_rarest": float(self.rarest in found),
+            "said_terms": len(found) / len(weights),
+        }
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A found item with where it was found: which query (0-based), its rank in that
+    query's list, and how many of the queries found it."""
+
+    hit: Hit
+    query: int
+    rank: int
+    queries: int = 1
+    # Said.measure, and how it compares with the other candidates ("said_gap", "said_rank",
+    # "same_session": a past exchange of the conversation that best matches the message)
+    said: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def superseded(self) -> bool:
+        return bool(self.hit.entity.attributes.get("superseded_by"))
+
+
+def features(c: Candidate) -> dict[str, float]:
+    """The model's inputs for one candidate; missing signals read as 0."""
+    s = c.hit.signals
+    ent = c.hit.entity
+    found = set(c.hit.retrievers)
+    coverage = s.get("coverage", 0.0)
+    out = {
+        "text": s.get("text", 0.0),
+        "bm25": math.log1p(max(s.get("bm25", 0.0), 0.0)),
+        "coverage": coverage,
+        "coverage_sq": coverage * coverage,
+        "names": s.get("names", 0.0),
+        "context_only": float(found == {"context"}),
+        "graph_only": float(found == {"graph"}),
+        "superseded": float(c.superseded),
+        "knowledge": float(ent.type != CHAT_EXCHANGE),
+        "length": math.log1p(len(ent.description)) / 8,
+        "rank": 1.0 / (1 + c.rank),
+        "first_in_list": float(c.rank == 0),
+        "query2": float(c.query == 1),
+        "query3": float(c.query >= 2),
+        "queries": float(c.queries - 1),
+        "fused": c.hit.score,
+    }
+    if "cosine" in s:
+        out["has_cosine"] = 1.0
+        out["cosine"] = s["cosine"]
+    out.update(c.said)
+    return out
+
+
+@dataclass(frozen=True)
+class RelevanceModel:
+    bias: float
+    weights: dict[str, float]
+    threshold: float  # an item goes into the block only at or above this probability
+    ask_threshold: float  # ...and, when the judge passed the message through, this one
+
+    def probability(self, feats: dict[str, float]) -> float:
+        z = self.bias + sum(self.weights.get(k, 0.0) * v for k, v in feats.items())
+        return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+
+
+@lru_cache(maxsize=1)
+def model() -> RelevanceModel | None:
+    """The shipped model, or None when its file is missing or unreadable."""
+    try:
+        raw = json.loads(MODEL.read_text("utf-8"))
+        return RelevanceModel(
+            float(raw["bias"]),
+            {k: float(v) for k, v in raw["weights"].items()},
+            float(raw["threshold"]),
+            float(raw["ask_threshold"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def probability(c: Candidate) -> float:
+    """P(relevant) of one candidate; without a shipped model, its fused score."""
+    m = model()
+    return m.probability(features(c)) if m is not None else c.hit.score
