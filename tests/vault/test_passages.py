@@ -92,7 +92,7 @@ async def test_the_block_holds_the_paragraph_that_answers_with_its_file_and_head
     items = [line for line in result.block.splitlines() if line.startswith("- **")]
     path = vault.resolve() / "notes" / "onboarding.md"
     assert items[0].startswith(
-        f"- **Onboarding § Laptop setup ¶1** (Passage, {path}:{ANSWER_LINE})"
+        f"- **Onboarding § Laptop setup ¶1** (knowledge, Passage, {path}:{ANSWER_LINE})"
     )
     assert ANSWER in items[0] and "brew install --cask docker tailscale" in items[0]
     # The note's heading list (its table of contents) is not what answers.
