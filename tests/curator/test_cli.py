@@ -107,6 +107,7 @@ def test_curator_log_command_without_runs(tmp_path: Path) -> None:
 
 
 async def test_empty_brain_lists_no_sessions(tmp_path: Path) -> None:
+    assert brain_cli(tmp_path / "empty", "init").returncode == 0
     listed = brain_cli(tmp_path / "empty", "sessions")
     assert listed.returncode == 0, listed.stderr
     assert "No sessions yet." in listed.stdout
