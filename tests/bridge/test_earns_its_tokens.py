@@ -102,7 +102,7 @@ async def test_short_questions_about_the_users_own_world_get_that_fact_without_i
     assert statements == []
     assert manager.judgment is Judgment.ENRICH
     assert _items(manager.block) == [
-        "- **User's manager: Oskar Lindqvist** (Fact): The user's manager: Oskar Lindqvist."
+        "- **User's manager: Oskar Lindqvist** (knowledge, Fact): The user's manager: Oskar Lindqvist."
     ]
     [line] = _items(dentist.block)
     assert "030 555 0142" in line and "dentist" in line

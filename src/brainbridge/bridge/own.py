@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from brainbridge.bridge.block import BlockItem, QueryResults, format_block
+from brainbridge.bridge.block import BlockItem, ranked_block
 from brainbridge.bridge.judge import QUESTION
 from brainbridge.bridge.predicates import PREDICATE_WORDS, ROLE_WORDS, USER
 from brainbridge.model import Entity, holds_at
@@ -92,7 +92,7 @@ class OwnWorld:
         if not found:
             return None
         items = tuple(BlockItem(e.name, e.type, e.description) for e in found[:3])
-        rendered = format_block([QueryResults(asked, items)], budget_tokens)
+        rendered = ranked_block(items, budget_tokens, more=max(0, len(found) - 3), query=asked)
         if rendered is None:
             return None
         return asked, rendered.text, rendered.loaded
