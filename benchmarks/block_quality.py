@@ -148,18 +148,26 @@ async def open_conversation(
     return brain, turns_of
 
 
+def cached_embedder(name: str) -> CachingEmbedder | None:
+    """MiniLM behind the vector cache, or None for "none".
+
+    Raises: SystemExit when the model cannot be loaded.
+    """
+    if name == "none":
+        return None
+    inner = load_embedder("auto")
+    if inner is None:
+        raise SystemExit("no embedder available")
+    return CachingEmbedder(inner, "block-quality")
+
+
 async def measure(
     convs: Sequence[int], embedder_name: str, config: BridgeConfig | None = None
 ) -> dict[str, Any]:
     """{path: [Score]} for the forced and the local judge, and enrich timings."""
     if any(c not in TUNED for c in convs):
         raise SystemExit("block_quality runs the tuned split only (conversations 0-2)")
-    embedder = None
-    if embedder_name != "none":
-        inner = load_embedder("auto")
-        if inner is None:
-            raise SystemExit("no embedder available")
-        embedder = CachingEmbedder(inner, "block-quality")
+    embedder = cached_embedder(embedder_name)
     out: dict[str, Any] = {"forced": [], "local": [], "seconds": []}
     with tempfile.TemporaryDirectory(prefix="block-quality-") as tmp:
         for c in convs:

@@ -18,14 +18,13 @@ from typing import Any
 
 from benchmarks import locomo_data, scenarios
 from benchmarks.bench_bridge import AlwaysEnrich
-from benchmarks.block_quality import TUNED, conversations, open_conversation
+from benchmarks.block_quality import TUNED, cached_embedder, conversations, open_conversation
 from benchmarks.vector_cache import CachingEmbedder
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.bridge.block import estimate_tokens, render_ranked
 from brainbridge.bridge.bridge import Enrichment, _item
 from brainbridge.bridge.rank import FEATURES, features
-from brainbridge.embed import load_embedder
 from brainbridge.model import CHAT_EXCHANGE, Session
 
 
@@ -52,12 +51,7 @@ def _rows(
 
 
 async def locomo_rows(embedder_name: str) -> list[dict[str, Any]]:
-    embedder = None
-    if embedder_name != "none":
-        inner = load_embedder("auto")
-        if inner is None:
-            raise SystemExit("no embedder available")
-        embedder = CachingEmbedder(inner, "block-quality")
+    embedder = cached_embedder(embedder_name)
     out = []
     with tempfile.TemporaryDirectory(prefix="relevance-features-") as tmp:
         for c in TUNED:
