@@ -54,6 +54,7 @@ from brainbridge.redact import redact
 from brainbridge.search import SearchRequest
 from brainbridge.search.context import adjacent
 from brainbridge.search.relevance import Coverage, entity_text
+from brainbridge.words import CALENDAR_WORDS
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -67,11 +68,6 @@ _OWN_WORDS = re.compile(r"\b(?:my|our)\s+([a-z]+)(?:\s+([a-z]+))?", re.I)
 # A word in more entries than this (and than the share) is common, not a topic's own.
 TOPIC_RARE_MIN = 50
 TOPIC_RARE_SHARE = 0.002
-# Capitalised, yet no one's name: "on Friday" is not someone the user talked about.
-CALENDAR_WORDS = frozenset(
-    """monday tuesday wednesday thursday friday saturday sunday january february march april
-    may june july august september october november december""".split()
-)
 # Judge and search only the head of a pasted novel; the whole message is still stored.
 MAX_JUDGED_CHARS = 8000
 # Brain-check coverage when only one of the message's words occurs in the brain: neither
@@ -438,12 +434,16 @@ class Bridge:
         if chosen and chosen[0].entity.attributes.get("superseded_by"):
             # What replaced a statement answers before it: never lead with what ended.
             newer = await self.brain._run(self._current_successor, chosen[0].entity)
-            if newer is not None:
+            # ...but only a successor the search found too: a replacement that shares
+            # none of the message's words is likely a change of something else.
+            if newer is not None and newer.id in {c.hit.entity.id for _, c in ranked}:
                 chosen = [Hit(newer, 1.0, ("successor",))] + [
                     h for h in chosen if h.entity.id != newer.id
                 ]
                 # The successor stands for what repeats it.
                 chosen = list(_collapse_repeats([("", tuple(chosen))])[0][1])
+            else:
+                chosen = _current_first(chosen)
         block = ranked_block(
             [_item(h, later) for h in chosen],
             cfg.budget_tokens,
@@ -735,8 +735,8 @@ def _passages_stand_for_notes(
 def _rank(
     results: list[tuple[str, tuple[Hit, ...]]], found: list[list[Hit]], said: Said
 ) -> list[tuple[float, Candidate]]:
-    """Every item of `results` with its probability of helping, current before superseded,
-    then most likely first. `found` holds each query's knowledge and history lists; a rank
+    """Every item of `results` with its probability of helping, most likely first (a
+    superseded item is marked and weighed down by the model, and never leads the block). `found` holds each query's knowledge and history lists; a rank
     counts only what the block may show (a repeated prompt ranks once)."""
     kept = {h.entity.id for _, hits in results for h in hits}
     where: dict[int, list[tuple[int, int]]] = {}
@@ -773,7 +773,13 @@ def _rank(
             c = Candidate(h, i, rank, len({q for q, _ in seen}), (*m.items(), *gap))
             # The user's own facts of the kind the message names are what it asks for.
             out.append((1.0 if "own" in h.retrievers else probability(c), c))
-    return sorted(out, key=lambda pc: (pc[1].superseded, -pc[0]))
+    return sorted(out, key=lambda pc: -pc[0])
+
+
+def _current_first(hits: list[Hit]) -> list[Hit]:
+    """`hits` with the most likely current item moved to the front, when one is there."""
+    lead = next((h for h in hits if not h.entity.attributes.get("superseded_by")), None)
+    return hits if lead is None else [lead] + [h for h in hits if h is not lead]
 
 
 def _item(hit: Hit, later: dict[str, Entity]) -> BlockItem:
