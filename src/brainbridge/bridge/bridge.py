@@ -277,6 +277,14 @@ class Bridge:
             cued = has_cues(message, mentions)
             match, known, knows_user = await self.brain._run(self._brain_check, message, cued)
         verdict = judge_locally(message, mentions, match, known, knows_user)
+        if verdict.judgment is Judgment.PASS_THROUGH:
+            # "a breakfast plan that fits my diet": no cue fired, yet it names something
+            # of the user's that the brain holds (kept in memory: no I/O).
+            asked, _ = self.own.named(message)
+            if asked:
+                verdict = Verdict(
+                    Judgment.ENRICH, (f"it speaks of {asked}, which the brain holds",)
+                )
         queries = (
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
@@ -503,6 +511,10 @@ class Bridge:
             for word in list(words)[:4]
             for ent in self._user_facts(limit, f"{word}: ")
         ]
+        # ...and what the message otherwise calls the user's ("where we live", "my GP").
+        taken = {h.entity.id for h in hits}
+        _, named = self.own.named(message)
+        hits += [Hit(e, 1.0, ("own",)) for e in named if e.id not in taken]
         return hits[:limit]
 
     def _current_successor(self, ent: Entity, hops: int = 5) -> Entity | None:
