@@ -131,6 +131,17 @@ async def test_a_request_that_names_what_the_user_holds_gets_it_without_a_cue(
     assert other.judgment is Judgment.PASS_THROUGH and other.block is None
 
 
+async def test_a_fact_added_by_hand_answers_a_short_question(tmp_path: Path) -> None:
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        # What `brain add Fact "User's manager: Oskar Lindqvist"` stores: no predicate.
+        await brain.upsert_entity("Fact", "User's manager: Oskar Lindqvist")
+        result = await Bridge(brain).enrich("who is my manager?")
+    finally:
+        await brain.close()
+    assert _items(result.block) == ["- **User's manager: Oskar Lindqvist** (knowledge, Fact)"]
+
+
 async def test_a_role_told_in_conversation_answers_a_short_question_in_a_new_process(
     tmp_path: Path, database_url: str | None
 ) -> None:

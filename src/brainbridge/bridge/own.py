@@ -46,7 +46,10 @@ def _kinds(word: str) -> set[str]:
 def _kind_of(ent: Entity) -> set[str]:
     """What a kept entity is the user's: its predicate, or each word of its role."""
     if ent.type == "Fact":
-        return {str(ent.attributes.get("predicate") or "").lower()} - {""}
+        # Learned facts carry their predicate; one added by hand ("User's manager: Oskar"
+        # through `brain add`) says it in its name.
+        predicate = ent.attributes.get("predicate") or ent.name[len(_USERS) :].split(":")[0]
+        return {str(predicate).strip().lower()} - {""}
     role = str(ent.attributes.get("role") or "").lower()
     return set(re.findall(r"[a-z][\w\-']*", role))
 
