@@ -329,7 +329,7 @@ def _outcome(
     if kind == "read" and isinstance(response, dict):
         file = response.get("file")
         lines = file.get("numLines") if isinstance(file, dict) else None
-        return f"{lines} lines" if isinstance(lines, int) else "read"
+        return f"{lines} line{'s' * (lines != 1)}" if isinstance(lines, int) else "read"
     if kind == "search" and isinstance(response, dict):
         for key, unit in (("numFiles", "files"), ("numMatches", "matches")):
             value = response.get(key)
