@@ -61,7 +61,8 @@ _TEST = re.compile(
     r"|\bmanage\.py\s+test\b"
 )
 _EXIT = re.compile(r"^Exit code (\d+)\s*$", re.M)
-_FAILED_LINE = re.compile(r"^(?:FAILED|ERROR)\b")
+_FAILED_LINE = re.compile(r"^(?:FAILED|ERROR) \S+::")  # pytest's summary of one test
+_RAISED = re.compile(r"\b\w*(?:Error|Exception|Failure)\b:")
 _ERROR_LINE = re.compile(
     r"\b\w*(?:Error|Exception)\b|\berror(?:\[\w+\])?:|\bfatal:|\bfailed\b|No such file|not found",
     re.I,
@@ -356,8 +357,11 @@ def _error_line(text: str) -> str | None:
     for line in lines:
         if _FAILED_LINE.match(line):
             return _one_line(line, MAX_ERROR)
-    matching = [ln for ln in lines if _ERROR_LINE.search(ln)]
-    return _one_line((matching or lines)[-1 if matching else 0], MAX_ERROR)
+    for pattern in (_RAISED, _ERROR_LINE):
+        matching = [ln for ln in lines if pattern.search(ln)]
+        if matching:
+            return _one_line(matching[-1], MAX_ERROR)
+    return _one_line(lines[0], MAX_ERROR)
 
 
 def _stderr(response: Any) -> str:
