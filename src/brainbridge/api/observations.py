@@ -33,6 +33,7 @@ class ToolCallIn(BaseModel):
     tool_response: Any = None
     error: str | None = Field(default=None, max_length=100_000)
     exit_code: int | None = None
+    tool_use_id: str | None = Field(default=None, max_length=200)  # a call sent twice counts once
 
 
 def observation_routes(

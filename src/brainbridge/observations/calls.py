@@ -163,7 +163,8 @@ def tool_event(payload: dict[str, Any]) -> ToolEvent | None:
     call_id = _text(payload.get("tool_use_id"))
     at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     if not call_id:
-        digest = f"{session}\0{tool}\0{command}\0{files}\0{at}".encode()
+        # No id (another agent): each call is its own, even the same command twice.
+        digest = f"{session}\0{tool}\0{command}\0{files}\0{time.time_ns()}".encode()
         call_id = hashlib.sha256(digest).hexdigest()[:24]
     return ToolEvent(
         session_id=session[:200],
