@@ -22,6 +22,7 @@ TOOLS = {
     "enrich",
     "invalidate",
     "merges",
+    "observe_tool_call",
 }
 
 

@@ -28,6 +28,7 @@ from brainbridge.api.models import (
     RelationIn,
     SessionPatch,
 )
+from brainbridge.api.observations import observation_routes
 from brainbridge.api.page import web_file
 from brainbridge.api.people import McpByPerson, Team
 from brainbridge.bounds import MAX_NUMBER, TooDeep, load_json
@@ -169,6 +170,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         return Response(web_file("app.css"), media_type="text/css")
 
     add_browse_routes(app, brain, bridge, config.directives)
+    # Before /hooks/{kind}: /hooks/tool and /hooks/pre-compact are served there.
+    app.include_router(observation_routes(brain, bridge))
 
     @app.get("/stats")
     async def stats(b: Brain = Depends(brain)) -> dict[str, Any]:

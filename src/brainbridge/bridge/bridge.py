@@ -391,8 +391,10 @@ class Bridge:
         message: str = "",
     ) -> Enrichment:
         recent: set[str] = set()
+        # Unless the agent's context was compacted since (hooks/observe.py: PreCompact).
         if session and session.bridge_context_log:
-            recent = set(session.bridge_context_log[-1].get("loaded") or [])
+            last = session.bridge_context_log[-1]
+            recent = set() if last.get("compacted") else set(last.get("loaded") or [])
         cfg = self.config
 
         # Facts that no longer hold are left out; past exchanges stay, marked when a later

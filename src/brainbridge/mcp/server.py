@@ -254,6 +254,42 @@ def build_server(
 
     @server.tool(structured_output=False, annotations=WRITES)
     @guarded
+    async def observe_tool_call(
+        session_id: Annotated[str, Field(description="Your session's id.")],
+        cwd: Annotated[str, Field(description="The folder the tool ran in (absolute).")],
+        tool_name: Annotated[str, Field(description="The tool, e.g. Read, Edit, Bash.")],
+        tool_input: Annotated[
+            dict[str, Any] | None,
+            Field(description="Its arguments (file_path, command, pattern, url...)."),
+        ] = None,
+        tool_response: Annotated[Any, Field(description="What it returned.")] = None,
+        error: Annotated[str | None, Field(description="Its error output, when it failed.")] = None,
+        exit_code: Annotated[int | None, Field(description="A command's exit status.")] = None,
+    ) -> str:
+        """Record what a tool call did (files, command, outcome) as an observation of the
+        session, folded with the calls before it; no LLM involved."""
+        from brainbridge.observations.calls import tool_event
+        from brainbridge.observations.record import observe_events
+
+        check_depth(tool_input, "tool_input")
+        check_depth(tool_response, "tool_response")
+        payload = {
+            "session_id": session_id,
+            "cwd": cwd,
+            "tool_name": tool_name,
+            "tool_input": tool_input or {},
+            "tool_response": tool_response,
+            "error": error,
+            "exit_code": exit_code,
+        }
+        event = tool_event(payload)
+        if event is None:
+            return "Nothing to record: that call is noise (looking around, bookkeeping)."
+        written = await observe_events(await brain(), [event])
+        return f"Observed: {written[0].description}" if written else "Already recorded."
+
+    @server.tool(structured_output=False, annotations=WRITES)
+    @guarded
     async def relate(
         source: Annotated[str, Field(description="Name of the entity the relation starts at.")],
         relation: Annotated[str, Field(description="The relation, e.g. works_on, decided, owns.")],
