@@ -34,8 +34,9 @@ from brainbridge.bounds import MAX_NUMBER, TooDeep, load_json
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.errors import BrainError, Forbidden, InvalidInput, NotFound, StoreBusy
+from brainbridge.hooks.payload import field as payload_field
 from brainbridge.hooks.spool import received_turn, start_drainer, waiting
-from brainbridge.hooks.work import run_hook, store_turn
+from brainbridge.hooks.work import note_project, run_hook, store_turn
 from brainbridge.mcp import build_server
 from brainbridge.model.directives import DirectiveConfig
 
@@ -348,7 +349,12 @@ def create_app(config: ServerConfig) -> FastAPI:
             n = await next_exchange(b, record["session_id"])
             br._background(store_turn(b, br, record, n))
             return {"context": None, "accepted": True, "exchange_number": n}
-        return await run_hook(b, kind, payload, br)
+        result = await run_hook(b, kind, payload, br)
+        if kind == "session-start":  # after the answer: which project this session is in
+            br._background(
+                note_project(b, payload_field(payload, "session_id"), payload_field(payload, "cwd"))
+            )
+        return result
 
     @app.get("/export", response_class=PlainTextResponse)
     async def export(b: Brain = Depends(brain)) -> str:

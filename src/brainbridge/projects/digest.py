@@ -1,0 +1,357 @@
+"""The project digest SessionStart injects: an index of what happened here, by id.
+
+For the project opened: the last sessions here (title, when, one line), what the agent
+did lately (failures first, with their error line, and what fixed them), open
+commitments and recent decisions, the files most worked on, and the project's notes
+that matter. Each line carries the id `brain_get` opens in full and what opening it
+costs in tokens (progressive disclosure: the index is small, the detail is one call
+away). The whole stays within `DIGEST_TOKENS`; every stored string goes through the one
+sanitiser (and the redactor) before it is injected.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any
+
+from brainbridge.model import (
+    CHAT_EXCHANGE,
+    EPISODES,
+    PASSAGE,
+    Entity,
+    Session,
+)
+from brainbridge.projects.context import brain_context
+from brainbridge.projects.sessions import project_sessions
+from brainbridge.redact import redact
+from brainbridge.sanitise import inline
+
+if TYPE_CHECKING:
+    from brainbridge.ports import Sessions, Store
+
+OBSERVATION = "Observation"
+FILE = "File"
+DECISION, COMMITMENT = "Decision", "Commitment"
+DIGEST_TOKENS = 800
+CHARS_PER_TOKEN = 3.5  # pessimistic, as the prompt-time block budgets
+# How many lines each section may take at most; the token budget cuts first.
+MAX_SESSIONS, MAX_WORK, MAX_FACTS, MAX_FILES, MAX_NOTES = 5, 6, 5, 6, 4
+SCAN_OBSERVATIONS = 600
+SCAN_FACTS = 300
+LINE_CHARS = 170
+# What an edit says about where work happens, against a read or a search.
+KIND_WEIGHT = {"edit": 3.0, "test": 2.0, "command": 1.5, "read": 1.0, "search": 0.5}
+OPEN_STATUSES = {"", "open"}
+
+
+def estimate_tokens(text: str) -> int:
+    """A deliberately pessimistic token count (as the prompt-time block's)."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+@dataclass(frozen=True)
+class DigestLine:
+    """One indexed item: the entity id that opens it, its line, what opening it costs."""
+
+    id: int
+    text: str
+    cost: int
+
+    def render(self) -> str:
+        return f"- #{self.id} {self.text} (~{self.cost} tok)"
+
+
+def _clean(text: str, limit: int = LINE_CHARS) -> str:
+    return inline(text, limit, opens_line=True, redact=redact)
+
+
+def _day(stamp: str) -> str:
+    return stamp[:10] if len(stamp) >= 10 else stamp
+
+
+def _first_sentence(text: str) -> str:
+    text = " ".join(text.split())
+    for stop in (". ", "! ", "? "):
+        head, sep, _ = text.partition(stop)
+        if sep and len(head) >= 20:
+            return head + stop.strip()
+    return text
+
+
+def _body_cost(ent: Entity) -> int:
+    body = ent.attributes.get("body")
+    size = len(ent.name) + len(ent.description) + (len(body) if isinstance(body, str) else 0)
+    return max(1, estimate_tokens(" " * size))
+
+
+def _obs_cost(ent: Entity) -> int:
+    return max(1, estimate_tokens(f"{ent.name} {ent.description} {ent.attributes}"))
+
+
+# -- gathering ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _SessionInfo:
+    node: Entity
+    session: Session | None
+    exchanges: tuple[Entity, ...]
+
+    @property
+    def when(self) -> str:
+        return (self.session.updated_at if self.session else "") or self.node.updated_at
+
+
+def _sessions_here(
+    store: Store, sessions: Sessions, project: str, exclude: str
+) -> list[_SessionInfo]:
+    out: list[_SessionInfo] = []
+    for node in project_sessions(store, project):
+        sid = str(node.attributes.get("session_id") or node.name)
+        if sid == exclude:
+            continue
+        session = sessions.get(sid, 0)
+        if session is not None and session.message_count == 0 and not session.title:
+            continue  # opened, nothing said: nothing to come back to
+        out.append(_SessionInfo(node, session, ()))
+    out.sort(key=lambda s: s.when, reverse=True)
+    shown = out[:MAX_SESSIONS]
+    return [
+        _SessionInfo(s.node, s.session, tuple(sessions.session_exchanges(s.node.name, 60)))
+        for s in shown
+    ] + out[MAX_SESSIONS:]
+
+
+def _observations_here(store: Store, project: str) -> list[Entity]:
+    found, _ = store.list_entities(OBSERVATION, limit=SCAN_OBSERVATIONS)
+    mine = [e for e in found if e.attributes.get("project") == project]
+    mine.sort(key=lambda e: (str(e.attributes.get("at") or e.updated_at), e.id), reverse=True)
+    return mine
+
+
+def _facts_here(store: Store, prefixes: set[str]) -> list[Entity]:
+    out: list[Entity] = []
+    for etype in (COMMITMENT, DECISION):
+        found, _ = store.list_entities(etype, limit=SCAN_FACTS)
+        for e in found:
+            a = e.attributes
+            source = str(a.get("source_exchange") or "")
+            if source.split(":ex:", 1)[0] not in prefixes or a.get("valid_to"):
+                continue
+            if etype == COMMITMENT and str(a.get("status") or "").lower() not in OPEN_STATUSES:
+                continue
+            out.append(e)
+    out.sort(key=lambda e: (e.updated_at, e.id), reverse=True)
+    return out
+
+
+# -- lines ---------------------------------------------------------------------
+
+
+def _session_line(info: _SessionInfo) -> DigestLine:
+    s, exchanges = info.session, info.exchanges
+    title = (s.title if s else "") or str(info.node.attributes.get("title") or "")
+    last = exchanges[-1].attributes if exchanges else {}
+    last_prompt = str(last.get("user_message") or "")
+    gist = _first_sentence(s.summary) if s and s.summary else ""
+    if not title:
+        first = exchanges[0].attributes if exchanges else {}
+        title = _clean(str(first.get("user_message") or ""), 60) or "untitled session"
+    parts = [f'{_day(info.when)} "{_clean(title, 70)}"']
+    if gist:
+        parts.append(_clean(gist, 110))
+    if last_prompt and len(exchanges) > 1:
+        parts.append("last: " + _clean(last_prompt, 90))
+    elif last_prompt and not gist:
+        parts.append(_clean(str(last.get("ai_response") or last_prompt), 110))
+    size = sum(len(e.description) for e in exchanges) or len(info.node.description)
+    cost = max(1, estimate_tokens(" " * size))
+    text = parts[0] + (" — " + "; ".join(parts[1:]) if parts[1:] else "")
+    return DigestLine(info.node.id, text, cost)
+
+
+def _failed(ent: Entity) -> bool:
+    a = ent.attributes
+    code = a.get("exit_code")
+    return bool(a.get("error")) or (isinstance(code, int) and code not in (0,))
+
+
+def _work_lines(observations: Sequence[Entity]) -> list[DigestLine]:
+    """Failures and the runs after them first, then edits; reads and searches are left out
+    (files show where reading went). A failure a later run of the same command fixed says so."""
+    picked: list[tuple[int, DigestLine]] = []
+    later_ok: dict[str, Entity] = {}
+    for ent in reversed(observations):  # oldest first, to see what came after a failure
+        cmd = str(ent.attributes.get("command") or "")
+        if cmd and not _failed(ent):
+            later_ok[cmd] = ent
+    seen: set[str] = set()
+    for ent in observations:  # newest first
+        a = ent.attributes
+        kind = str(a.get("kind") or "")
+        if kind in ("read", "search", "web"):
+            continue
+        key = ent.name
+        if key in seen:
+            continue
+        seen.add(key)
+        text = _clean(ent.name, 90)
+        failed = _failed(ent)
+        detail = str(a.get("error") or "") if failed else str(a.get("outcome") or ent.description)
+        if detail:
+            text += ": " + _clean(detail, 110)
+        cmd = str(a.get("command") or "")
+        fix = later_ok.get(cmd) if cmd and _failed(ent) else None
+        fixed = fix is not None and fix.id != ent.id
+        if fixed:
+            text += " → later passed"
+        # Unfixed failures first: they are what the next session most likely returns to.
+        rank = 0 if _failed(ent) and not fixed else 1
+        day = _day(str(a.get("at") or ent.updated_at))
+        picked.append((rank, DigestLine(ent.id, f"{day} {text}", _obs_cost(ent))))
+    return [line for _, line in sorted(picked, key=lambda p: p[0])]
+
+
+def _file_lines(
+    store: Store, observations: Sequence[Entity], top: int
+) -> tuple[list[str], list[DigestLine]]:
+    """The `top` files most worked on (edits count most, recent work more), with lines."""
+    score: dict[str, float] = {}
+    last: dict[str, Entity] = {}
+    kinds: dict[str, Counter[str]] = {}
+    for rank, ent in enumerate(observations):  # newest first
+        a = ent.attributes
+        kind = str(a.get("kind") or "other")
+        raw_files = a.get("files")
+        raw_count = a.get("count")
+        count = raw_count if isinstance(raw_count, int) else 1
+        for f in raw_files if isinstance(raw_files, list) else []:
+            if not isinstance(f, str) or not f:
+                continue
+            recency = 1.0 / (1.0 + rank / 20)
+            score[f] = score.get(f, 0.0) + KIND_WEIGHT.get(kind, 0.5) * recency * max(
+                1, min(count, 5)
+            )
+            kinds.setdefault(f, Counter())[kind] += 1
+            last.setdefault(f, ent)
+    ranked = sorted(score, key=lambda f: -score[f])[:top]
+    ids = store.ids_named(FILE, ranked) if ranked else {}
+    out = []
+    for f in ranked:
+        done = ", ".join(f"{k} {n}×" for k, n in kinds[f].most_common(3))
+        text = f"{_clean(f, 90)} ({done})"
+        outcome = str(last[f].attributes.get("outcome") or "")
+        if outcome:
+            text += ": " + _clean(outcome, 70)
+        eid = ids.get(f, last[f].id)
+        out.append(DigestLine(eid, text, 20 * sum(kinds[f].values())))
+    return ranked, out
+
+
+def _fact_line(ent: Entity) -> DigestLine:
+    a = ent.attributes
+    when = str(a.get("due") or a.get("decided_on") or a.get("valid_from") or "")
+    label = "commitment" if ent.type == COMMITMENT else "decision"
+    text = f"{label}: {_clean(ent.name, 90)}"
+    if ent.description and ent.description.strip() != ent.name.strip():
+        text += " — " + _clean(ent.description, 90)
+    if when:
+        text += f" ({'due ' if a.get('due') else ''}{_day(when)})"
+    return DigestLine(ent.id, text, _body_cost(ent))
+
+
+_NOT_NOTES = frozenset({*EPISODES, PASSAGE, CHAT_EXCHANGE, OBSERVATION, FILE, DECISION, COMMITMENT})
+
+
+def _note_lines(store: Store, project: str, files: Sequence[str]) -> list[DigestLine]:
+    entries = brain_context(store, project, files, limit=MAX_NOTES * 3)
+    names = [e.title for e in entries if e.type not in _NOT_NOTES]
+    if not names:
+        return []
+    owners = store.entities_named(names)
+    out = []
+    for e in entries:
+        ent = owners.get(e.title)
+        if e.type in _NOT_NOTES or ent is None or ent.type != e.type:
+            continue
+        where = f" [{_clean(e.doc_path, 60)}]" if e.doc_path else ""
+        text = f"{_clean(e.title, 70)} ({_clean(e.type, 20)}){where}: {_clean(e.excerpt, 100)}"
+        out.append(DigestLine(ent.id, text, _body_cost(ent)))
+    return out[:MAX_NOTES]
+
+
+# -- the digest ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Digest:
+    project: str
+    sections: tuple[tuple[str, tuple[DigestLine, ...]], ...]
+
+    def is_empty(self) -> bool:
+        return not any(lines for _, lines in self.sections)
+
+    def text(self, budget: int = DIGEST_TOKENS) -> str:
+        """The digest as injected: a header, then each section's lines while they fit."""
+        name = PurePath(self.project).name or self.project
+        head = [
+            f"## Brain digest: {_clean(name, 60)} ({_clean(self.project, 120)})",
+            "Open any item with brain_get(id); a session's steps with brain_timeline(id).",
+        ]
+        used = estimate_tokens("\n".join(head))
+        out = list(head)
+        for title, lines in self.sections:
+            if not lines:
+                continue
+            header = f"### {title}"
+            header_cost = estimate_tokens(header) + 1
+            kept: list[str] = []
+            for line in lines:
+                rendered = line.render()
+                cost = estimate_tokens(rendered) + 1
+                extra = header_cost if not kept else 0
+                if used + cost + extra > budget:
+                    continue
+                used += cost + extra
+                kept.append(rendered)
+            if kept:
+                out += [header, *kept]
+        return "\n".join(out) if len(out) > len(head) else ""
+
+
+def project_digest(
+    store: Store, sessions: Sessions, project: str, exclude_session: str = ""
+) -> Digest:
+    """What happened in `project` (an absolute root), as indexed lines, best first."""
+    infos = _sessions_here(store, sessions, project, exclude_session)
+    observations = _observations_here(store, project)
+    prefixes = {str(i.node.attributes.get("session_id") or i.node.name)[:8] for i in infos}
+    facts = _facts_here(store, prefixes) if prefixes else []
+    paths, files = _file_lines(store, observations, MAX_FILES)
+    notes = _note_lines(store, project, [str(PurePath(project) / p) for p in paths[:3]])
+    return Digest(
+        project,
+        (
+            ("Last sessions here", tuple(_session_line(i) for i in infos[:MAX_SESSIONS])),
+            ("Recent work", tuple(_work_lines(observations)[:MAX_WORK])),
+            ("Open commitments and decisions", tuple(_fact_line(f) for f in facts[:MAX_FACTS])),
+            ("Files most worked on", tuple(files)),
+            ("Notes", tuple(notes)),
+        ),
+    )
+
+
+def digest_dict(digest: Digest) -> dict[str, Any]:
+    """The digest as JSON for the HTTP API."""
+    return {
+        "project": digest.project,
+        "sections": [
+            {"title": t, "items": [{"id": d.id, "text": d.text, "cost": d.cost} for d in lines]}
+            for t, lines in digest.sections
+        ],
+        "text": digest.text(),
+    }
