@@ -152,22 +152,30 @@ def _facts_here(store: Store, prefixes: set[str]) -> list[Entity]:
 # -- lines ---------------------------------------------------------------------
 
 
+def _last_sentence(text: str) -> str:
+    text = " ".join(text.split()).rstrip()
+    cut = max(text.rfind(". ", 0, len(text) - 2), text.rfind("; ", 0, len(text) - 2))
+    return text[cut + 2 :] if cut >= 0 and len(text) - cut > 25 else text
+
+
 def _session_line(info: _SessionInfo) -> DigestLine:
+    """Title and day, then where the session ended: the last ask and the reply's last
+    sentence (what was left, most often), else the curator's summary."""
     s, exchanges = info.session, info.exchanges
     title = (s.title if s else "") or str(info.node.attributes.get("title") or "")
     last = exchanges[-1].attributes if exchanges else {}
     last_prompt = str(last.get("user_message") or "")
-    gist = _first_sentence(s.summary) if s and s.summary else ""
+    last_reply = str(last.get("ai_response") or "")
     if not title:
         first = exchanges[0].attributes if exchanges else {}
         title = _clean(str(first.get("user_message") or ""), 60) or "untitled session"
     parts = [f'{_day(info.when)} "{_clean(title, 70)}"']
-    if gist:
-        parts.append(_clean(gist, 110))
-    if last_prompt and len(exchanges) > 1:
-        parts.append("last: " + _clean(last_prompt, 90))
-    elif last_prompt and not gist:
-        parts.append(_clean(str(last.get("ai_response") or last_prompt), 110))
+    if len(exchanges) > 1 and last_prompt:
+        parts.append("last: " + _clean(last_prompt, 80))
+    if last_reply:
+        parts.append("ended: " + _clean(_last_sentence(last_reply), 120))
+    elif s and s.summary:
+        parts.append(_clean(_first_sentence(s.summary), 110))
     size = sum(len(e.description) for e in exchanges) or len(info.node.description)
     cost = max(1, estimate_tokens(" " * size))
     text = parts[0] + (" — " + "; ".join(parts[1:]) if parts[1:] else "")
