@@ -72,7 +72,7 @@ def test_the_next_session_start_names_the_last_session_its_failure_and_files(
 
     assert context is not None
     assert context.startswith(f"## Brain digest: payments-api ({root})")
-    assert "Fix the 500 on an expired login token" in context  # the last session here
+    assert "The refresh path now returns 401." in context  # where the last session here ended
     assert "test_refresh_rotates_token" in context  # the failure it left
     assert "api/auth.py" in context  # the file worked on
     items = re.findall(r"^- #(\d+) .* \(~(\d+) tok\)$", context, re.M)

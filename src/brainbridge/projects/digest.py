@@ -115,7 +115,7 @@ def _sessions_here(
         if sid == exclude:
             continue
         session = sessions.get(sid, 0)
-        if session is not None and session.message_count == 0 and not session.title:
+        if session is None or (session.message_count == 0 and not session.title):
             continue  # opened, nothing said: nothing to come back to
         out.append(_SessionInfo(node, session, ()))
     out.sort(key=lambda s: s.when, reverse=True)
