@@ -6,7 +6,7 @@ commitments and recent decisions, the files most worked on, and the project's no
 that matter. Each line carries the id `brain_get` opens in full and what opening it
 costs in tokens (progressive disclosure: the index is small, the detail is one call
 away). The whole stays within `DIGEST_TOKENS`; every stored string goes through the one
-sanitiser (and the redactor) before it is injected.
+sanitiser before it is injected (the store redacted them on the way in).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from brainbridge.model import (
 )
 from brainbridge.projects.context import brain_context
 from brainbridge.projects.sessions import project_sessions
-from brainbridge.redact import redact
 from brainbridge.sanitise import inline
 
 if TYPE_CHECKING:
@@ -66,7 +65,9 @@ class DigestLine:
 
 
 def _clean(text: str, limit: int = LINE_CHARS) -> str:
-    return inline(text, limit, opens_line=True, redact=redact)
+    # The store redacted every string on its way in (one door); compiling the redactor
+    # again here would cost the cold SessionStart path ~20 ms for nothing.
+    return inline(text, limit, opens_line=True)
 
 
 def _day(stamp: str) -> str:
