@@ -220,8 +220,8 @@ def _work_lines(observations: Sequence[Entity]) -> list[DigestLine]:
             text += " → later passed"
         # Unfixed failures first: they are what the next session most likely returns to.
         rank = 0 if _failed(ent) and not fixed else 1
-        day = _day(str(a.get("at") or ent.updated_at))
-        picked.append((rank, DigestLine(ent.id, f"{day} {text}", _obs_cost(ent))))
+        # No day: the sessions above carry theirs, and each day costs 4 tokens a line.
+        picked.append((rank, DigestLine(ent.id, text, _obs_cost(ent))))
     return [line for _, line in sorted(picked, key=lambda p: p[0])]
 
 
@@ -305,30 +305,35 @@ class Digest:
         return not any(lines for _, lines in self.sections)
 
     def text(self, budget: int = DIGEST_TOKENS) -> str:
-        """The digest as injected: a header, then each section's lines while they fit."""
+        """The digest as injected: a header, then each section's best lines that fit.
+
+        Filled breadth first (every section's first line, then every second line, ...),
+        so a small budget still covers sessions, work, commitments, files and notes.
+        """
         name = PurePath(self.project).name or self.project
         head = [
             f"## Brain digest: {_clean(name, 60)} ({_clean(self.project, 120)})",
             "Open any item with brain_get(id); a session's steps with brain_timeline(id).",
         ]
         used = estimate_tokens("\n".join(head))
-        out = list(head)
-        for title, lines in self.sections:
-            if not lines:
-                continue
-            header = f"### {title}"
-            header_cost = estimate_tokens(header) + 1
-            kept: list[str] = []
-            for line in lines:
-                rendered = line.render()
-                cost = estimate_tokens(rendered) + 1
-                extra = header_cost if not kept else 0
-                if used + cost + extra > budget:
+        kept: list[list[str]] = [[] for _ in self.sections]
+        depth = max((len(lines) for _, lines in self.sections), default=0)
+        for rank in range(depth):
+            for i, (title, lines) in enumerate(self.sections):
+                if rank >= len(lines):
                     continue
-                used += cost + extra
-                kept.append(rendered)
-            if kept:
-                out += [header, *kept]
+                rendered = lines[rank].render()
+                cost = estimate_tokens(rendered) + 1
+                if not kept[i]:
+                    cost += estimate_tokens(f"### {title}") + 1
+                if used + cost > budget:
+                    continue
+                used += cost
+                kept[i].append(rendered)
+        out = list(head)
+        for (title, _), lines in zip(self.sections, kept, strict=True):
+            if lines:
+                out += [f"### {title}", *lines]
         return "\n".join(out) if len(out) > len(head) else ""
 
 
