@@ -331,9 +331,9 @@ class Digest:
                 used += cost
                 kept[i].append(rendered)
         out = list(head)
-        for (title, _), lines in zip(self.sections, kept, strict=True):
-            if lines:
-                out += [f"### {title}", *lines]
+        for (title, _), shown in zip(self.sections, kept, strict=True):
+            if shown:
+                out += [f"### {title}", *shown]
         return "\n".join(out) if len(out) > len(head) else ""
 
 
