@@ -39,7 +39,7 @@ DIGEST_TOKENS = 800
 CHARS_PER_TOKEN = 3.5  # pessimistic, as the prompt-time block budgets
 # How many lines each section may take at most; the token budget cuts first.
 MAX_SESSIONS, MAX_WORK, MAX_FACTS, MAX_FILES, MAX_NOTES = 5, 6, 5, 6, 4
-SCAN_OBSERVATIONS = 600
+SCAN_OBSERVATIONS = 200
 SCAN_FACTS = 300
 LINE_CHARS = 170
 # What an edit says about where work happens, against a read or a search.
@@ -109,27 +109,35 @@ class _SessionInfo:
 
 def _sessions_here(
     store: Store, sessions: Sessions, project: str, exclude: str
-) -> list[_SessionInfo]:
+) -> tuple[list[_SessionInfo], set[str]]:
+    """The sessions to show, newest first, and the id prefixes of every session here.
+
+    Nodes are touched when a session starts and at each curator run, so their own order
+    finds the candidates; only those are read from the sessions table.
+    """
+    nodes = [n for n in project_sessions(store, project) if _sid(n) != exclude]
+    prefixes = {_sid(n)[:8] for n in nodes}
+    nodes.sort(key=lambda n: (n.updated_at, n.id), reverse=True)
     out: list[_SessionInfo] = []
-    for node in project_sessions(store, project):
-        sid = str(node.attributes.get("session_id") or node.name)
-        if sid == exclude:
-            continue
-        session = sessions.get(sid, 0)
+    for node in nodes[: MAX_SESSIONS * 3]:
+        session = sessions.get(_sid(node), 0)
         if session is None or (session.message_count == 0 and not session.title):
             continue  # opened, nothing said: nothing to come back to
         out.append(_SessionInfo(node, session, ()))
     out.sort(key=lambda s: s.when, reverse=True)
-    shown = out[:MAX_SESSIONS]
-    return [
-        _SessionInfo(s.node, s.session, tuple(sessions.session_exchanges(s.node.name, 60)))
-        for s in shown
-    ] + out[MAX_SESSIONS:]
+    shown = [
+        _SessionInfo(s.node, s.session, tuple(sessions.session_exchanges(_sid(s.node), 60)))
+        for s in out[:MAX_SESSIONS]
+    ]
+    return shown, prefixes
+
+
+def _sid(node: Entity) -> str:
+    return str(node.attributes.get("session_id") or node.name)
 
 
 def _observations_here(store: Store, project: str) -> list[Entity]:
-    found, _ = store.list_entities(OBSERVATION, limit=SCAN_OBSERVATIONS)
-    mine = [e for e in found if e.attributes.get("project") == project]
+    mine = store.newest_with_attribute(OBSERVATION, "project", project, SCAN_OBSERVATIONS)
     mine.sort(key=lambda e: (str(e.attributes.get("at") or e.updated_at), e.id), reverse=True)
     return mine
 
@@ -189,40 +197,37 @@ def _failed(ent: Entity) -> bool:
     return bool(a.get("error")) or (isinstance(code, int) and code not in (0,))
 
 
-def _work_lines(observations: Sequence[Entity]) -> list[DigestLine]:
-    """Failures and the runs after them first, then edits; reads and searches are left out
-    (files show where reading went). A failure a later run of the same command fixed says so."""
-    picked: list[tuple[int, DigestLine]] = []
-    later_ok: dict[str, Entity] = {}
+def _work_lines(observations: Sequence[Entity], top: int) -> list[DigestLine]:
+    """The `top` tool calls to show: unfixed failures first, then the rest newest first;
+    reads and searches are left out (files show where reading went). A failure that a
+    later run of the same command fixed says so. Only the chosen ones are rendered."""
+    later_ok: dict[str, int] = {}
     for ent in reversed(observations):  # oldest first, to see what came after a failure
-        cmd = str(ent.attributes.get("command") or "")
-        if cmd and not _failed(ent):
-            later_ok[cmd] = ent
+        cmd = ent.attributes.get("command")
+        if isinstance(cmd, str) and cmd and not _failed(ent):
+            later_ok[cmd] = ent.id
+    chosen: list[tuple[int, Entity, bool]] = []
     seen: set[str] = set()
     for ent in observations:  # newest first
         a = ent.attributes
-        kind = str(a.get("kind") or "")
-        if kind in ("read", "search", "web"):
+        if a.get("kind") in ("read", "search", "web") or ent.name in seen:
             continue
-        key = ent.name
-        if key in seen:
-            continue
-        seen.add(key)
-        text = _clean(ent.name, 90)
+        seen.add(ent.name)
+        cmd = a.get("command")
+        failed = _failed(ent)
+        fixed = failed and isinstance(cmd, str) and later_ok.get(cmd, ent.id) != ent.id
+        # Unfixed failures first: they are what the next session most likely returns to.
+        chosen.append((0 if failed and not fixed else 1, ent, fixed))
+    chosen.sort(key=lambda c: c[0])
+    out = []
+    for _, ent, fixed in chosen[:top]:
+        a = ent.attributes
         failed = _failed(ent)
         detail = str(a.get("error") or "") if failed else str(a.get("outcome") or ent.description)
-        if detail:
-            text += ": " + _clean(detail, 110)
-        cmd = str(a.get("command") or "")
-        fix = later_ok.get(cmd) if cmd and _failed(ent) else None
-        fixed = fix is not None and fix.id != ent.id
-        if fixed:
-            text += " → later passed"
-        # Unfixed failures first: they are what the next session most likely returns to.
-        rank = 0 if _failed(ent) and not fixed else 1
         # No day: the sessions above carry theirs, and each day costs 4 tokens a line.
-        picked.append((rank, DigestLine(ent.id, text, _obs_cost(ent))))
-    return [line for _, line in sorted(picked, key=lambda p: p[0])]
+        text = _clean(ent.name, 90) + (": " + _clean(detail, 110) if detail else "")
+        out.append(DigestLine(ent.id, text + (" → later passed" if fixed else ""), _obs_cost(ent)))
+    return out
 
 
 def _file_lines(
@@ -341,17 +346,16 @@ def project_digest(
     store: Store, sessions: Sessions, project: str, exclude_session: str = ""
 ) -> Digest:
     """What happened in `project` (an absolute root), as indexed lines, best first."""
-    infos = _sessions_here(store, sessions, project, exclude_session)
+    infos, prefixes = _sessions_here(store, sessions, project, exclude_session)
     observations = _observations_here(store, project)
-    prefixes = {str(i.node.attributes.get("session_id") or i.node.name)[:8] for i in infos}
     facts = _facts_here(store, prefixes) if prefixes else []
     paths, files = _file_lines(store, observations, MAX_FILES)
     notes = _note_lines(store, project, [str(PurePath(project) / p) for p in paths[:3]])
     return Digest(
         project,
         (
-            ("Last sessions here", tuple(_session_line(i) for i in infos[:MAX_SESSIONS])),
-            ("Recent work", tuple(_work_lines(observations)[:MAX_WORK])),
+            ("Last sessions here", tuple(_session_line(i) for i in infos)),
+            ("Recent work", tuple(_work_lines(observations, MAX_WORK))),
             ("Open commitments and decisions", tuple(_fact_line(f) for f in facts[:MAX_FACTS])),
             ("Files most worked on", tuple(files)),
             ("Notes", tuple(notes)),

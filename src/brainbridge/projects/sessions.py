@@ -13,8 +13,8 @@ from brainbridge.model import CHAT_SESSION, Entity
 if TYPE_CHECKING:
     from brainbridge.ports import Store
 
-# How many of the newest sessions a digest looks through for those of one project.
-SCAN_SESSIONS = 400
+# How many of a project's sessions a digest looks through (for commitments made in them).
+SCAN_SESSIONS = 100
 
 
 def note_project(store: Store, session_id: str, project: str) -> bool:
@@ -35,6 +35,5 @@ def note_project(store: Store, session_id: str, project: str) -> bool:
 
 
 def project_sessions(store: Store, project: str, limit: int = SCAN_SESSIONS) -> list[Entity]:
-    """The session nodes recorded in `project` among the newest `limit`, newest first."""
-    found, _ = store.list_entities(CHAT_SESSION, limit=limit)
-    return [e for e in found if e.attributes.get("project") == project]
+    """The newest `limit` session nodes recorded in `project`, newest first."""
+    return store.newest_with_attribute(CHAT_SESSION, "project", project, limit)
