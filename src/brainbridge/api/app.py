@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Res
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from brainbridge.api.browse import add_browse_routes
+from brainbridge.api.digest import add_digest_routes
 from brainbridge.api.guard import PERSON, Guard, People, is_loopback
 from brainbridge.api.models import (
     ContextIn,
@@ -35,8 +36,9 @@ from brainbridge.bounds import MAX_NUMBER, TooDeep, load_json
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.errors import BrainError, Forbidden, InvalidInput, NotFound, StoreBusy
+from brainbridge.hooks.payload import field as payload_field
 from brainbridge.hooks.spool import received_turn, start_drainer, waiting
-from brainbridge.hooks.work import run_hook, store_turn
+from brainbridge.hooks.work import note_project, run_hook, store_turn
 from brainbridge.mcp import build_server
 from brainbridge.model.directives import DirectiveConfig
 
@@ -172,6 +174,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     add_browse_routes(app, brain, bridge, config.directives)
     # Before /hooks/{kind}: /hooks/tool and /hooks/pre-compact are served there.
     app.include_router(observation_routes(brain, bridge))
+    add_digest_routes(app, brain)
 
     @app.get("/stats")
     async def stats(b: Brain = Depends(brain)) -> dict[str, Any]:
@@ -351,7 +354,12 @@ def create_app(config: ServerConfig) -> FastAPI:
             n = await next_exchange(b, record["session_id"])
             br._background(store_turn(b, br, record, n))
             return {"context": None, "accepted": True, "exchange_number": n}
-        return await run_hook(b, kind, payload, br)
+        result = await run_hook(b, kind, payload, br)
+        if kind == "session-start":  # after the answer: which project this session is in
+            br._background(
+                note_project(b, payload_field(payload, "session_id"), payload_field(payload, "cwd"))
+            )
+        return result
 
     @app.get("/export", response_class=PlainTextResponse)
     async def export(b: Brain = Depends(brain)) -> str:

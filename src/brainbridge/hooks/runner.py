@@ -173,8 +173,13 @@ async def _run_here(
     brain = await Brain.open(home, embedder=None, background_indexing=False, sync_types=False)
     try:
         if kind == "session-start":  # project context: no bridge to build
+            from brainbridge.hooks.payload import field
+            from brainbridge.hooks.work import note_project
+
             result = await run_hook(brain, kind, payload)
             emit(kind, result)
+            # After the output: a busy database delays only this write, never the context.
+            await note_project(brain, field(payload, "session_id"), field(payload, "cwd"))
             return result
         bridge = settings.make_bridge(brain, llm)
         try:

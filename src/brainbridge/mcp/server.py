@@ -27,7 +27,8 @@ INSTRUCTIONS = (
     "brainbridge is the user's personal knowledge graph (people, projects, documents, "
     "decisions, commitments, past conversations). Use `recall` or `search` before answering "
     "questions about the user's own work; `remember` and `relate` to store durable facts; "
-    "`brain_context` at the start of work in a code project."
+    "`brain_context` at the start of work in a code project; `brain_get` opens an item of "
+    "the session-start digest by id, `brain_timeline` walks a past session step by step."
 )
 MAX_RESULTS = 50
 MAX_HOPS = 3
@@ -141,6 +142,30 @@ def build_server(
         b = await brain()
         entries = await b.brain_context(project_root, recent_files, _clamp(limit, 1, MAX_RESULTS))
         return context_text(entries, project_root)
+
+    @server.tool(structured_output=False, annotations=READ_ONLY)
+    @guarded
+    async def brain_get(
+        item_id: Annotated[
+            str,
+            Field(description="The item's id as the digest or a timeline shows it (12 or #12)."),
+        ],
+    ) -> str:
+        """Open any brain item by id in full: a session, an exchange, a tool call, a file, a note."""
+        return await (await brain()).item_text(item_id)
+
+    @server.tool(structured_output=False, annotations=READ_ONLY)
+    @guarded
+    async def brain_timeline(
+        session: Annotated[
+            str, Field(description="The session: its id in the digest (#12), or a session id.")
+        ],
+    ) -> str:
+        """A session's exchanges and tool calls (observations) in the order they happened."""
+        from brainbridge.projects.disclose import timeline_text
+
+        sid, steps = await (await brain()).timeline(session)
+        return timeline_text(sid, steps)
 
     @server.tool(structured_output=False, annotations=READ_ONLY)
     @guarded

@@ -17,6 +17,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from brainbridge.projects.root import project_root
+
 KINDS = ("read", "edit", "command", "search", "test", "web", "other")
 MAX_COMMAND = 300
 MAX_ERROR = 240
@@ -181,22 +183,6 @@ def tool_event(payload: dict[str, Any]) -> ToolEvent | None:
         at=at,
         key=f"{session[:200]}/tool/{call_id[:80]}",
     )
-
-
-def project_root(cwd: str) -> str:
-    """The git top level holding `cwd` (a `.git` folder or file), else `cwd` itself.
-
-    Walks up with `stat` calls only: no `git` process on the hook's path.
-    """
-    start = os.path.normpath(os.path.abspath(cwd))
-    here = start
-    while True:
-        if os.path.exists(os.path.join(here, ".git")):
-            return here
-        parent = os.path.dirname(here)
-        if parent == here:
-            return start
-        here = parent
 
 
 def relative(path: str, cwd: str, root: str) -> str:
