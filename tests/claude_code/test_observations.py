@@ -10,6 +10,7 @@ says it.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from hooks.conftest import wait_drained
 
 TEST = "python3 -m unittest -q test_calc"
 DONE = "Fixed add() in calc.py; the test passes now."
+PRIVATE = "zebra-quartz-7741"
 
 
 def _steps(project: Path) -> list[tuple[str, dict[str, object]]]:
@@ -74,7 +76,10 @@ def test_a_coding_session_leaves_its_observations(setup: Setup) -> None:
     )
     setup.fake.responder = _coder(project)
     result = setup.claude(
-        "The add test fails; fix calc.py.", "Read", "Edit", "Bash(python3 -m unittest:*)"
+        f"The add test fails; fix calc.py. <private>My bank PIN is {PRIVATE}.</private>",
+        "Read",
+        "Edit",
+        "Bash(python3 -m unittest:*)",
     )
     assert result["result"] == DONE
     assert (project / "calc.py").read_text().endswith("a + b\n")  # the tools really ran
@@ -90,3 +95,17 @@ def test_a_coding_session_leaves_its_observations(setup: Setup) -> None:
     assert by_title["edited calc.py"]["project"] == str(project)
     assert f"Work: Edited calc.py; fixed the failing test ({TEST})" in summary
     assert FILE in found and OBSERVATION in found
+
+    # The next session opens with a digest that names the file edited and the fix...
+    setup.fake.responder = lambda request: reply_text("Noted.")
+    setup.claude("What did we do last time in this project?")
+    seen = "\n".join(json.dumps(r.body, ensure_ascii=False) for r in setup.fake.requests)
+    digest = seen[seen.rindex("Brain digest") :][:3000]
+    assert "calc.py" in digest and "failed → passed" in digest, digest
+    # ...and what was marked private is nowhere in the brain folder (db, WAL, spool, logs).
+    leaked = [
+        str(f.relative_to(setup.brain))
+        for f in setup.brain.rglob("*")
+        if f.is_file() and PRIVATE.encode() in f.read_bytes()
+    ]
+    assert leaked == []

@@ -192,7 +192,11 @@ def _session_line(info: _SessionInfo) -> DigestLine:
 
 
 def _failed(ent: Entity) -> bool:
+    """Whether the call (its last run, when several were folded into it) failed."""
     a = ent.attributes
+    states = a.get("states")
+    if isinstance(states, list) and states and isinstance(states[-1], str):
+        return states[-1] == "failed"
     code = a.get("exit_code")
     return bool(a.get("error")) or (isinstance(code, int) and code not in (0,))
 
@@ -224,6 +228,9 @@ def _work_lines(observations: Sequence[Entity], top: int) -> list[DigestLine]:
         a = ent.attributes
         failed = _failed(ent)
         detail = str(a.get("error") or "") if failed else str(a.get("outcome") or ent.description)
+        if not failed and a.get("error") and "→" in detail:
+            # "failed → passed": what failed on the way is what the next session may need.
+            detail += f" (was: {a['error']})"
         # No day: the sessions above carry theirs, and each day costs 4 tokens a line.
         text = _clean(ent.name, 90) + (": " + _clean(detail, 110) if detail else "")
         out.append(DigestLine(ent.id, text + (" → later passed" if fixed else ""), _obs_cost(ent)))
