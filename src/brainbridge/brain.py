@@ -12,12 +12,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from brainbridge.acting import acting
 from brainbridge.errors import InvalidInput, NotFound, SchemaError
 from brainbridge.home import init_home
-from brainbridge.model import PASSAGE, Entity, Hit, Relation, Subgraph, holds_at
+from brainbridge.model import CHAT_SESSION, PASSAGE, Entity, Hit, Relation, Subgraph, holds_at
 from brainbridge.ports import Embedder, Sessions, Store
 from brainbridge.search import HybridSearch, SearchOptions, SearchRequest
 from brainbridge.search.indexer import Indexer, embed_pending
@@ -28,6 +28,9 @@ from brainbridge.store.sqlite.sessions import SqliteSessions
 from brainbridge.store.sqlite.store import SqliteStore, clean_text
 from brainbridge.transfer import Imported, export_lines, import_lines
 from brainbridge.types import TYPES_FILE, append_types, load_types, validate
+
+if TYPE_CHECKING:
+    from brainbridge.forget import Forgetting
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -250,6 +253,26 @@ class Brain:
             return deleted
 
         return await self._run(_delete)
+
+    async def forget(self, item: EntityRef, preview: bool = True, via: str = "api") -> Forgetting:
+        """What forgetting `item` removes (`preview`), or remove it and what was derived
+        from it, leaving an audit line without its content (see `brainbridge.forget`).
+        `("Chat_Session", id)` names a session, with or without its node.
+
+        Raises: NotFound; InvalidInput for an ambiguous name; StoreBusy.
+        """
+        from brainbridge import forget
+
+        sid = forget.session_ref(item)
+        target = None if sid is not None else await self.resolve(item)
+        if sid is not None:
+            target = await self.get_entity(CHAT_SESSION, sid)
+        plan = await self._run(forget.plan, self, item, target)
+        if preview:
+            return plan
+        done = await self._run(forget.carry_out, self, plan, via)
+        self._written()
+        return done
 
     async def resolve(self, ref: EntityRef) -> Entity:
         """Find an entity from an Entity, a (type, name) pair or a unique name.
