@@ -7,7 +7,8 @@ What goes with what:
   bridge log entry of its turn (its queries quote the prompt);
 - a session (`Chat_Session:ID`, whether or not the curator made a node of it): its
   exchanges and observations with what was extracted from them, its node, and its row
-  with the bridge log and curator runs.
+  with the bridge log and curator runs; the curator's activity logs and day records drop
+  its lines, and each day's journal entry is rewritten from what remains.
 
 Every forget appends one line to `forgotten.jsonl` in the brain's files: when, who, by
 which door, the item's id and type, and counts; never a name or any text of it.
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
+from brainbridge.curator.forget import forget_session, session_days
 from brainbridge.errors import NotFound
 from brainbridge.model import CHAT_EXCHANGE, CHAT_SESSION, PASSAGE, Entity
 from brainbridge.store.sqlite import forget as rows
@@ -41,6 +43,7 @@ class Forgetting:
     entities: tuple[Entity, ...]
     sessions: tuple[str, ...] = ()
     turns: tuple[tuple[str, int], ...] = ()
+    journal_days: tuple[str, ...] = ()  # days whose journal entry is rewritten without it
     relations: int = 0
     vectors: int = 0
     log_entries: int = 0
@@ -56,6 +59,7 @@ class Forgetting:
             "scrubbed": self.scrubbed,
             "entities": [{"type": e.type, "name": e.name} for e in self.entities],
             "sessions": list(self.sessions),
+            "journal_days": list(self.journal_days),
             "counts": self.counts,
         }
 
@@ -79,6 +83,7 @@ def plan(brain: Brain, ref: EntityRef, target: Entity | None) -> Forgetting:
     sid = session_ref(target or ref)
     sessions: tuple[str, ...] = ()
     turns: tuple[tuple[str, int], ...] = ()
+    days: tuple[str, ...] = ()
     if sid is not None:
         found = rows.session_entities(store, sid)
         if target is not None and all(e.id != target.id for e in found):
@@ -89,6 +94,7 @@ def plan(brain: Brain, ref: EntityRef, target: Entity | None) -> Forgetting:
         exchanges = [e.id for e in found if e.type == CHAT_EXCHANGE]
         found += [f for f in rows.derived_facts(store, exchanges) if f not in found]
         kind, key = CHAT_SESSION, sid
+        days = tuple(session_days(brain.files, sid))
     else:
         assert target is not None
         found = [target]
@@ -109,6 +115,7 @@ def plan(brain: Brain, ref: EntityRef, target: Entity | None) -> Forgetting:
         entities,
         sessions,
         turns,
+        days,
         relations,
         vectors,
         rows.count_log(store, sessions, turns),
@@ -151,8 +158,14 @@ def carry_out(brain: Brain, forgetting: Forgetting, via: str) -> Forgetting:
 
     Raises: StoreBusy; OSError if the audit line cannot be written (the deletion stands).
     """
+    store = _store(brain)
+
+    def journals() -> None:
+        if forgetting.kind == CHAT_SESSION and forgetting.journal_days:
+            forget_session(store, brain.files, forgetting.key, list(forgetting.journal_days))
+
     removed = rows.delete(
-        _store(brain), forgetting.entities, forgetting.sessions, forgetting.turns
+        store, forgetting.entities, forgetting.sessions, forgetting.turns, then=journals
     )
     done = Forgetting(
         forgetting.kind,
@@ -160,6 +173,7 @@ def carry_out(brain: Brain, forgetting: Forgetting, via: str) -> Forgetting:
         forgetting.entities,
         forgetting.sessions,
         forgetting.turns,
+        forgetting.journal_days,
         removed.relations,
         removed.vectors,
         removed.log_entries,
@@ -184,7 +198,11 @@ def audit(brain: Brain, done: Forgetting, via: str) -> None:
             "by": brain.user or _os_user(),
             "via": via,
             "item": {"type": done.kind, "id": done.key},
-            "counts": {**done.counts, "log_entries": done.log_entries},
+            "counts": {
+                **done.counts,
+                "log_entries": done.log_entries,
+                "journal_days": len(done.journal_days),
+            },
             "scrubbed": done.scrubbed,
         },
     )

@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Res
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from brainbridge.api.browse import add_browse_routes
+from brainbridge.api.forget import add_forget_routes
 from brainbridge.api.guard import PERSON, Guard, People, is_loopback
 from brainbridge.api.models import (
     ContextIn,
@@ -169,6 +170,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         return Response(web_file("app.css"), media_type="text/css")
 
     add_browse_routes(app, brain, bridge, config.directives)
+    add_forget_routes(app, brain)
 
     @app.get("/stats")
     async def stats(b: Brain = Depends(brain)) -> dict[str, Any]:

@@ -90,4 +90,6 @@ def _show(plan: Forgetting, to_stderr: bool) -> None:
         f"  ({c['relations']} relations, {c['vectors']} vectors, {c['sessions']} sessions,"
         f" {plan.log_entries} log entries)"
     )
+    if plan.journal_days:
+        lines.append(f"  and its lines in the journal of {', '.join(plan.journal_days)}")
     click.echo("\n".join(lines), err=to_stderr)

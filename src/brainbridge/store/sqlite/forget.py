@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from brainbridge.model import Entity
@@ -129,11 +129,13 @@ def delete(
     entities: Sequence[Entity],
     sessions: Sequence[str] = (),
     turns: Sequence[tuple[str, int]] = (),
+    then: Callable[[], None] | None = None,
 ) -> Removed:
     """Delete these entities (relations, vectors, name keys and index rows go with them),
     these sessions (their bridge log and curator runs too), the bridge log entries of
     these (session, turn) pairs, and merge records naming a deleted entity; all in one
-    transaction, then scrub what SQLite leaves of them in its files.
+    transaction. `then` runs next (rewrites of what quoted them), and last what SQLite
+    leaves of all of it in its files is scrubbed.
 
     Raises: StoreBusy when another writer holds the database past the busy timeout.
     """
@@ -163,6 +165,8 @@ def delete(
                 )
             for sid in sessions:
                 store.conn.execute("DELETE FROM sessions WHERE id = ?", (sid,))
+        if then is not None:
+            then()
         scrubbed = _scrub(store.conn) if sqlite else True
     finally:
         if sqlite:
