@@ -20,6 +20,7 @@ import getpass
 import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from brainbridge.curator.forget import forget_session, session_days
@@ -188,24 +189,50 @@ def carry_out(brain: Brain, forgetting: Forgetting, via: str) -> Forgetting:
 
 
 def audit(brain: Brain, done: Forgetting, via: str) -> None:
-    """Append the audit line of a forget: no name, no text, only what and how many."""
+    """Append the audit line of a forget: no name, no text, only what and how many.
+
+    A forgotten exchange's turn key (its session and message id, or a hash of its text)
+    is kept too, so an import of the same transcript or export does not bring it back.
+    """
     from brainbridge.curator.files import append_line
 
-    append_line(
-        brain.files / AUDIT_FILE,
-        {
-            "at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "by": brain.user or _os_user(),
-            "via": via,
-            "item": {"type": done.kind, "id": done.key},
-            "counts": {
-                **done.counts,
-                "log_entries": done.log_entries,
-                "journal_days": len(done.journal_days),
-            },
-            "scrubbed": done.scrubbed,
+    keys = [
+        e.attributes["turn_key"]
+        for e in done.entities
+        if e.type == CHAT_EXCHANGE and isinstance(e.attributes.get("turn_key"), str)
+    ]
+    entry: dict[str, Any] = {
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "by": brain.user or _os_user(),
+        "via": via,
+        "item": {"type": done.kind, "id": done.key},
+        "counts": {
+            **done.counts,
+            "log_entries": done.log_entries,
+            "journal_days": len(done.journal_days),
         },
-    )
+        "scrubbed": done.scrubbed,
+    }
+    if keys and done.kind != CHAT_SESSION:  # a session's id already names all its turns
+        entry["turn_keys"] = keys
+    append_line(brain.files / AUDIT_FILE, entry)
+
+
+def forgotten(folder: Path) -> tuple[set[str], set[str]]:
+    """The sessions and the turn keys forgotten in the brain whose files are in `folder`,
+    for importers to skip."""
+    from brainbridge.curator.files import read_lines
+
+    sessions: set[str] = set()
+    keys: set[str] = set()
+    for entry in read_lines(folder / AUDIT_FILE):
+        item = entry.get("item")
+        if isinstance(item, dict) and item.get("type") == CHAT_SESSION:
+            sessions.add(str(item.get("id")))
+        found = entry.get("turn_keys")
+        if isinstance(found, list):
+            keys.update(k for k in found if isinstance(k, str))
+    return sessions, keys
 
 
 def _os_user() -> str:

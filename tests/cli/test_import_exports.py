@@ -100,3 +100,13 @@ def test_a_zip_without_conversations_exits_2(cli: BrainCli, tmp_path: Path) -> N
         archive.writestr("user.json", "{}")
     bad = cli("import-chatgpt", str(path))
     assert bad.code == 2 and "holds no conversations.json" in bad.err
+
+
+def test_what_was_forgotten_is_not_imported_again(cli: BrainCli) -> None:
+    cli.ok("import-claude-ai", str(CLAUDE_AI))
+    cli.ok("forget", "session:b1f3c5d7-2a4e-4b6c-8d0f-1e2a3b4c5d6e", "--yes")
+    cli.ok("forget", "0f9e8d7c:ex:1", "--yes")
+    again = cli.ok("import-claude-ai", str(CLAUDE_AI)).out
+    assert "0 exchanges imported from 3 conversations (0 already there, 3 forgotten)" in again
+    assert cli("show", "b1f3c5d7:ex:1").code == 3
+    assert cli("show", "0f9e8d7c:ex:1").code == 3

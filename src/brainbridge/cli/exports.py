@@ -19,27 +19,33 @@ if TYPE_CHECKING:
 
 def import_sessions(
     app: App, sources: Sequence[Callable[[], Conversation]], label: str
-) -> tuple[int, int]:
+) -> tuple[int, int, int]:
     """Store the turns of each conversation (read when its turn comes) as exchanges of its
-    session, dated by when they happened; (stored, already there). A turn stored before,
-    by this import or by the hooks, is skipped.
+    session, dated by when they happened; (stored, already there, forgotten). A turn stored
+    before, by this import or by the hooks, is skipped, and so is what `brain forget` forgot.
 
     Raises: SystemExit with the CLI's exit code on a failure or Ctrl-C.
     """
     from rich.progress import Progress
 
     from brainbridge.bridge import Bridge
+    from brainbridge.forget import forgotten
     from brainbridge.hooks.payload import day_of, turn_key
 
-    async def body() -> tuple[int, int]:
-        stored = skipped = 0
+    async def body() -> tuple[int, int, int]:
+        stored = skipped = forgot = 0
         async with open_brain(app.settings) as brain:
             bridge = Bridge(brain)
+            gone_sessions, gone_turns = forgotten(brain.files)
             with Progress(transient=True) as bar:
                 task = bar.add_task(label, total=len(sources))
                 for source in sources:
                     conv = source()
                     session_id = conv.session_id
+                    if session_id in gone_sessions:
+                        forgot += len(conv.turns)
+                        bar.advance(task)
+                        continue
                     await brain._run(brain.sessions.ensure, session_id)
                     if conv.title:
                         await brain._run(
@@ -49,6 +55,9 @@ def import_sessions(
                         # Keyed as the Stop hook keys it: a turn it already stored is
                         # skipped, whatever number it was given.
                         key = turn_key(session_id, turn.prompt, turn.reply, turn.uuid)
+                        if key in gone_turns:
+                            forgot += 1
+                            continue
                         if await brain._run(brain.store.has_turn_key, key):
                             skipped += 1
                             continue
@@ -65,7 +74,7 @@ def import_sessions(
                     bar.advance(task)
                     await asyncio.sleep(0)
             await bridge.drain()
-        return stored, skipped
+        return stored, skipped, forgot
 
     return guarded(lambda: run(body()))
 
@@ -78,11 +87,15 @@ def _import_export(app: App, path: Path, parse: Callable[[Any], list[Conversatio
         click.echo(f"no conversations in {path}", err=True)
         return
     sources = [functools.partial(_same, c) for c in conversations]
-    stored, skipped = import_sessions(app, sources, "importing conversations")
-    click.echo(
-        f"{stored} exchanges imported from {len(conversations)} conversations"
-        f" ({skipped} already there)"
-    )
+    counts = import_sessions(app, sources, "importing conversations")
+    click.echo(imported_line(counts, f"{len(conversations)} conversations"))
+
+
+def imported_line(counts: tuple[int, int, int], sources: str) -> str:
+    """What an import did, in one line."""
+    stored, skipped, forgot = counts
+    gone = f", {forgot} forgotten" if forgot else ""
+    return f"{stored} exchanges imported from {sources} ({skipped} already there{gone})"
 
 
 def _same(conversation: Conversation) -> Conversation:

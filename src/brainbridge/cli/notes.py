@@ -88,7 +88,7 @@ def context_cmd(
 def import_claude(app: App, folder: Path | None) -> None:
     """Back-fill the brain from past Claude Code transcripts (~/.claude/projects/*/*.jsonl)."""
     from brainbridge.chat_exports import Conversation
-    from brainbridge.cli.exports import import_sessions
+    from brainbridge.cli.exports import import_sessions, imported_line
     from brainbridge.hooks.payload import claude_transcripts_root, transcript_turns
 
     root = folder or claude_transcripts_root()
@@ -103,7 +103,5 @@ def import_claude(app: App, folder: Path | None) -> None:
         return Conversation(path.stem, "", tuple(transcript_turns(path)))
 
     sources = [lambda p=p: transcript(p) for p in files]
-    stored, skipped = import_sessions(app, sources, "importing transcripts")
-    click.echo(
-        f"{stored} exchanges imported from {len(files)} transcripts ({skipped} already there)"
-    )
+    counts = import_sessions(app, sources, "importing transcripts")
+    click.echo(imported_line(counts, f"{len(files)} transcripts"))
