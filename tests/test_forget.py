@@ -114,3 +114,31 @@ async def test_an_unknown_item_is_not_found(brain: Brain) -> None:
         await brain.forget(("Chat_Session", "no-such-session"))
     with pytest.raises(NotFound):
         await brain.forget("Nobody Atall")
+
+
+async def test_a_sessions_observations_go_with_it_and_its_files_stay(brain: Brain) -> None:
+    from brainbridge.types import TYPES_FILE, append_types
+
+    added = {
+        t: {"description": f"{t} (issue 33)", "attributes": {}}
+        for t in ("Observation", "File")
+        if t not in brain.types
+    }
+    if added:
+        append_types(brain.path / TYPES_FILE, added)
+        await brain.sync_schema()
+    await _told(brain, SECRET_SESSION, [("We decided to move the quarkplinth repo.", "Ok.")])
+    await brain.upsert_entity("File", "api/auth.py", {"project": "/src/app"})
+    await brain.upsert_entity(
+        "Observation",
+        "edited api/auth.py",
+        {"session_id": SECRET_SESSION, "kind": "edit", "files": ["api/auth.py"], "count": 2},
+        "fixed the quarkplinth token check",
+    )
+    await brain.relate(("Observation", "edited api/auth.py"), "touched", ("File", "api/auth.py"))
+
+    plan = await brain.forget(("Chat_Session", SECRET_SESSION))
+    assert plan.counts.get("Observation") == 1 and "File" not in plan.counts
+    await brain.forget(("Chat_Session", SECRET_SESSION), preview=False)
+    assert await brain.get_entity("Observation", "edited api/auth.py") is None
+    assert await brain.get_entity("File", "api/auth.py") is not None
