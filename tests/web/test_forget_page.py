@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions as ec
@@ -29,3 +31,16 @@ def test_a_conversation_is_forgotten_from_its_page(browser: WebDriver, served: S
         assert http.get(f"/sessions/{SESSION}").status_code == 404
         exchange = {"type": "Chat_Exchange", "name": f"{SESSION[:8]}:ex:1"}
         assert http.get("/entity", params=exchange).status_code == 404
+
+
+def test_an_entity_is_forgotten_from_its_page(browser: WebDriver, served: Served) -> None:
+    wait = open_app(browser, served, f"#/entity/Decision/{quote('Use Postgres for teams')}")
+    browser.find_element(By.ID, "forget").click()
+    wait.until(ec.alert_is_present())
+    alert = browser.switch_to.alert
+    assert "1 Decision" in alert.text, alert.text
+    alert.accept()
+    wait.until(ec.url_contains("#/browse?type=Decision"))
+    with served.client() as http:
+        gone = http.get("/entity", params={"type": "Decision", "name": "Use Postgres for teams"})
+    assert gone.status_code == 404
