@@ -77,3 +77,38 @@ def test_forget_what_is_not_there_exits_3(cli: BrainCli) -> None:
     assert missing.code == 3 and "no session" in missing.err
     assert cli("forget", "Person:Nobody Atall", "--yes").code == 3
     assert cli("--brain", str(cli.home.parent / "none"), "forget", "x", "--yes").code == 3
+
+
+def _at_a_terminal(cli: BrainCli, answer: str, *args: str) -> tuple[int, str]:
+    """`brain` with a terminal as its standard input, answering `answer` to its question."""
+    import os
+    import subprocess
+
+    from cli.runner import COMMAND
+
+    leader, follower = os.openpty()
+    try:
+        proc = subprocess.Popen(
+            [*COMMAND, *args],
+            stdin=follower,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=cli.env,
+        )
+        os.write(leader, answer.encode() + b"\n")
+        out, err = proc.communicate(timeout=120)
+    finally:
+        os.close(leader)
+        os.close(follower)
+    return proc.returncode, out.decode() + err.decode()
+
+
+async def test_at_a_terminal_forget_asks_first(cli: BrainCli) -> None:
+    await _seed(cli.home)
+    code, said = _at_a_terminal(cli, "n", "forget", "7c0ffee0:ex:1")
+    assert code == 1 and "Forget all of this?" in said and "nothing forgotten" in said
+    assert "Chat_Exchange:7c0ffee0:ex:1" in said and "Decision:" in said  # listed first
+    assert cli.ok("show", "7c0ffee0:ex:1")
+    code, said = _at_a_terminal(cli, "y", "forget", "7c0ffee0:ex:1")
+    assert code == 0 and "Forgot 2 entities" in said, said
+    assert cli("show", "7c0ffee0:ex:1").code == 3
