@@ -76,6 +76,14 @@ def _list_of_dicts(data: Any, needs: str, service: str) -> list[dict[str, Any]]:
     return data
 
 
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _iso(epoch: Any) -> str:
     if isinstance(epoch, int | float) and not isinstance(epoch, bool):
         try:
@@ -110,7 +118,7 @@ def chatgpt_conversations(data: Any) -> list[Conversation]:
     out = []
     for conv in _list_of_dicts(data, "mapping", "ChatGPT"):
         mapping = conv.get("mapping")
-        sid = str(conv.get("conversation_id") or conv.get("id") or "")
+        sid = _str(conv.get("conversation_id")) or _str(conv.get("id"))
         if not isinstance(mapping, dict) or not sid:
             raise InvalidInput("not a ChatGPT export: a conversation has no id or mapping")
         started = _iso(conv.get("create_time"))
@@ -119,28 +127,29 @@ def chatgpt_conversations(data: Any) -> list[Conversation]:
             msg = node.get("message")
             if not isinstance(msg, dict):
                 continue
-            role = (msg.get("author") or {}).get("role")
-            meta = msg.get("metadata") or {}
-            hidden = meta.get("is_visually_hidden_from_conversation")
+            role = _dict(msg.get("author")).get("role")
+            hidden = _dict(msg.get("metadata")).get("is_visually_hidden_from_conversation")
             # Code sent to a tool (recipient "python") was not said to the user.
             if role not in ("user", "assistant") or hidden or msg.get("recipient", "all") != "all":
                 continue
             text = _chatgpt_text(msg.get("content"))
             if text:
                 when = _iso(msg.get("create_time")) or started
-                messages.append((role, text, when, str(msg.get("id") or node.get("id") or "")))
-        out.append(Conversation(sid, str(conv.get("title") or ""), _turns(messages)))
+                mid = _str(msg.get("id")) or _str(node.get("id"))
+                messages.append((str(role), text, when, mid))
+        out.append(Conversation(sid, _str(conv.get("title")), _turns(messages)))
     return out
 
 
 def _branch(mapping: dict[str, Any], current: Any) -> list[dict[str, Any]]:
     """The nodes from the root to `current` (else to the last leaf), root first."""
     nodes = {k: v for k, v in mapping.items() if isinstance(v, dict)}
-    if current not in nodes:
+    if not isinstance(current, str) or current not in nodes:
         leaves = [k for k, v in nodes.items() if not v.get("children")]
         current = leaves[-1] if leaves else None
     path, seen = [], set()
-    while current in nodes and current not in seen:  # a cycle in a damaged file ends here
+    # A cycle in a damaged file ends the walk, and so does a parent that is not an id.
+    while isinstance(current, str) and current in nodes and current not in seen:
         seen.add(current)
         path.append(nodes[current])
         current = nodes[current].get("parent")
@@ -165,11 +174,11 @@ def claude_ai_conversations(data: Any) -> list[Conversation]:
     """
     out = []
     for conv in _list_of_dicts(data, "chat_messages", "Claude.ai"):
-        sid = str(conv.get("uuid") or "")
+        sid = _str(conv.get("uuid"))
         chat = conv.get("chat_messages")
         if not sid or not isinstance(chat, list):
             raise InvalidInput("not a Claude.ai export: a conversation has no uuid or messages")
-        started = str(conv.get("created_at") or "")
+        started = _str(conv.get("created_at"))
         messages = []
         for msg in chat:
             if not isinstance(msg, dict):
@@ -177,9 +186,9 @@ def claude_ai_conversations(data: Any) -> list[Conversation]:
             role = {"human": "user", "assistant": "assistant"}.get(str(msg.get("sender")))
             text = _claude_text(msg)
             if role and text:
-                when = str(msg.get("created_at") or started)
-                messages.append((role, text, when, str(msg.get("uuid") or "")))
-        out.append(Conversation(sid, str(conv.get("name") or ""), _turns(messages)))
+                when = _str(msg.get("created_at")) or started
+                messages.append((role, text, when, _str(msg.get("uuid"))))
+        out.append(Conversation(sid, _str(conv.get("name")), _turns(messages)))
     return out
 
 
