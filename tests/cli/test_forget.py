@@ -44,7 +44,7 @@ async def test_forget_a_session_leaves_no_trace_in_the_brain_folder(cli: BrainCl
     await _seed(cli.home)
     assert _traces(cli.home)  # the words are there to begin with
 
-    listed = cli.ok("forget", f"session:{SESSION}", "--dry-run").out
+    listed = cli.ok("forget", "session:7c0ffee0", "--dry-run").out  # a prefix will do
     assert "Chat_Exchange:7c0ffee0:ex:1" in listed and "Decision:" in listed
     refused = cli("forget", f"session:{SESSION}")  # no terminal, no --yes
     assert refused.code == 2 and "--yes" in refused.err

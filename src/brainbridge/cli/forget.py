@@ -38,8 +38,9 @@ def forget(app: App, item: str, yes: bool, dry_run: bool, as_json: bool) -> None
     """Delete ITEM and what was derived from it (facts extracted from an exchange, a
     session's exchanges and observations, vectors, index rows), after listing it.
 
-    A session is `session:ID` (or `Chat_Session:ID`). An audit line without the content
-    goes to forgotten.jsonl in the brain folder.
+    A session is `session:ID` (the first characters of the id will do) or
+    `Chat_Session:ID`. An audit line without the content goes to forgotten.jsonl in the
+    brain folder.
     """
 
     async def body() -> Forgetting | None:
@@ -47,7 +48,9 @@ def forget(app: App, item: str, yes: bool, dry_run: bool, as_json: bool) -> None
             head, sep, tail = item.partition(":")
             ref = split_ref(item, brain.types)
             if sep and head.lower() == "session" and tail:
-                ref = (CHAT_SESSION, tail)
+                # The first characters of an id are enough when they name one session.
+                ids = await brain._run(brain.sessions.session_ids_with_prefix, tail, 2)
+                ref = (CHAT_SESSION, ids[0] if len(ids) == 1 else tail)
             plan = await brain.forget(ref, preview=True)
             if not as_json:
                 _show(plan, to_stderr=not dry_run)
