@@ -264,9 +264,8 @@ class Brain:
         from brainbridge import forget
 
         sid = forget.session_ref(item)
-        target = None if sid is not None else await self.resolve(item)
-        if sid is not None:
-            target = await self.get_entity(CHAT_SESSION, sid)
+        # A session may have no node yet (the curator makes it): its row is enough.
+        target = await (self.get_entity(CHAT_SESSION, sid) if sid else self.resolve(item))
         plan = await self._run(forget.plan, self, item, target)
         if preview:
             return plan
