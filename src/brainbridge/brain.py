@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from brainbridge.acting import acting
 from brainbridge.errors import InvalidInput, NotFound, SchemaError
 from brainbridge.home import init_home
-from brainbridge.model import PASSAGE, Entity, Hit, Relation, Subgraph, holds_at
+from brainbridge.model import CHAT_SESSION, PASSAGE, Entity, Hit, Relation, Subgraph, holds_at
 from brainbridge.ports import Embedder, Sessions, Store
 from brainbridge.search import HybridSearch, SearchOptions, SearchRequest
 from brainbridge.search.indexer import Indexer, embed_pending
@@ -30,6 +30,7 @@ from brainbridge.transfer import Imported, export_lines, import_lines
 from brainbridge.types import TYPES_FILE, append_types, load_types, validate
 
 if TYPE_CHECKING:
+    from brainbridge.forget import Forgetting
     from brainbridge.projects.digest import Digest
     from brainbridge.projects.disclose import Step
 
@@ -254,6 +255,25 @@ class Brain:
             return deleted
 
         return await self._run(_delete)
+
+    async def forget(self, item: EntityRef, preview: bool = True, via: str = "api") -> Forgetting:
+        """What forgetting `item` removes (`preview`), or remove it and what was derived
+        from it, leaving an audit line without its content (see `brainbridge.forget`).
+        `("Chat_Session", id)` names a session, with or without its node.
+
+        Raises: NotFound; InvalidInput for an ambiguous name; StoreBusy.
+        """
+        from brainbridge import forget
+
+        sid = forget.session_ref(item)
+        # A session may have no node yet (the curator makes it): its row is enough.
+        target = await (self.get_entity(CHAT_SESSION, sid) if sid else self.resolve(item))
+        plan = await self._run(forget.plan, self, item, target)
+        if preview:
+            return plan
+        done = await self._run(forget.carry_out, self, plan, via)
+        self._written()
+        return done
 
     async def resolve(self, ref: EntityRef) -> Entity:
         """Find an entity from an Entity, a (type, name) pair or a unique name.

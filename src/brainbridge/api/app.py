@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from brainbridge.api.browse import add_browse_routes
 from brainbridge.api.digest import add_digest_routes
+from brainbridge.api.forget import add_forget_routes
 from brainbridge.api.guard import PERSON, Guard, People, is_loopback
 from brainbridge.api.models import (
     ContextIn,
@@ -175,6 +176,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     # Before /hooks/{kind}: /hooks/tool and /hooks/pre-compact are served there.
     app.include_router(observation_routes(brain, bridge))
     add_digest_routes(app, brain)
+    add_forget_routes(app, brain)
 
     @app.get("/stats")
     async def stats(b: Brain = Depends(brain)) -> dict[str, Any]:

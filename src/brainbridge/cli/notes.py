@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import click
@@ -88,15 +87,9 @@ def context_cmd(
 @pass_app
 def import_claude(app: App, folder: Path | None) -> None:
     """Back-fill the brain from past Claude Code transcripts (~/.claude/projects/*/*.jsonl)."""
-    from rich.progress import Progress
-
-    from brainbridge.bridge import Bridge
-    from brainbridge.hooks.payload import (
-        claude_transcripts_root,
-        day_of,
-        transcript_turns,
-        turn_key,
-    )
+    from brainbridge.chat_exports import Conversation
+    from brainbridge.cli.exports import import_sessions, imported_line
+    from brainbridge.hooks.payload import claude_transcripts_root, transcript_turns
 
     root = folder or claude_transcripts_root()
     if folder is not None and not folder.is_dir():
@@ -106,38 +99,9 @@ def import_claude(app: App, folder: Path | None) -> None:
         click.echo(f"no transcripts under {root}", err=True)
         return
 
-    async def body() -> tuple[int, int]:
-        stored = skipped = 0
-        async with open_brain(app.settings) as brain:
-            bridge = Bridge(brain)
-            with Progress(transient=True) as bar:
-                task = bar.add_task("importing transcripts", total=len(files))
-                for path in files:
-                    session_id = path.stem
-                    await brain._run(brain.sessions.ensure, session_id)
-                    for turn in transcript_turns(path):
-                        # Keyed as the Stop hook keys it: a turn it already stored is
-                        # skipped, whatever number it was given.
-                        key = turn_key(session_id, turn.prompt, turn.reply, turn.uuid)
-                        if await brain._run(brain.store.has_turn_key, key):
-                            skipped += 1
-                            continue
-                        n = await brain._run(brain.sessions.next_turn, session_id)
-                        obs = await bridge.observe_now(
-                            session_id,
-                            n,
-                            turn.prompt,
-                            turn.reply,
-                            attributes={"turn_key": key},
-                            today=day_of(turn.timestamp),
-                        )
-                        stored += obs.exchange is not None
-                    bar.advance(task)
-                    await asyncio.sleep(0)
-            await bridge.drain()
-        return stored, skipped
+    def transcript(path: Path) -> Conversation:
+        return Conversation(path.stem, "", tuple(transcript_turns(path)))
 
-    stored, skipped = guarded(lambda: run(body()))
-    click.echo(
-        f"{stored} exchanges imported from {len(files)} transcripts ({skipped} already there)"
-    )
+    sources = [lambda p=p: transcript(p) for p in files]
+    counts = import_sessions(app, sources, "importing transcripts")
+    click.echo(imported_line(counts, f"{len(files)} transcripts"))

@@ -16,8 +16,8 @@ from pydantic import Field
 from brainbridge.bounds import MAX_NUMBER, check_depth
 from brainbridge.brain import Brain, EntityRef
 from brainbridge.bridge import Bridge
-from brainbridge.errors import BrainError, InvalidInput
-from brainbridge.mcp.text import context_text, entity_text, hits_text
+from brainbridge.errors import BrainError, InvalidInput, NotFound
+from brainbridge.mcp.text import context_text, entity_text, forget_text, hits_text
 from brainbridge.model import CHAT_EXCHANGE
 from brainbridge.search import SearchRequest
 
@@ -349,13 +349,24 @@ def build_server(
     @guarded
     async def forget(
         entity_type: EntityType,
-        name: Annotated[str, Field(description="The name of the entity to delete.")],
+        name: Annotated[
+            str,
+            Field(description="The name of the entity to delete (a session: its id)."),
+        ],
+        preview: Annotated[
+            bool, Field(description="Only list what would be deleted; delete nothing.")
+        ] = False,
     ) -> str:
-        """Delete an entity and its relations."""
+        """Delete an entity and what was derived from it: its relations, vectors and index
+        rows; for a Chat_Exchange the facts extracted only from it; for a Chat_Session its
+        exchanges and observations. `preview` lists it first."""
         b = await brain()
         _check_types(b, [entity_type])
-        gone = await b.delete_entity(entity_type, name)
-        return f"Forgot {entity_type} '{name}'." if gone else f"No {entity_type} named '{name}'."
+        try:
+            plan = await b.forget((entity_type, name), preview=preview, via="mcp")
+        except NotFound:
+            return f"No {entity_type} named '{name}'."
+        return forget_text(plan, entity_type, name)
 
     @server.tool(structured_output=False, annotations=WRITES)  # logs the turn in the session
     @guarded
