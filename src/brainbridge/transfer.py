@@ -17,7 +17,7 @@ from brainbridge.errors import BrainError, InvalidInput, NotFound, StoreBusy
 from brainbridge.ports import Store
 from brainbridge.redact import redact, redact_value
 from brainbridge.store.sqlite.records import BY_KIND, COMPLETION
-from brainbridge.store.sqlite.store import clean_attributes
+from brainbridge.store.sqlite.store import clean_attributes, stored_name
 from brainbridge.types import BUILTIN_TYPES, new_types, validate
 
 FORMAT = "brainbridge-jsonl/2"
@@ -234,6 +234,8 @@ def _check_entity_row(row: dict[str, Any]) -> None:
     for key in ("type", "name"):
         if not isinstance(row.get(key), str) or not row[key].strip():
             raise InvalidInput(f"entity {key} must be a non-empty string")
+    if not stored_name(row["name"]):  # only control characters, or only a <private> part
+        raise InvalidInput("entity name is empty once cleaned")
     if not isinstance(row.get("attributes") or {}, dict):
         raise InvalidInput("entity attributes must be an object")
     if not isinstance(row.get("description") or "", str):
