@@ -77,6 +77,25 @@ class PgTextIndex:
             (eid, int(entity_type == EXCHANGE_TYPE), name, description, body),
         )
 
+    def put_many(self, rows: Sequence[tuple[int, str, str, str, str]]) -> None:
+        """Index new rows (entity id, type, name, description, body) in one statement."""
+        if not rows:
+            return
+        vec = f"strip(to_tsvector('{CONFIG}', {{}}))"
+        self.conn.execute(
+            "INSERT INTO texts(entity_id, history, name_tsv, desc_tsv, body_tsv)"
+            f" SELECT e, h, {vec.format('n')}, {vec.format('d')}, {vec.format('b')}"
+            " FROM unnest(?::bigint[], ?::smallint[], ?::text[], ?::text[], ?::text[])"
+            " AS u(e, h, n, d, b)",
+            (
+                [r[0] for r in rows],
+                [int(r[1] == EXCHANGE_TYPE) for r in rows],
+                [r[2] for r in rows],
+                [r[3] for r in rows],
+                [r[4] for r in rows],
+            ),
+        )
+
     def remove(self, eid: int, entity_type: str) -> None:
         self.conn.execute("DELETE FROM texts WHERE entity_id = ?", (eid,))
 

@@ -92,6 +92,26 @@ NOT_INDEXED = frozenset(
 )
 
 
+def cleaned(
+    name: str, description: str | None, attributes: dict[str, Any] | None
+) -> tuple[str, str | None, dict[str, Any] | None]:
+    """An entity's name, description and attributes as they are stored: valid text,
+    secrets redacted, bounded.
+
+    Raises: InvalidInput for an empty or overlong name.
+    """
+    name = stored_name(name)
+    attributes = clean_attributes(attributes) if attributes else attributes
+    attributes = _clean_aliases(attributes) if attributes else attributes
+    if not name:
+        raise InvalidInput("entity name must not be empty")
+    if len(name) > MAX_NAME_CHARS:
+        raise InvalidInput(f"entity name is longer than {MAX_NAME_CHARS} characters")
+    if description is not None:
+        description = redact(_clean(description))[:MAX_DESCRIPTION_CHARS]
+    return name, description, attributes
+
+
 def _body(attributes: dict[str, Any]) -> str:
     parts = []
     for key, value in attributes.items():
@@ -235,15 +255,7 @@ class SqliteStore:
         created_at: str | None = None,
         is_new: bool = False,
     ) -> Entity:
-        name = stored_name(name)
-        attributes = clean_attributes(attributes) if attributes else attributes
-        attributes = _clean_aliases(attributes) if attributes else attributes
-        if not name:
-            raise InvalidInput("entity name must not be empty")
-        if len(name) > MAX_NAME_CHARS:
-            raise InvalidInput(f"entity name is longer than {MAX_NAME_CHARS} characters")
-        if description is not None:
-            description = redact(_clean(description))[:MAX_DESCRIPTION_CHARS]
+        name, description, attributes = cleaned(name, description, attributes)
         row = (
             None
             if is_new
