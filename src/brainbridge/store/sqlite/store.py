@@ -418,6 +418,18 @@ class SqliteStore:
         ).fetchall()
         return [_row_entity(r) for r in rows]
 
+    def described_with_prefix(
+        self, entity_type: str, prefix: str, limit: int = 100
+    ) -> list[Entity]:
+        """Entities of one type whose description starts with `prefix`, newest first (a
+        pass over that type's rows, with no count and no case folding)."""
+        rows = self.conn.execute(
+            "SELECT * FROM entities WHERE type = ? AND substr(description, 1, ?) = ?"
+            " ORDER BY id DESC LIMIT ?",
+            (entity_type, len(prefix), prefix, limit),
+        ).fetchall()
+        return [_row_entity(r) for r in rows]
+
     def has_turn_key(self, key: str) -> bool:
         """Whether an exchange with this turn key (see hooks/spool.py) is stored."""
         return exchanges.has_turn_key(self.conn, key)
