@@ -28,6 +28,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from brainbridge.store.postgres import schema
 from brainbridge.store.sqlite.fts import MAX_TERMS
 from brainbridge.store.sqlite.text_index import (
     EXACT_ROWS,
@@ -47,7 +48,7 @@ CONFIG = "english"
 FIELDS = (("name_tsv", 3.0), ("desc_tsv", 1.0), ("body_tsv", 0.6))
 K1, B = 1.2, 0.75
 CACHE_SECONDS = 300.0
-COUNT_CAP = 300
+COUNT_CAP = schema.COUNT_CAP
 FRESH_BELOW = 20
 COUNTS_SECONDS = 60.0
 
@@ -140,7 +141,7 @@ class PgTextIndex:
         `brain_term_share` so a person gets them too) times the half's rows, never below
         COUNT_CAP, which it is known to reach; counted when the statistics do not list it."""
         share = self.conn.execute(
-            f"SELECT brain_term_share(tsvector_to_array(to_tsvector('{CONFIG}', ?)))", (term,)
+            "SELECT brain_term_share(?::smallint, ?)", (history, term)
         ).fetchone()[0]
         if not share:  # no statistics yet (a brain just filled): count it once, in full
             row = self.conn.execute(
