@@ -11,7 +11,7 @@ from typing import Any
 
 from brainbridge.model import Entity, EntityRow
 from brainbridge.store.postgres import bulk, people
-from brainbridge.store.postgres.conn import PgConnection
+from brainbridge.store.postgres.conn import WRITE_LOCK, PgConnection
 from brainbridge.store.postgres.schema import migrate
 from brainbridge.store.postgres.text_index import PgTextIndex
 from brainbridge.store.sqlite.db import write_tx
@@ -145,6 +145,8 @@ class PostgresStore(SqliteStore):
         found = self.conn.execute("SELECT to_regclass(?)", (name,)).fetchone()[0]
         if found is None and self.user is None:  # a person's role may not create indexes
             with write_tx(self.conn):  # one process creates it; the others find it there
+                # Whatever workspace each writes: the index is the brain's.
+                self.conn.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
                 self.conn.execute(
                     f"CREATE INDEX IF NOT EXISTS {name} ON vectors USING hnsw"
                     f" ((embedding::vector({dim})) vector_cosine_ops) WHERE model = {_quote(model)}"
