@@ -235,6 +235,8 @@ class PgConnection:
             try:
                 self._conn.execute(TAKE_WRITE_LOCK)
             except psycopg.Error as exc:
+                # Not left inside an aborted transaction: the caller never got to begin.
+                self._end("ROLLBACK")
                 raise _as_sqlite(exc) from exc
         return Cursor(cur)
 
