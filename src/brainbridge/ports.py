@@ -162,6 +162,12 @@ class Store(Protocol):
         """Entities of one type whose name starts with `prefix` (an index range scan)."""
         ...
 
+    def described_with_prefix(
+        self, entity_type: str, prefix: str, limit: int = 100
+    ) -> list[Entity]:
+        """Entities of one type whose description starts with `prefix`, newest first."""
+        ...
+
     def similar_names(self, name: str, limit: int = 3) -> list[str]:
         """Names that share a word with `name` ("Kevin" -> "Kevin Lee"), for "did you
         mean"."""

@@ -6,8 +6,9 @@ sqlite3 DB-API the store uses, so the same statements run on both:
 
 - `?` placeholders become psycopg's `%s` (a literal `%` is doubled);
 - rows read by position and by column name, like `sqlite3.Row`;
-- `BEGIN IMMEDIATE` takes a transaction-scoped advisory lock, so writers queue exactly as
-  they do on one SQLite file, and an upsert never races another;
+- `BEGIN IMMEDIATE` takes a transaction-scoped advisory lock of the workspace written, so
+  its writers queue exactly as they do on one SQLite file, and an upsert never races
+  another;
 - errors are raised as their sqlite3 DB-API counterparts (IntegrityError,
   OperationalError, DatabaseError), the one vocabulary the shared code catches;
 - `total_changes` counts rows written through the connection.
@@ -32,8 +33,19 @@ from brainbridge.store.location import redact_url
 DIALECT = "postgres"
 # A writer waits this long for the write lock, then fails as SQLite's busy timeout does.
 LOCK_TIMEOUT_MS = 15_000
-# pg_advisory_xact_lock key of the brain's write lock ("brain" in ASCII).
+# pg_advisory_xact_lock key of the brain's schema lock ("brain" in ASCII): migrations.
 WRITE_LOCK = 0x627261696E
+# The write lock of one workspace: (this class, hash of the workspace written). The
+# store reads before it writes (an upsert by name, a turn key, a session's log entry), so
+# writers of one workspace queue as they do on one SQLite file; writers of different
+# workspaces (each person writes their own by default) do not wait for each other, and
+# rows they both touch are settled by row locks. One lock for the whole brain made 20
+# people's turns slower than one person's (a write waiting in most samples).
+WORKSPACE_LOCK = 0x62726169  # "brai"
+TAKE_WRITE_LOCK = (
+    f"SELECT pg_advisory_xact_lock({WORKSPACE_LOCK},"
+    " hashtext(COALESCE(NULLIF(current_setting('brainbridge.workspace', true), ''), 'main')))"
+)
 
 
 class Row(tuple):  # type: ignore[type-arg]
@@ -221,8 +233,10 @@ class PgConnection:
         self._in_tx = True
         if immediate:
             try:
-                self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+                self._conn.execute(TAKE_WRITE_LOCK)
             except psycopg.Error as exc:
+                # Not left inside an aborted transaction: the caller never got to begin.
+                self._end("ROLLBACK")
                 raise _as_sqlite(exc) from exc
         return Cursor(cur)
 

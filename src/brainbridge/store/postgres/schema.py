@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from brainbridge.store.postgres.conn import WRITE_LOCK, PgConnection
 
 EXCHANGE = "'Chat_Exchange'"
+COUNT_CAP = 300  # text_index.COUNT_CAP: a word in this many rows is common
 
 SCHEMA_001 = f"""
 CREATE TABLE entities (
@@ -314,11 +315,65 @@ VECTOR_PARTS_004 = [
     " WITH CASCADED CHECK OPTION",
 ]
 
+# Counting and estimating how many rows hold a term (`text_index.py`).
+# `brain_rows_holding`: the rows of one half holding a term, up to a cap, always through
+# the half's GIN index. With a LIMIT, the planner reckoned a term common in chat history
+# (its statistics cover both halves) would turn up soon in a plain scan of knowledge, and
+# read 196k rows to find 300 (260 ms instead of 1-4). The function runs as its caller, so
+# a person counts through their views.
+# `brain_term_share`: the planner's statistics of the indexed text for a word (the
+# smallest share of rows holding one of its lexemes). `pg_stats` shows a table's
+# statistics only to roles that may read the table, so a person, who may not, counted
+# every common word in full (a person's search p95 200 ms against the owner's 114). It
+# runs as the owner, so it answers a person (the role set for the session) only for a word
+# that COUNT_CAP of the rows they may read hold: the brain-wide share of a word they
+# already see hundreds of times, never a word only another workspace holds.
+TEXT_COUNTS_005 = [
+    # The newest rows of each half in order, as FTS5's doclists give them: the GIN index
+    # returns matches unordered, so the newest 600 of a term in 48k rows cost reading all
+    # 48k (110 ms), and from the top of the primary key the newest knowledge row can lie
+    # under 200k exchanges. The planner walks these back and stops at the 600th match
+    # for a common term, and sorts the GIN index's matches for a rarer one.
+    "CREATE INDEX texts_knowledge_newest ON texts(entity_id) WHERE history = 0",
+    "CREATE INDEX texts_history_newest ON texts(entity_id) WHERE history = 1",
+    """CREATE FUNCTION brain_rows_holding(half smallint, term text, cap integer)
+    RETURNS bigint LANGUAGE sql STABLE SET enable_seqscan = off AS
+    $$ SELECT count(*) FROM (SELECT 1 FROM texts WHERE history = half
+       AND tsv @@ plainto_tsquery('english', term) LIMIT cap) c $$""",
+    f"""CREATE FUNCTION brain_term_share(half smallint, term text) RETURNS double precision
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, public SET enable_seqscan = off AS
+    $$ DECLARE
+        caller text := current_setting('role');
+        lexemes text[] := tsvector_to_array(to_tsvector('english', term));
+        seen bigint;
+    BEGIN
+        IF caller <> 'none' THEN
+            SELECT count(*) INTO seen FROM (SELECT 1 FROM public.texts t
+                WHERE t.history = half AND t.tsv @@ plainto_tsquery('english', term)
+                AND t.workspace = ANY (ARRAY(SELECT m.workspace FROM public.brain_members m
+                    JOIN public.brain_users u ON u.name = m.user_name
+                    WHERE u.role = caller AND u.revoked_at IS NULL))
+                LIMIT {COUNT_CAP}) c;
+            IF seen < {COUNT_CAP} THEN
+                RETURN NULL;
+            END IF;
+        END IF;
+        RETURN (SELECT CASE WHEN count(m.elem) = cardinality(lexemes) THEN min(m.freq) END
+            FROM pg_stats s, unnest(s.most_common_elems::text::text[],
+                                    s.most_common_elem_freqs) AS m(elem, freq)
+            WHERE s.schemaname = 'public' AND s.tablename = 'texts' AND s.attname = 'tsv'
+              AND m.elem = ANY (lexemes));
+    END $$""",
+    "REVOKE ALL ON FUNCTION brain_term_share(smallint, text) FROM PUBLIC",
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("001_schema", [x for x in SCHEMA_001.split(";") if x.strip()]),
     ("002_pgvector", [PGVECTOR_002]),
     ("003_workspaces", WORKSPACES_003),
     ("004_vector_parts", VECTOR_PARTS_004),
+    ("005_text_counts", TEXT_COUNTS_005),
 ]
 
 

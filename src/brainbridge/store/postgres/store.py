@@ -9,12 +9,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from brainbridge.store.postgres import people
-from brainbridge.store.postgres.conn import PgConnection
+from brainbridge.model import Entity, EntityRow
+from brainbridge.store.postgres import bulk, people
+from brainbridge.store.postgres.conn import WRITE_LOCK, PgConnection
 from brainbridge.store.postgres.schema import migrate
 from brainbridge.store.postgres.text_index import PgTextIndex
 from brainbridge.store.sqlite.db import write_tx
-from brainbridge.store.sqlite.store import SqliteStore
+from brainbridge.store.sqlite.store import SqliteStore, stored_name
 from brainbridge.store.sqlite.text_index import _type_filter
 
 
@@ -62,6 +63,26 @@ class PostgresStore(SqliteStore):
         store = cls(conn)
         store.user = user
         return store
+
+    def _upsert_rows(self, rows: list[EntityRow], ts: str) -> list[Entity]:
+        # Rows whose name is new are inserted together (`bulk.py`); the others, and a new
+        # name met again in the batch, after them and in order, one by one as in the file.
+        new = self._absent([(t, stored_name(n)) for t, n, _, _ in rows])
+        first: dict[tuple[str, str], int] = {}
+        for i, (t, n, _, _) in enumerate(rows):
+            key = (t, stored_name(n))
+            if key in new and key not in first:
+                first[key] = i
+        out: list[Entity | None] = [None] * len(rows)
+        batch = list(first.values())
+        for i, ent in zip(
+            batch, bulk.insert_new(self.conn, self.text, [rows[i] for i in batch], ts), strict=True
+        ):
+            out[i] = ent
+        for i, (t, n, d, a) in enumerate(rows):
+            if out[i] is None:
+                out[i] = self._upsert(t, n, d, a, ts)
+        return [e for e in out if e is not None]
 
     def _text_index(self) -> Any:
         return PgTextIndex(self.conn)
@@ -124,6 +145,8 @@ class PostgresStore(SqliteStore):
         found = self.conn.execute("SELECT to_regclass(?)", (name,)).fetchone()[0]
         if found is None and self.user is None:  # a person's role may not create indexes
             with write_tx(self.conn):  # one process creates it; the others find it there
+                # Whatever workspace each writes: the index is the brain's.
+                self.conn.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
                 self.conn.execute(
                     f"CREATE INDEX IF NOT EXISTS {name} ON vectors USING hnsw"
                     f" ((embedding::vector({dim})) vector_cosine_ops) WHERE model = {_quote(model)}"

@@ -28,6 +28,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from brainbridge.store.postgres import schema
 from brainbridge.store.sqlite.fts import MAX_TERMS
 from brainbridge.store.sqlite.text_index import (
     EXACT_ROWS,
@@ -47,7 +48,7 @@ CONFIG = "english"
 FIELDS = (("name_tsv", 3.0), ("desc_tsv", 1.0), ("body_tsv", 0.6))
 K1, B = 1.2, 0.75
 CACHE_SECONDS = 300.0
-COUNT_CAP = 300
+COUNT_CAP = schema.COUNT_CAP
 FRESH_BELOW = 20
 COUNTS_SECONDS = 60.0
 
@@ -62,7 +63,6 @@ class PgTextIndex:
         self._shape_at = 0.0
         self._common: dict[tuple[int, str], int] = {}  # estimated counts of common terms
         self._common_at = 0.0
-        self._stats: dict[str, float] | None = None
 
     # -- writes (inside the caller's transaction) ----------------------------
 
@@ -75,6 +75,25 @@ class PgTextIndex:
             "INSERT INTO texts(entity_id, history, name_tsv, desc_tsv, body_tsv)"
             f" VALUES (?, ?, {vec}, {vec}, {vec})",
             (eid, int(entity_type == EXCHANGE_TYPE), name, description, body),
+        )
+
+    def put_many(self, rows: Sequence[tuple[int, str, str, str, str]]) -> None:
+        """Index new rows (entity id, type, name, description, body) in one statement."""
+        if not rows:
+            return
+        vec = f"strip(to_tsvector('{CONFIG}', {{}}))"
+        self.conn.execute(
+            "INSERT INTO texts(entity_id, history, name_tsv, desc_tsv, body_tsv)"
+            f" SELECT e, h, {vec.format('n')}, {vec.format('d')}, {vec.format('b')}"
+            " FROM unnest(?::bigint[], ?::smallint[], ?::text[], ?::text[], ?::text[])"
+            " AS u(e, h, n, d, b)",
+            (
+                [r[0] for r in rows],
+                [int(r[1] == EXCHANGE_TYPE) for r in rows],
+                [r[2] for r in rows],
+                [r[3] for r in rows],
+                [r[4] for r in rows],
+            ),
         )
 
     def remove(self, eid: int, entity_type: str) -> None:
@@ -102,13 +121,12 @@ class PgTextIndex:
         out = {t: self._common[(history, t)] for t in terms if (history, t) in self._common}
         todo = [t for t in terms if t not in out]
         if todo:
-            one = (
-                f"SELECT count(*) FROM (SELECT 1 FROM texts WHERE history = ?"
-                f" AND tsv @@ plainto_tsquery('{CONFIG}', ?) LIMIT {COUNT_CAP}) c"
+            rows = self.conn.execute(
+                "SELECT i, brain_rows_holding(?::smallint, t, ?)"
+                " FROM unnest(?::text[]) WITH ORDINALITY AS u(t, i)",
+                (history, COUNT_CAP, todo),
             )
-            sql = " UNION ALL ".join(f"SELECT {i}, ({one})" for i in range(len(todo)))
-            params = [p for t in todo for p in (history, t)]
-            counts = {int(r[0]): int(r[1]) for r in self.conn.execute(sql, params)}
+            counts = {int(r[0]) - 1: int(r[1]) for r in rows}
             for i, term in enumerate(todo):
                 out[term] = counts.get(i, 0)
                 if out[term] >= COUNT_CAP:
@@ -119,27 +137,18 @@ class PgTextIndex:
 
     def _estimate(self, history: int, term: str) -> int:
         """A common term's row count in one half: its share of rows in the planner's
-        statistics (`most_common_elems`, refreshed by autovacuum's ANALYZE) times the half's
-        rows, never below COUNT_CAP, which it is known to reach; counted when the
-        statistics do not list it."""
-        if self._stats is None:
-            row = self.conn.execute(
-                "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats"
-                " WHERE tablename = 'texts' AND attname = 'tsv'"
-            ).fetchone()
-            self._stats = dict(zip(row[0], row[1], strict=False)) if row and row[0] else {}
-        lexemes = self.conn.execute(
-            f"SELECT tsvector_to_array(to_tsvector('{CONFIG}', ?))", (term,)
+        statistics (`most_common_elems`, refreshed by autovacuum's ANALYZE, read through
+        `brain_term_share` so a person gets them too) times the half's rows, never below
+        COUNT_CAP, which it is known to reach; counted when the statistics do not list it."""
+        share = self.conn.execute(
+            "SELECT brain_term_share(?::smallint, ?)", (history, term)
         ).fetchone()[0]
-        share = min((self._stats.get(x, 0.0) for x in lexemes), default=0.0)
         if not share:  # no statistics yet (a brain just filled): count it once, in full
             row = self.conn.execute(
-                "SELECT count(*) FROM texts WHERE history = ?"
-                f" AND tsv @@ plainto_tsquery('{CONFIG}', ?)",
-                (history, term),
+                "SELECT brain_rows_holding(?::smallint, ?, NULL)", (history, term)
             ).fetchone()
             return int(row[0])
-        return max(COUNT_CAP, int(share * self._rows(history)))
+        return max(COUNT_CAP, int(float(share) * self._rows(history)))
 
     def _rows(self, history: int) -> int:
         """Rows in one half of the index (kept a while: counting scans the half)."""
@@ -156,7 +165,6 @@ class PgTextIndex:
         if time.monotonic() - self._shape_at > CACHE_SECONDS:
             self._averages.clear()
             self._row_counts.clear()
-            self._stats = None
             self._shape_at = time.monotonic()
         if history not in self._averages:
             lengths = ", ".join(f"avg(length({f}))" for f, _ in FIELDS)
@@ -244,11 +252,14 @@ class PgTextIndex:
         # the GIN index (OFFSET 0 keeps the planner from walking the table backwards
         # instead, which crossed every newer row of the other half first).
         common = next(t for t in sorted(present, key=lambda t: df[t]) if t not in rare)
+        # In order on the half's own index (schema migration 005), no fence: the planner
+        # walks it back for a common term and sorts the GIN index's matches for a rarer one.
         newest = (
-            f"(SELECT entity_id FROM ({match.format(q)} OFFSET 0) m"
+            f"(SELECT entity_id FROM texts WHERE history = ? AND tsv @@ {q}"
             f" ORDER BY entity_id DESC LIMIT {WINDOW_ROWS})"
         )
+        window = [history, common]
         if not rare:
-            return newest, [history, common]
+            return newest, window
         rare_sql = match.format(" || ".join([q] * len(rare)))
-        return f"{rare_sql} UNION {newest}", [history, *rare, history, common]
+        return f"{rare_sql} UNION {newest}", [history, *rare, *window]

@@ -92,6 +92,26 @@ NOT_INDEXED = frozenset(
 )
 
 
+def cleaned(
+    name: str, description: str | None, attributes: dict[str, Any] | None
+) -> tuple[str, str | None, dict[str, Any] | None]:
+    """An entity's name, description and attributes as they are stored: valid text,
+    secrets redacted, bounded.
+
+    Raises: InvalidInput for an empty or overlong name.
+    """
+    name = stored_name(name)
+    attributes = clean_attributes(attributes) if attributes else attributes
+    attributes = _clean_aliases(attributes) if attributes else attributes
+    if not name:
+        raise InvalidInput("entity name must not be empty")
+    if len(name) > MAX_NAME_CHARS:
+        raise InvalidInput(f"entity name is longer than {MAX_NAME_CHARS} characters")
+    if description is not None:
+        description = redact(_clean(description))[:MAX_DESCRIPTION_CHARS]
+    return name, description, attributes
+
+
 def _body(attributes: dict[str, Any]) -> str:
     parts = []
     for key, value in attributes.items():
@@ -235,15 +255,7 @@ class SqliteStore:
         created_at: str | None = None,
         is_new: bool = False,
     ) -> Entity:
-        name = stored_name(name)
-        attributes = clean_attributes(attributes) if attributes else attributes
-        attributes = _clean_aliases(attributes) if attributes else attributes
-        if not name:
-            raise InvalidInput("entity name must not be empty")
-        if len(name) > MAX_NAME_CHARS:
-            raise InvalidInput(f"entity name is longer than {MAX_NAME_CHARS} characters")
-        if description is not None:
-            description = redact(_clean(description))[:MAX_DESCRIPTION_CHARS]
+        name, description, attributes = cleaned(name, description, attributes)
         row = (
             None
             if is_new
@@ -403,6 +415,18 @@ class SqliteStore:
             f"SELECT * FROM entities WHERE type = ? AND {self.sql.name_range}"
             " ORDER BY name LIMIT ?",
             (entity_type, prefix, prefix + "\U0010ffff", limit),
+        ).fetchall()
+        return [_row_entity(r) for r in rows]
+
+    def described_with_prefix(
+        self, entity_type: str, prefix: str, limit: int = 100
+    ) -> list[Entity]:
+        """Entities of one type whose description starts with `prefix`, newest first (a
+        pass over that type's rows, with no count and no case folding)."""
+        rows = self.conn.execute(
+            "SELECT * FROM entities WHERE type = ? AND substr(description, 1, ?) = ?"
+            " ORDER BY id DESC LIMIT ?",
+            (entity_type, len(prefix), prefix, limit),
         ).fetchall()
         return [_row_entity(r) for r in rows]
 
