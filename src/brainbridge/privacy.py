@@ -107,7 +107,7 @@ def scope_for(
     if marker is not None:
         return Scope(False, f"{marker} turns memory off here")
     root = project_root(str(here)) or str(here)
-    glob = _matching(root, table.get("exclude"))
+    glob = _matching(root, table.get("exclude"), stop_at)
     if glob:
         return Scope(False, f"[scope] exclude = {glob!r} matches {root}")
     agent = payload.get("agent_id")
@@ -120,7 +120,7 @@ def scope_for(
             False, f"a headless run (CLAUDE_CODE_ENTRYPOINT={entry}) and [scope] headless = false"
         )
     if str(table.get("mode", "")).lower() == "opt-in":
-        glob = _matching(root, table.get("include"))
+        glob = _matching(root, table.get("include"), stop_at)
         if glob:
             return Scope(True, f"[scope] include = {glob!r} matches {root} (opt-in mode)")
         marker = _marker(here, REMEMBER_FILE, stop_at)
@@ -185,8 +185,9 @@ def _marker(here: Path, name: str, stop_at: Path) -> Path | None:
     return None
 
 
-def _matching(root: str, globs: Any) -> str | None:
-    """The first glob of `globs` matching `root` or a folder above it, or None."""
+def _matching(root: str, globs: Any, home: Path) -> str | None:
+    """The first glob of `globs` matching `root` or a folder above it, or None (`~` is
+    `home`)."""
     if isinstance(globs, str):
         globs = [globs]
     if not isinstance(globs, list):
@@ -197,7 +198,10 @@ def _matching(root: str, globs: Any) -> str | None:
     for glob in globs:
         if not isinstance(glob, str) or not glob.strip():
             continue
-        pattern = os.path.expanduser(glob.strip()).rstrip("/") or "/"
+        pattern = glob.strip()
+        if pattern == "~" or pattern.startswith("~/"):
+            pattern = str(home) + pattern[1:]
+        pattern = pattern.rstrip("/") or "/"
         if any(fnmatchcase(folder, pattern) for folder in folders):
             return glob
     return None
