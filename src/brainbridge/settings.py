@@ -65,8 +65,10 @@ class Settings:
         value = self.config.get(name)
         return value if isinstance(value, Mapping) else {}
 
-    def make_llm(self) -> LLM | None:
-        """The configured LLM client, or None when no provider is set.
+    def make_llm(self, *, capped: bool = True) -> LLM | None:
+        """The configured LLM client, or None when no provider is set. `capped`: its calls
+        count against `[llm] max_calls_per_hour` / `max_calls_per_day` (llm/budget.py), as
+        every call the brain makes by itself must; `brain chat`'s own answers do not.
 
         Raises: LLMError for an unknown provider or a missing SDK.
         """
@@ -74,7 +76,12 @@ class Settings:
             return None
         from brainbridge.llm import make_llm
 
-        return make_llm(self.llm_provider, self.llm_model, self.llm_base_url, self.llm_api_key)
+        llm = make_llm(self.llm_provider, self.llm_model, self.llm_base_url, self.llm_api_key)
+        if llm is None or not capped:
+            return llm
+        from brainbridge.llm.budget import CappedLLM, call_budget
+
+        return CappedLLM(llm, call_budget(self.brain_path, self.section("llm")))
 
     def make_bridge(
         self, brain: Brain, llm: LLM | None = None, *, budget_tokens: int | None = None

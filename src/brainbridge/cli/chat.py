@@ -164,7 +164,7 @@ def chat(app: App, session_id: str | None) -> None:
             for what, fix in problems:
                 click.echo(f"  - {what}\n    → {fix}", err=True)
         raise SystemExit(EXIT_INVALID)
-    llm = guarded(settings.make_llm)
+    llm = guarded(lambda: settings.make_llm(capped=False))  # answers the user: not capped
     if llm is None:
         click.echo(no_llm_help(settings), err=True)
         raise SystemExit(EXIT_INVALID)

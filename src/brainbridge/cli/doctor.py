@@ -61,7 +61,8 @@ def diagnose(home: Path, cwd: Path) -> list[Check]:
     """Every check, in the order the chain runs."""
     home = home.expanduser().resolve()
     checks = [_brain(home), _dependencies(), *_hooks(home, cwd), _mcp(home, cwd), _server(home)]
-    return checks + [c for c in (_spool(home), _failures(home)) if c is not None]
+    checks += [c for c in (_spool(home), _failures(home)) if c is not None]
+    return [*checks, _scope(home, cwd), *_strays()]
 
 
 def _brain(home: Path) -> Check:
@@ -352,3 +353,52 @@ def _failures(home: Path) -> Check | None:
         f"last hook problem ({last[0]}): {last[-1][:200] if len(last) > 1 else ''}".rstrip(": "),
         f"see {path}",
     )
+
+
+def _scope(home: Path, cwd: Path) -> Check:
+    """Whether the hooks remember anything in `cwd`, and the rule that decides it."""
+    from brainbridge.privacy import IGNORE_FILE, REMEMBER_FILE, read_scope_config, scope_for
+    from brainbridge.projects.root import project_root
+
+    config = read_scope_config(home)
+    scope = scope_for(cwd, {}, os.environ, config)
+    if scope.on:
+        return Check(OK, f"memory is on in {cwd}: {scope.reason}{_switches(config)}")
+    root = project_root(str(cwd)) or str(cwd)
+    if IGNORE_FILE in scope.reason:
+        fix = f"rm {shlex.quote(scope.reason.split(' turns ')[0])}   (to remember here again)"
+    elif "opt-in" in scope.reason:
+        fix = f"touch {shlex.quote(str(Path(root) / REMEMBER_FILE))}   (to remember here)"
+    else:
+        fix = f"edit [scope] in {home / 'config.toml'}   (to remember here again)"
+    return Check(NOTE, f"memory is off in {cwd}: {scope.reason}{_switches(config)}", fix)
+
+
+def _switches(config: dict[str, Any]) -> str:
+    from brainbridge.privacy import scope_table
+
+    table = scope_table(config)
+    off = [
+        f"{k} runs" if k == "headless" else k
+        for k in ("subagents", "headless")
+        if table.get(k) is False
+    ]
+    return f"; off for {' and '.join(off)}" if off else ""
+
+
+def _strays() -> list[Check]:
+    """brainbridge processes that outlived their work, each with the command to stop it."""
+    from brainbridge.cli.strays import brain_processes
+
+    out = []
+    for proc in brain_processes():
+        reason = proc.stray_reason()
+        if reason:
+            out.append(
+                Check(
+                    NOTE,
+                    f"stray brainbridge {proc.role} (pid {proc.pid}): {reason}",
+                    f"kill {proc.pid}",
+                )
+            )
+    return out

@@ -13,6 +13,7 @@ from brainbridge.cli.common import App, embed_pending, fail, json_option, open_b
 from brainbridge.cli.output import emit_json, out, say, stats_table, types_table
 from brainbridge.errors import BrainError, InvalidInput
 from brainbridge.home import DB_FILE
+from brainbridge.settings import Settings
 
 
 @click.command("types")
@@ -49,6 +50,7 @@ def stats(app: App, as_json: bool) -> None:
     from brainbridge.store.location import database_url, redact_url
 
     data = run(_stats())
+    data.update(_llm_calls(app.settings))
     url = database_url(app.settings.brain_path)
     where = {"database": redact_url(url)} if url else {}
     if as_json:
@@ -58,6 +60,16 @@ def stats(app: App, as_json: bool) -> None:
     if data.get("person"):
         place += f" (as {data['person']})"
     out().print(stats_table(data, place))
+
+
+def _llm_calls(settings: Settings) -> dict[str, Any]:
+    """{"llm_calls": sent and refused background LLM calls and the caps} when an LLM is
+    configured or calls were counted; {} otherwise."""
+    from brainbridge.llm.budget import CALLS_FILE, call_budget
+
+    if not settings.llm_provider and not (settings.brain_path / CALLS_FILE).exists():
+        return {}
+    return {"llm_calls": call_budget(settings.brain_path, settings.section("llm")).usage()}
 
 
 @click.command()

@@ -210,6 +210,11 @@ def stats_table(stats: dict[str, Any], path: str) -> Table:
         if stats.get(key) is not None:
             table.add_row(key.replace("_", " "), str(stats[key]))
     table.add_row("embedder", Text(str(stats.get("embedder", "none"))))
+    calls = stats.get("llm_calls")
+    if calls:
+        table.add_row("LLM calls, last hour", f"{calls['last_hour']} of {calls['max_per_hour']}")
+        table.add_row("LLM calls, last 24 h", f"{calls['last_24h']} of {calls['max_per_day']}")
+        table.add_row("LLM calls capped, 24 h", str(calls["capped_24h"]))
     table.add_row("size", human_bytes(int(stats.get("bytes", 0))))
     return table
 

@@ -261,6 +261,10 @@ def main(kind: str, home: Path | None = None) -> int:
         payload = read_payload()
         if kind == "stop" and payload.get("stop_hook_active"):
             return 0
+        off = _memory_off(payload, home)
+        if off:  # opted out here: nothing read, stored, spooled or logged
+            log.info("brain hook %s: memory is off here: %s", kind, off)
+            return 0
         if kind in ("tool", "pre-compact"):  # spooled like Stop (hooks/observe.py)
             from brainbridge.hooks.observe import hand_over
 
@@ -302,6 +306,16 @@ def main(kind: str, home: Path | None = None) -> int:
     finally:
         watchdog.cancel()
     return 0
+
+
+def _memory_off(payload: dict[str, Any], home: Path) -> str | None:
+    """Why memory is off for this hook (privacy.scope_for), or None."""
+    from brainbridge.privacy import memory_off, read_scope_config
+
+    cwd = payload.get("cwd")
+    if not isinstance(cwd, str) or not cwd:
+        cwd = os.getcwd()
+    return memory_off(cwd, payload, os.environ, read_scope_config(home))
 
 
 def emit(kind: str, result: dict[str, Any]) -> None:
