@@ -84,7 +84,9 @@ def forget(app: App, item: str, yes: bool, dry_run: bool, as_json: bool) -> None
 
 def _show(plan: Forgetting, to_stderr: bool) -> None:
     """The item and everything that goes with it, one per line."""
-    lines = [f"forget {plan.kind} {plan.key} with:"]
+    what = f"session {plan.key}" if plan.sessions else f"{plan.kind} #{plan.key}"
+    done = "Forgot" if plan.done else "Will forget"
+    lines = [f"{done} {what}, these {len(plan.entities)} entries:"]
     lines += [f"  {ent.type}:{ent.name}" for ent in plan.entities[:SHOWN]]
     if len(plan.entities) > SHOWN:
         lines.append(f"  and {len(plan.entities) - SHOWN} more")
