@@ -13,9 +13,9 @@ from brainbridge.store.postgres import people
 from brainbridge.store.postgres.conn import PgConnection
 from brainbridge.store.postgres.schema import migrate
 from brainbridge.store.postgres.text_index import PgTextIndex
-from brainbridge.store.sqlite.db import write_tx
 from brainbridge.store.sqlite.store import SqliteStore
 from brainbridge.store.sqlite.text_index import _type_filter
+from brainbridge.store.sqlite.writes import write_tx
 
 
 class PostgresStore(SqliteStore):
