@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import click
 
 from brainbridge.cli.common import (
     EXIT_NOT_FOUND,
     App,
-    embed_pending,
     fail,
     guarded,
     json_option,
@@ -18,18 +18,25 @@ from brainbridge.cli.common import (
     pass_app,
     run,
 )
+from brainbridge.cli.work import Job, embed_pending, finished, progress_option, run_kept
 
 
 @click.command("import-notes")
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--watch", is_flag=True, help="Keep running and re-import on every change.")
+@progress_option
 @json_option
 @pass_app
-def import_notes_cmd(app: App, folder: Path, watch: bool, as_json: bool) -> None:
-    """Index a folder of Markdown notes (frontmatter, [[wikilinks]], links) incrementally."""
+def import_notes_cmd(
+    app: App, folder: Path, watch: bool, show_progress: bool, as_json: bool
+) -> None:
+    """Index a folder of Markdown notes (frontmatter, [[wikilinks]], links) incrementally.
+    Ctrl-C keeps the notes written so far; running it again finishes them."""
     import json
 
     from brainbridge.vault import ImportReport, import_notes, watch_notes
+
+    job = Job(show_progress, as_json)
 
     def show(report: ImportReport) -> None:
         if as_json:
@@ -50,11 +57,31 @@ def import_notes_cmd(app: App, folder: Path, watch: bool, as_json: bool) -> None
             if watch:
                 click.echo(f"watching {folder} (Ctrl-C to stop)", err=True)
                 await watch_notes(brain, folder, on_report=show)
-            else:
-                show(await import_notes(brain, folder))
-                await embed_pending(brain, "embedding notes")
+                return
+            with job.step("writing notes", None, "notes") as meter:
+                report = await import_notes(brain, folder, meter.set)
+            show(report)
+            await embed_pending(brain, job, "embedding notes")
 
-    guarded(lambda: run(body()))
+    def kept() -> str:
+        again = f"`brain import-notes {folder}`"
+        if watch:
+            return f"stopped watching {folder}; {again} picks up any change made since"
+        if "embedding notes" in job.steps:
+            return (
+                f"kept every note and {job.count('embedding notes'):,} of"
+                f" {job.total('embedding notes') or 0:,} vectors;"
+                " `brain index` finishes the vectors"
+            )
+        written, total = job.count("writing notes"), job.total("writing notes")
+        of = f" of {total:,}" if total else ""
+        return (
+            f"kept {written:,}{of} new or changed notes; re-running {again} is safe"
+            " (unchanged notes are skipped) and finishes their links, and `brain index`"
+            " finishes the vectors"
+        )
+
+    guarded(lambda: run_kept(body(), kept))
 
 
 @click.command("context")
@@ -85,11 +112,11 @@ def context_cmd(
 
 @click.command("import-claude")
 @click.argument("folder", required=False, type=click.Path(file_okay=False, path_type=Path))
+@progress_option
 @pass_app
-def import_claude(app: App, folder: Path | None) -> None:
-    """Back-fill the brain from past Claude Code transcripts (~/.claude/projects/*/*.jsonl)."""
-    from rich.progress import Progress
-
+def import_claude(app: App, folder: Path | None, show_progress: bool) -> None:
+    """Back-fill the brain from past Claude Code transcripts (~/.claude/projects/*/*.jsonl).
+    Ctrl-C keeps the turns stored so far; running it again skips them and goes on."""
     from brainbridge.bridge import Bridge
     from brainbridge.hooks.payload import (
         claude_transcripts_root,
@@ -105,39 +132,53 @@ def import_claude(app: App, folder: Path | None) -> None:
     if not files:
         click.echo(f"no transcripts under {root}", err=True)
         return
+    job = Job(show_progress)
+    stored = skipped = 0
 
-    async def body() -> tuple[int, int]:
-        stored = skipped = 0
+    async def body() -> None:
+        nonlocal stored, skipped
         async with open_brain(app.settings) as brain:
             bridge = Bridge(brain)
-            with Progress(transient=True) as bar:
-                task = bar.add_task("importing transcripts", total=len(files))
-                for path in files:
-                    session_id = path.stem
-                    await brain._run(brain.sessions.ensure, session_id)
-                    for turn in transcript_turns(path):
-                        # Keyed as the Stop hook keys it: a turn it already stored is
-                        # skipped, whatever number it was given.
-                        key = turn_key(session_id, turn.prompt, turn.reply, turn.uuid)
-                        if await brain._run(brain.store.has_turn_key, key):
-                            skipped += 1
-                            continue
-                        n = await brain._run(brain.sessions.next_turn, session_id)
-                        obs = await bridge.observe_now(
-                            session_id,
-                            n,
-                            turn.prompt,
-                            turn.reply,
-                            attributes={"turn_key": key},
-                            today=day_of(turn.timestamp),
-                        )
-                        stored += obs.exchange is not None
-                    bar.advance(task)
-                    await asyncio.sleep(0)
-            await bridge.drain()
-        return stored, skipped
+            try:
+                with job.step("importing transcripts", len(files), "transcripts") as meter:
+                    for path in files:
+                        session_id = path.stem
+                        await brain._run(brain.sessions.ensure, session_id)
+                        for turn in transcript_turns(path):
+                            # Keyed as the Stop hook keys it: a turn it already stored is
+                            # skipped, whatever number it was given.
+                            key = turn_key(session_id, turn.prompt, turn.reply, turn.uuid)
+                            if await brain._run(brain.store.has_turn_key, key):
+                                skipped += 1
+                                continue
+                            # Ctrl-C lets the turn in hand finish: never half stored.
+                            stored += await finished(_store(brain, bridge, session_id, turn, key))
+                        meter.advance()
+                        await asyncio.sleep(0)
+            finally:
+                await bridge.drain()
 
-    stored, skipped = guarded(lambda: run(body()))
+    async def _store(brain: Any, bridge: Any, session_id: str, turn: Any, key: str) -> bool:
+        n = await brain._run(brain.sessions.next_turn, session_id)
+        obs = await bridge.observe_now(
+            session_id,
+            n,
+            turn.prompt,
+            turn.reply,
+            attributes={"turn_key": key},
+            today=day_of(turn.timestamp),
+        )
+        return obs.exchange is not None
+
+    def kept() -> str:
+        again = f"`brain import-claude{f' {folder}' if folder else ''}`"
+        return (
+            f"kept {stored:,} exchanges ({job.count('importing transcripts'):,} of"
+            f" {len(files):,} transcripts done); re-running {again} is safe"
+            " (turns already stored are skipped) and `brain index` finishes the vectors"
+        )
+
+    guarded(lambda: run_kept(body(), kept))
     click.echo(
         f"{stored} exchanges imported from {len(files)} transcripts ({skipped} already there)"
     )
