@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from benchmarks.block_metrics import ITEM_START
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.model import Judgment, Session
@@ -89,12 +90,13 @@ def load(split: str) -> tuple[list[Turn], list[Probe]]:
 
 
 def stale_lines(block: str, probe: Probe) -> list[str]:
-    """Item lines of `block` that show one of the probe's superseded values as current."""
+    """Item lines of `block` that show one of the probe's superseded values as current
+    (the header and the closing "more matches left out" line hold no item)."""
     out = []
     for line in block.splitlines():
         low = line.lower()
         if (
-            low.startswith("#")
+            not low.startswith(ITEM_START)
             or SUPERSEDED_MARK in low
             or any(e.lower() in low for e in probe.expect)
         ):

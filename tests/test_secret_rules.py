@@ -92,3 +92,9 @@ def test_redaction_stays_idempotent_with_the_new_rules() -> None:
     for row in rows:
         once = redact(row["text"])
         assert redact(once) == once
+
+
+def test_the_shipped_json_copy_of_the_rules_equals_the_toml() -> None:
+    """Hooks read the rules from `data/gitleaks.json` (fast); it must say what the TOML
+    says: rewrite it with `python -m brainbridge.secret_rules`."""
+    assert secret_rules.rule_data() == secret_rules.rule_data(from_toml=True)

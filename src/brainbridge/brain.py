@@ -12,12 +12,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from brainbridge.acting import acting
 from brainbridge.errors import InvalidInput, NotFound, SchemaError
 from brainbridge.home import init_home
-from brainbridge.model import PASSAGE, Entity, Hit, Relation, Subgraph, holds_at
+from brainbridge.model import CHAT_SESSION, PASSAGE, Entity, Hit, Relation, Subgraph, holds_at
 from brainbridge.ports import Embedder, Sessions, Store
 from brainbridge.search import HybridSearch, SearchOptions, SearchRequest
 from brainbridge.search.indexer import Indexer, embed_pending
@@ -28,6 +28,11 @@ from brainbridge.store.sqlite.sessions import SqliteSessions
 from brainbridge.store.sqlite.store import SqliteStore, clean_text
 from brainbridge.transfer import Imported, export_lines, import_lines
 from brainbridge.types import TYPES_FILE, append_types, load_types, validate
+
+if TYPE_CHECKING:
+    from brainbridge.forget import Forgetting
+    from brainbridge.projects.digest import Digest
+    from brainbridge.projects.disclose import Step
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -251,6 +256,25 @@ class Brain:
 
         return await self._run(_delete)
 
+    async def forget(self, item: EntityRef, preview: bool = True, via: str = "api") -> Forgetting:
+        """What forgetting `item` removes (`preview`), or remove it and what was derived
+        from it, leaving an audit line without its content (see `brainbridge.forget`).
+        `("Chat_Session", id)` names a session, with or without its node.
+
+        Raises: NotFound; InvalidInput for an ambiguous name; StoreBusy.
+        """
+        from brainbridge import forget
+
+        sid = forget.session_ref(item)
+        # A session may have no node yet (the curator makes it): its row is enough.
+        target = await (self.get_entity(CHAT_SESSION, sid) if sid else self.resolve(item))
+        plan = await self._run(forget.plan, self, item, target)
+        if preview:
+            return plan
+        done = await self._run(forget.carry_out, self, plan, via)
+        self._written()
+        return done
+
     async def resolve(self, ref: EntityRef) -> Entity:
         """Find an entity from an Entity, a (type, name) pair or a unique name.
 
@@ -442,10 +466,50 @@ class Brain:
         self, project_root: str, recent_files: Sequence[str] | None = None, limit: int = 10
     ) -> list[dict[str, Any]]:
         """Entries that matter for a coding project: [{slug, title, doc_path, excerpt, ...}]."""
-        from brainbridge.projects import brain_context
+        from brainbridge.projects.context import brain_context
 
         entries = await self._run(brain_context, self.store, project_root, recent_files, limit)
         return [e.to_dict() for e in entries]
+
+    async def project_digest(self, cwd: str, exclude_session: str = "") -> Digest:
+        """What happened in the project at `cwd` (its git root), as an index by id."""
+        from brainbridge.projects.digest import project_digest
+        from brainbridge.projects.root import project_root
+
+        root = project_root(cwd)
+        return await self._run(project_digest, self.store, self.sessions, root, exclude_session)
+
+    async def note_session_project(self, session_id: str, cwd: str) -> bool:
+        """Record the project (git root of `cwd`) a session runs in; True if it changed."""
+        from brainbridge.projects.root import project_root
+        from brainbridge.projects.sessions import note_project
+
+        changed = await self._run(note_project, self.store, session_id, project_root(cwd))
+        if changed:
+            self._written()
+        return changed
+
+    async def item_text(self, item: str | int) -> str:
+        """Any entity by id (`12`, `#12`) in full, as text. Raises: NotFound, InvalidInput."""
+        from brainbridge.projects.disclose import item_text, parse_id
+
+        eid = parse_id(item)
+        if eid is None:
+            raise InvalidInput(f"{item!r} is not an item id (a number such as 12 or #12)")
+        return await self._run(item_text, self.store, eid)
+
+    async def timeline(self, session: str) -> tuple[str, list[Step]]:
+        """A session's (id, #id or prefix) exchanges and observations in order.
+
+        Raises: NotFound.
+        """
+        from brainbridge.projects.disclose import session_id_of, timeline
+
+        def _walk() -> tuple[str, list[Step]]:
+            sid = session_id_of(self.store, self.sessions, session)
+            return sid, timeline(self.store, self.sessions, sid)
+
+        return await self._run(_walk)
 
     # -- maintenance --------------------------------------------------------
 

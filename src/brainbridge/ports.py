@@ -172,6 +172,12 @@ class Store(Protocol):
         path)."""
         ...
 
+    def newest_with_attribute(
+        self, entity_type: str, key: str, value: str, limit: int = 100
+    ) -> list[Entity]:
+        """The newest `limit` entities of a type whose attribute `key` equals `value`."""
+        ...
+
     def list_entities(
         self,
         entity_type: str | None,

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from brainbridge import secret_rules
+from brainbridge.privacy import strip_private
 
 __all__ = ["find_pii", "find_secrets", "redact", "redact_pii", "redact_value"]
 
@@ -816,13 +817,14 @@ def _apply_spans(text: str, hits: list[tuple[str, Span]]) -> tuple[str, list[Spa
 
 
 def redact(text: str) -> str:
-    """Replace every secret (keys, tokens, passwords, private keys) with `[REDACTED:<kind>]`."""
-    return _redact_until_stable(text, find_secrets)
+    """Replace every secret (keys, tokens, passwords, private keys) with `[REDACTED:<kind>]`,
+    and drop what the user marked `<private>`."""
+    return _redact_until_stable(strip_private(text), find_secrets)
 
 
 def redact_pii(text: str) -> str:
     """Like `redact`, and also replace emails, phone numbers, card numbers, US SSNs and IBANs."""
-    return _redact_until_stable(text, find_pii)
+    return _redact_until_stable(strip_private(text), find_pii)
 
 
 def redact_value(value: Any) -> Any:
@@ -834,7 +836,7 @@ def redact_value(value: Any) -> Any:
     a key loses it like any other text."""
     if isinstance(value, str):
         if len(value) <= _SHORT:
-            return _redact_short(value, secret_rules.user_patterns())
+            return _redact_short(strip_private(value), secret_rules.user_patterns())
         return redact(value)
     if isinstance(value, list | tuple):
         return [redact_value(v) for v in value]

@@ -109,16 +109,33 @@ def _allow(spec: dict[str, Any]) -> Allow | None:
     return Allow(regexes, stopwords, target, spec.get("condition") == "AND")
 
 
+RULES_JSON = "data/gitleaks.json"
+
+
+def rule_data(from_toml: bool = False) -> dict[str, Any]:
+    """`data/gitleaks.toml` as data, read from its JSON copy: parsing the TOML costs every
+    cold hook ~100 ms, the JSON ~1 ms. `python -m brainbridge.secret_rules` rewrites the
+    copy; a test keeps it equal to the TOML."""
+    import json
+    from importlib import resources
+
+    data = resources.files("brainbridge")
+    if not from_toml:
+        try:
+            loaded: dict[str, Any] = json.loads(data.joinpath(RULES_JSON).read_text("utf-8"))
+            return loaded
+        except (OSError, ValueError):
+            pass
+    import tomllib
+
+    return tomllib.loads(data.joinpath("data/gitleaks.toml").read_text("utf-8"))
+
+
 @functools.cache
 def gitleaks() -> tuple[tuple[Rule, ...], Allow]:
     """The shipped rules (translated; each compiled when first needed, which keeps a cold
     hook from compiling 200 patterns it will not use) and the global allowlist."""
-    import tomllib
-    from importlib import resources
-
-    raw = tomllib.loads(
-        resources.files("brainbridge").joinpath("data/gitleaks.toml").read_text("utf-8")
-    )
+    raw = rule_data()
     rules, skipped = [], []
     for spec in raw.get("rules", []):
         regex, lead = spec.get("regex", ""), 0
@@ -293,3 +310,12 @@ def scan_user(text: str) -> list[Hit]:
 
 def user_patterns() -> Sequence[re.Pattern[str]]:
     return _user
+
+
+if __name__ == "__main__":  # rewrite data/gitleaks.json from data/gitleaks.toml
+    import json
+    from pathlib import Path
+
+    target = Path(__file__).parent / RULES_JSON
+    target.write_text(json.dumps(rule_data(from_toml=True), ensure_ascii=False) + "\n", "utf-8")
+    print(f"wrote {target}")

@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from brainbridge.errors import SchemaError
-from brainbridge.model import CHAT_EXCHANGE, CHAT_SESSION, JOURNAL_ENTRY, PASSAGE
+from brainbridge.model import (
+    CHAT_EXCHANGE,
+    CHAT_SESSION,
+    FILE,
+    JOURNAL_ENTRY,
+    OBSERVATION,
+    PASSAGE,
+)
 
 TYPES_FILE = "entity_types.yaml"
 BUILTIN_TYPES = (
@@ -23,6 +30,8 @@ BUILTIN_TYPES = (
     CHAT_SESSION,
     JOURNAL_ENTRY,
     PASSAGE,
+    OBSERVATION,
+    FILE,
 )
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")

@@ -21,6 +21,15 @@ STOPWORDS = frozenset(
     said say says still tell thing things think want wanted well yeah yes""".split()
 )
 
+# Days and months: capitalised, yet no one's name and no topic ("on Friday", "Thursdays",
+# "in March"); two statements that share only a date are not about the same thing.
+_DAYS = "monday tuesday wednesday thursday friday saturday sunday"
+CALENDAR_WORDS = frozenset(
+    (_DAYS + " " + " ".join(d + "s" for d in _DAYS.split())).split()
+    + """january february march april may june july august september october november
+    december""".split()
+)
+
 
 def query_terms(text: str, keep_stopwords: bool = False) -> list[str]:
     """Lower-cased word tokens of `text`, stopwords dropped, order kept, no duplicates."""

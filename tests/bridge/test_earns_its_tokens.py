@@ -110,6 +110,38 @@ async def test_short_questions_about_the_users_own_world_get_that_fact_without_i
         assert short.judgment is Judgment.PASS_THROUGH and short.block is None
 
 
+async def test_a_request_that_names_what_the_user_holds_gets_it_without_a_cue(
+    tmp_path: Path,
+) -> None:
+    brain = await _with_facts(tmp_path)
+    try:
+        bridge = Bridge(brain)
+        hike = await bridge.enrich(
+            "Find me a good Saturday hiking idea within an hour of where we live."
+        )
+        dentist = await bridge.enrich("Write a polite note to my dentist to move the cleaning.")
+        other = await bridge.enrich("Write a polite note to a neighbour about the noise.")
+        await bridge.drain()
+    finally:
+        await brain.close()
+    assert hike.judgment is Judgment.ENRICH, hike.reasons
+    assert "Rotterdam" in _items(hike.block)[0], hike.block
+    assert dentist.judgment is Judgment.ENRICH, dentist.reasons
+    assert any("030 555 0142" in line for line in _items(dentist.block)), dentist.block
+    assert other.judgment is Judgment.PASS_THROUGH and other.block is None
+
+
+async def test_a_fact_added_by_hand_answers_a_short_question(tmp_path: Path) -> None:
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        # What `brain add Fact "User's manager: Oskar Lindqvist"` stores: no predicate.
+        await brain.upsert_entity("Fact", "User's manager: Oskar Lindqvist")
+        result = await Bridge(brain).enrich("who is my manager?")
+    finally:
+        await brain.close()
+    assert _items(result.block) == ["- **User's manager: Oskar Lindqvist** (knowledge, Fact)"]
+
+
 async def test_a_role_told_in_conversation_answers_a_short_question_in_a_new_process(
     tmp_path: Path, database_url: str | None
 ) -> None:

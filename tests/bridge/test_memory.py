@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+import pytest
 from benchmarks import scenarios
 
 from brainbridge.brain import Brain
@@ -97,6 +98,53 @@ async def test_an_unrelated_statement_retires_nothing(tmp_path: Path) -> None:
     finally:
         await bridge.drain()
         await brain.close()
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later"),
+    [
+        # A shared date is no shared topic ("March", "Thursdays", "the 30th").
+        (
+            "Our lease at Keizersgracht 12 runs until the end of March next year.",
+            "My mother's new address is 14 Birch Lane, Leeds, she moved in March.",
+        ),
+        (
+            "I go climbing at Bouldergarten on Tuesdays and Thursdays after work.",
+            "Ravi asked to move our 1:1 to Thursdays at 11 from now on.",
+        ),
+        (
+            "Wen Li emailed: the VAT deadline was extended to the 30th.",
+            "Halcyon asked for more time, the invoice is now due the 30th.",
+        ),
+        # "Google Meet" is a name; "we meet at Clara's" is not.
+        (
+            "Our book club is reading Piranesi this month, we meet at Clara's on the 29th.",
+            "We moved the standup from Zoom to Google Meet this week.",
+        ),
+        # "the end of May" is a noun, not a change.
+        (
+            "Jessica Moreno, everyone calls her Jess, runs our design team.",
+            "Jess said the new icon set will be ready by the end of May.",
+        ),
+        # A speaker's label and a greeting's name are not what a change is about.
+        (
+            "Caroline: Hey Mel! Good to see you! How have you been?",
+            "Caroline: Cool, thanks Mel! Can't wait. I'll keep ya posted. Bye!",
+        ),
+    ],
+)
+async def test_a_statement_that_only_shares_a_date_or_a_greeting_retires_nothing(
+    tmp_path: Path, earlier: str, later: str
+) -> None:
+    brain, bridge = await _told(tmp_path, [("2026-03-01", earlier), ("2026-04-02", later)])
+    try:
+        old = await brain.get_entity(CHAT_EXCHANGE, "sess-000:ex:1")  # the first session's
+        people = await brain.search("Jessica Moreno", 5, entity_types=["Person"])
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert old is not None and not old.attributes.get("superseded_by"), later
+    assert not any(h.entity.attributes.get("superseded_by") for h in people)
 
 
 async def test_single_valued_facts_end_the_previous_value(tmp_path: Path) -> None:

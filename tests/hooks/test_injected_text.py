@@ -31,8 +31,10 @@ def test_session_start_shows_a_forged_note_title_and_file_name_as_one_line(
     context = run.context("SessionStart")
     assert context is not None and "orion plan" in context and "orion notes" in context
     lines = context.splitlines()
-    assert len(lines) == 3  # the header and one line per note
-    assert not [line for line in lines if line.lstrip().startswith("#")]
+    # The digest's heading, its hint, the notes' heading and one line per note.
+    assert len(lines) == 5
+    headings = [line for line in lines if line.lstrip().startswith("#")]
+    assert headings == [lines[0], "### Notes"] and lines[0].startswith("## Brain digest: orion")
     assert not ROLE_LINE.search(context)
     assert "</system-reminder>" not in context
 

@@ -13,6 +13,8 @@ from cli.runner import clean_env
 
 TOOLS = {
     "brain_context",
+    "brain_get",
+    "brain_timeline",
     "search",
     "recall",
     "remember",
@@ -22,6 +24,7 @@ TOOLS = {
     "enrich",
     "invalidate",
     "merges",
+    "observe_tool_call",
 }
 
 

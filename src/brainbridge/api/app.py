@@ -16,8 +16,11 @@ from fastapi import FastAPI
 
 from brainbridge.api import deps
 from brainbridge.api.browse import add_browse_routes
+from brainbridge.api.digest import add_digest_routes
 from brainbridge.api.errors import add_error_handlers
+from brainbridge.api.forget import add_forget_routes
 from brainbridge.api.guard import Guard, People, is_loopback
+from brainbridge.api.observations import observation_routes
 from brainbridge.api.people import McpByPerson, Team
 from brainbridge.api.routes import bridge, entities, merges, page, search, sessions, status
 from brainbridge.brain import Brain
@@ -99,6 +102,10 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(status.router)
     app.include_router(page.router)
     add_browse_routes(app, deps.brain, deps.bridge, config.directives)
+    # Before /hooks/{kind}: /hooks/tool and /hooks/pre-compact are served there.
+    app.include_router(observation_routes(deps.brain, deps.bridge))
+    add_digest_routes(app, deps.brain)
+    add_forget_routes(app, deps.brain)
     for router in (entities, search, merges, bridge, sessions):
         app.include_router(router.router)
     return app

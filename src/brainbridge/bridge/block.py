@@ -76,7 +76,8 @@ def _line(item: BlockItem, meta: str) -> str:
         meta += f", {_flatten(item.source, MAX_NOTE_CHARS)}"
     # Bold marks out before the sanitiser runs, so removing them can join nothing it checked.
     name = _flatten(visible(item.name).replace("**", " "), 120, opens_line=True)
-    line = f"- **{name}** ({meta}): {_flatten(item.description, MAX_ITEM_CHARS)}"
+    about = _flatten(item.description, MAX_ITEM_CHARS)
+    line = f"- **{name}** ({meta})" + (f": {about}" if about else "")
     if item.note:
         line += f" [{_flatten(item.note, MAX_NOTE_CHARS)}]"
     return line + "\n"

@@ -54,6 +54,7 @@ from brainbridge.redact import redact
 from brainbridge.search import SearchRequest
 from brainbridge.search.context import adjacent
 from brainbridge.search.relevance import Coverage, entity_text
+from brainbridge.words import CALENDAR_WORDS
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -67,11 +68,6 @@ _OWN_WORDS = re.compile(r"\b(?:my|our)\s+([a-z]+)(?:\s+([a-z]+))?", re.I)
 # A word in more entries than this (and than the share) is common, not a topic's own.
 TOPIC_RARE_MIN = 50
 TOPIC_RARE_SHARE = 0.002
-# Capitalised, yet no one's name: "on Friday" is not someone the user talked about.
-CALENDAR_WORDS = frozenset(
-    """monday tuesday wednesday thursday friday saturday sunday january february march april
-    may june july august september october november december""".split()
-)
 # Judge and search only the head of a pasted novel; the whole message is still stored.
 MAX_JUDGED_CHARS = 8000
 # Brain-check coverage when only one of the message's words occurs in the brain: neither
@@ -281,6 +277,14 @@ class Bridge:
             cued = has_cues(message, mentions)
             match, known, knows_user = await self.brain._run(self._brain_check, message, cued)
         verdict = judge_locally(message, mentions, match, known, knows_user)
+        if verdict.judgment is Judgment.PASS_THROUGH:
+            # "a breakfast plan that fits my diet": no cue fired, yet it names something
+            # of the user's that the brain holds (kept in memory: no I/O).
+            asked, _ = self.own.named(message)
+            if asked:
+                verdict = Verdict(
+                    Judgment.ENRICH, (f"it speaks of {asked}, which the brain holds",)
+                )
         queries = (
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
@@ -387,8 +391,10 @@ class Bridge:
         message: str = "",
     ) -> Enrichment:
         recent: set[str] = set()
+        # Unless the agent's context was compacted since (hooks/observe.py: PreCompact).
         if session and session.bridge_context_log:
-            recent = set(session.bridge_context_log[-1].get("loaded") or [])
+            last = session.bridge_context_log[-1]
+            recent = set() if last.get("compacted") else set(last.get("loaded") or [])
         cfg = self.config
 
         # Facts that no longer hold are left out; past exchanges stay, marked when a later
@@ -438,12 +444,16 @@ class Bridge:
         if chosen and chosen[0].entity.attributes.get("superseded_by"):
             # What replaced a statement answers before it: never lead with what ended.
             newer = await self.brain._run(self._current_successor, chosen[0].entity)
-            if newer is not None:
+            # ...but only a successor the search found too: a replacement that shares
+            # none of the message's words is likely a change of something else.
+            if newer is not None and newer.id in {c.hit.entity.id for _, c in ranked}:
                 chosen = [Hit(newer, 1.0, ("successor",))] + [
                     h for h in chosen if h.entity.id != newer.id
                 ]
                 # The successor stands for what repeats it.
                 chosen = list(_collapse_repeats([("", tuple(chosen))])[0][1])
+            else:
+                chosen = _current_first(chosen)
         block = ranked_block(
             [_item(h, later) for h in chosen],
             cfg.budget_tokens,
@@ -503,6 +513,10 @@ class Bridge:
             for word in list(words)[:4]
             for ent in self._user_facts(limit, f"{word}: ")
         ]
+        # ...and what the message otherwise calls the user's ("where we live", "my GP").
+        taken = {h.entity.id for h in hits}
+        _, named = self.own.named(message)
+        hits += [Hit(e, 1.0, ("own",)) for e in named if e.id not in taken]
         return hits[:limit]
 
     def _current_successor(self, ent: Entity, hops: int = 5) -> Entity | None:
@@ -735,8 +749,8 @@ def _passages_stand_for_notes(
 def _rank(
     results: list[tuple[str, tuple[Hit, ...]]], found: list[list[Hit]], said: Said
 ) -> list[tuple[float, Candidate]]:
-    """Every item of `results` with its probability of helping, current before superseded,
-    then most likely first. `found` holds each query's knowledge and history lists; a rank
+    """Every item of `results` with its probability of helping, most likely first (a
+    superseded item is marked and weighed down by the model, and never leads the block). `found` holds each query's knowledge and history lists; a rank
     counts only what the block may show (a repeated prompt ranks once)."""
     kept = {h.entity.id for _, hits in results for h in hits}
     where: dict[int, list[tuple[int, int]]] = {}
@@ -773,7 +787,13 @@ def _rank(
             c = Candidate(h, i, rank, len({q for q, _ in seen}), (*m.items(), *gap))
             # The user's own facts of the kind the message names are what it asks for.
             out.append((1.0 if "own" in h.retrievers else probability(c), c))
-    return sorted(out, key=lambda pc: (pc[1].superseded, -pc[0]))
+    return sorted(out, key=lambda pc: -pc[0])
+
+
+def _current_first(hits: list[Hit]) -> list[Hit]:
+    """`hits` with the most likely current item moved to the front, when one is there."""
+    lead = next((h for h in hits if not h.entity.attributes.get("superseded_by")), None)
+    return hits if lead is None else [lead] + [h for h in hits if h is not lead]
 
 
 def _item(hit: Hit, later: dict[str, Entity]) -> BlockItem:

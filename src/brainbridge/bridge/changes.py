@@ -23,7 +23,7 @@ from brainbridge.bridge.queries import FILLER, keywords
 from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
-from brainbridge.words import STOPWORDS, query_terms
+from brainbridge.words import CALENDAR_WORDS, STOPWORDS, query_terms
 
 # Verbs of change and of ending, in every inflection ("raise", "raised", "raising").
 _CHANGE_VERBS = """move shift switch change relocate transfer migrate replace upgrade downgrade
@@ -77,6 +77,20 @@ _CUE_WORDS = frozenset(
     officially starting beginning effective shifted shifting""".split()
 )
 _NAME_LIKE = re.compile(r"\b[A-Z][\w&'’\-]*[A-Za-z0-9]")
+# A date says when, not what: "the 30th", "in March", "on Thursdays" make no shared topic.
+_DATE_WORD = re.compile(r"\d+(?:st|nd|rd|th)")
+
+
+def _no_topic(word: str) -> bool:
+    low = word.lower()
+    return (
+        low in _CUE_WORDS
+        or low in FILLER
+        or low in CALENDAR_WORDS
+        or _DATE_WORD.fullmatch(low) is not None
+    )
+
+
 # Earlier statements looked at for one change: BM25's best over past exchanges and facts.
 CANDIDATES = 12
 MIN_SHARED = 2
@@ -94,9 +108,22 @@ class Retired:
     why: str  # "changed" | "completed" | "ended"
 
 
+# "the end of May", "a quick change": after an article a verb's bare form is a noun.
+_ARTICLE_BEFORE = re.compile(r"\b(?:the|an?|this|that|its)\s+(?:\w+\s+)?$", re.I)
+
+
+def _is_change(message: str) -> bool:
+    for m in CHANGE.finditer(message):
+        word = m.group().lower()
+        bare = " " not in word and not word.endswith(("ed", "ing", "ly")) and word != "now"
+        if not (bare and _ARTICLE_BEFORE.search(message[: m.start()])):
+            return True
+    return False
+
+
 def kind_of(message: str) -> str | None:
     """ "change", "completion" or None for a user's statement."""
-    if CHANGE.search(message):
+    if _is_change(message):
         return "change"
     if COMPLETION.search(message):
         return "completion"
@@ -105,26 +132,35 @@ def kind_of(message: str) -> str | None:
 
 def topic(message: str) -> set[str]:
     """Stems of the content words that say what a statement is about."""
-    return {
-        stem(w.lower())
-        for w in keywords(message)
-        if w.lower() not in _CUE_WORDS and w.lower() not in FILLER and len(w) > 1
-    }
+    return {stem(w.lower()) for w in keywords(message) if not _no_topic(w) and len(w) > 1}
 
 
 def anchors(message: str) -> set[str]:
     """Stems of name-like words ("Falcon", "Civic", "1Password"): one is enough to share."""
-    return {
-        stem(w.lower())
-        for w in _NAME_LIKE.findall(message)
-        if w.lower() not in STOPWORDS and w.lower() not in _CUE_WORDS and w.lower() not in FILLER
-    } | {stem(w.lower()) for w in re.findall(r"\b\w*\d\w*[A-Za-z]\w*\b", message)}
+    named = [w for w in _NAME_LIKE.findall(message) if w.lower() not in STOPWORDS]
+    coded = re.findall(r"\b\w*\d\w*[A-Za-z]\w*\b", message)
+    return {stem(w.lower()) for w in named + coded if not _no_topic(w)}
+
+
+# "Caroline: ..." — a transcript's speaker label names who spoke, not what about.
+_SPEAKER = re.compile(r"^\s*[A-Z][\w'’-]{0,30}:\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _cue_sentences(message: str, kind: str) -> str:
+    """The sentences of `message` that say the change or the completion: in "Thanks,
+    Melanie! Since I moved from Sweden I've known them for years." only the second
+    speaks of a change, and the name in the first is no topic of it."""
+    message = _SPEAKER.sub("", message, count=1)
+    said_it = _is_change if kind == "change" else (lambda t: COMPLETION.search(t) is not None)
+    picked = [t for t in _SENTENCE_END.split(message) if said_it(t)]
+    return " ".join(picked) or message
 
 
 def said(ent: Entity) -> str:
     """What the user said in an exchange, or a fact's name and description."""
     if ent.type == CHAT_EXCHANGE:
-        return str(ent.attributes.get("user_message") or ent.description)
+        return _SPEAKER.sub("", str(ent.attributes.get("user_message") or ent.description), count=1)
     return f"{ent.name}. {ent.description}"
 
 
@@ -132,9 +168,10 @@ def find_retired(
     store: Store, message: str, exchange_id: int | None, by_name: str, when: str
 ) -> list[Retired]:
     """Earlier exchanges and facts that the statement `message`, made on `when`, retires."""
-    kind = kind_of(message)
+    kind = kind_of(_SPEAKER.sub("", message, count=1))
     if kind is None:
         return []
+    message = _cue_sentences(message, kind)
     words = topic(message)
     names = anchors(message) & words
     if not words:
@@ -166,7 +203,8 @@ def find_retired(
             continue
         text = said(ent)
         shared = words & topic(text)
-        if not (len(shared) >= MIN_SHARED or shared & names):
+        # A name counts where both write it as one: "Google Meet" is not "we meet at Clara's".
+        if not (len(shared) >= MIN_SHARED or shared & names & anchors(text)):
             if subject and subject <= topic(text):
                 by_subject.append(ent)
             continue
@@ -195,8 +233,13 @@ def _recency(ent: Entity) -> tuple[str, int]:
     return (str(ent.attributes.get("date") or ent.created_at), ent.id)
 
 
+# What an exchange said that a later statement can replace; the people, organisations and
+# projects it named go on existing ("Priya moved to the platform team": Priya stays).
+STATEMENT_TYPES = frozenset({"Fact", "Commitment", "Decision", "Preference"})
+
+
 def _with_facts(store: Store, r: Retired) -> list[Retired]:
-    """A retired exchange with the facts that were learned from it."""
+    """A retired exchange with the statements that were learned from it."""
     out = [r]
     if r.entity.type == CHAT_EXCHANGE:
         near = store.neighbors([r.entity.id], 1)
@@ -205,6 +248,7 @@ def _with_facts(store: Store, r: Retired) -> list[Retired]:
             Retired(f, r.why)
             for f in facts.values()
             if f.attributes.get("source_exchange") == r.entity.name
+            and f.type in STATEMENT_TYPES
             and not f.attributes.get("superseded_by")
         ]
     return out

@@ -25,6 +25,10 @@ log = logging.getLogger(__name__)
 
 # "my dentist's number", "our spare key": the words a possessive points at, possessive -s off.
 _OWN = re.compile(r"\b(?:my|our)\s+([a-z][\w\-]*)(?:['’]s)?(?:\s+([a-z][\w\-]*))?", re.I)
+# "where I live", "where we're based": the user's home.
+_WHERE_THEY_LIVE = re.compile(
+    r"\bwhere (?:i|we)(?:['’]m|['’]re| am| are)? (?:live|living|based|staying)\b", re.I
+)
 # A capitalised word, possessive -s off: how a short question names someone.
 _NAME = re.compile(r"\b([A-Z][a-z]{2,})(?:['’]s)?\b")
 # The user's facts and people kept: a person's life has dozens, not thousands.
@@ -42,7 +46,10 @@ def _kinds(word: str) -> set[str]:
 def _kind_of(ent: Entity) -> set[str]:
     """What a kept entity is the user's: its predicate, or each word of its role."""
     if ent.type == "Fact":
-        return {str(ent.attributes.get("predicate") or "").lower()} - {""}
+        # Learned facts carry their predicate; one added by hand ("User's manager: Oskar"
+        # through `brain add`) says it in its name.
+        predicate = ent.attributes.get("predicate") or ent.name[len(_USERS) :].split(":")[0]
+        return {str(predicate).strip().lower()} - {""}
     role = str(ent.attributes.get("role") or "").lower()
     return set(re.findall(r"[a-z][\w\-']*", role))
 
@@ -66,18 +73,31 @@ class OwnWorld:
             if holds_at(e) and (e.type == "Fact" or str(e.description).startswith(_ROLE_OF_USER))
         )
 
-    def lookup(self, message: str) -> tuple[str, list[Entity]]:
-        """(what the question asks for, the kept entities that answer it): a question
-        about something the user calls theirs ("who is my manager?") or one of their people
-        ("Oskar's number?"), else ("", [])."""
-        if not QUESTION.search(message):
-            return "", []
+    def named(self, message: str) -> tuple[str, list[Entity]]:
+        """(what the message calls the user's, the kept entities that are it) for any
+        message ("a breakfast plan that fits my diet", "hikes near where we live"),
+        else ("", [])."""
         for m in _OWN.finditer(message):
             word = m.group(1)
             wanted = _kinds(word)
             found = [e for e in self._entities if _kind_of(e) & wanted]
             if found:
                 return f"the user's {word.lower()}", found
+        if _WHERE_THEY_LIVE.search(message):
+            found = [e for e in self._entities if "home" in _kind_of(e)]
+            if found:
+                return "where the user lives", found
+        return "", []
+
+    def lookup(self, message: str) -> tuple[str, list[Entity]]:
+        """(what the question asks for, the kept entities that answer it): a question
+        about something the user calls theirs ("who is my manager?") or one of their people
+        ("Oskar's number?"), else ("", [])."""
+        if not QUESTION.search(message):
+            return "", []
+        asked, found = self.named(message)
+        if found:
+            return asked, found
         # "Oskar's number?": one of the user's people, by a word of their name as written.
         for name in _NAME.findall(message):
             found = [e for e in self._entities if e.type == "Person" and name in e.name.split()]

@@ -49,10 +49,13 @@ FEATURES = (
     "said_part",
     "said_rank",
     "same_session",
+    "said_by_named",
 )
 _SENTENCE = re.compile(r"(?<=[.!?|])\s+")
 # An exchange's text is "User: ... | AI: ...": what one side said.
 _PART = re.compile(r"\s\|\s")
+# A transcript of several people labels each side with its speaker: "User: Caroline: ...".
+_SPEAKER = re.compile(r"\b(?:User|AI):\s+([A-Z][\w'’-]{1,30}):\s")
 
 
 class Said:
@@ -72,20 +75,35 @@ class Said:
             return {}
         cuts = [m.end() for m in _SENTENCE.finditer(text)]
         sides = [m.end() for m in _PART.finditer(text)]
+        labels = [(m.end(), stem(m.group(1).lower())) for m in _SPEAKER.finditer(text)]
+        starts = [end for end, _ in labels]
         found: set[str] = set()
         in_sentence: dict[int, set[str]] = {}
         in_side: dict[int, set[str]] = {}
+        by_speaker: dict[str, set[str]] = {}
         for m in cov._candidates.finditer(text):
             key = stem(m.group().lower())
             if key in weights:
                 found.add(key)
                 in_sentence.setdefault(bisect_right(cuts, m.start()), set()).add(key)
                 in_side.setdefault(bisect_right(sides, m.start()), set()).add(key)
+                if (i := bisect_right(starts, m.start())) and labels[i - 1][1] in weights:
+                    by_speaker.setdefault(labels[i - 1][1], set()).add(key)
 
         def best(groups: dict[int, set[str]]) -> float:
             return max((sum(weights[k] for k in g) for g in groups.values()), default=0.0)
 
+        # What someone the message names said themselves ("What books has Melanie read?"
+        # is answered where Melanie speaks): the rest of the message in their words.
+        by_named = max(
+            (
+                sum(weights[k] for k in keys - {who}) / max(cov.want - weights[who], 1e-9)
+                for who, keys in by_speaker.items()
+            ),
+            default=0.0,
+        )
         return {
+            "said_by_named": by_named,
             "said": sum(weights[k] for k in found) / cov.want,
             "said_sentence": best(in_sentence) / cov.want,
             "said_part": best(in_side) / cov.want,

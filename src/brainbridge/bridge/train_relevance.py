@@ -77,12 +77,11 @@ def simulate(
     questions: Sequence[dict[str, Any]], threshold: float, ratio: float = 0.0
 ) -> tuple[float, float, float]:
     """(mean evidence recall, mean block tokens, first item holds evidence) of blocks cut
-    at `threshold` and at `ratio` times the best probability, ordered current first, then
-    by probability."""
+    at `threshold` and at `ratio` times the best probability, ordered by probability."""
     recall = tokens = first = 0.0
     shown = 0
     for q in questions:
-        order = sorted(q["candidates"], key=lambda c: (c["superseded"], -c["p"]))
+        order = sorted(q["candidates"], key=lambda c: -c["p"])
         bar = max(threshold, ratio * max((c["p"] for c in order), default=0.0))
         size, got, items = HEADER_TOKENS, set(), []
         for c in order:
@@ -91,6 +90,11 @@ def simulate(
             size += c["tokens"]
             got.update(c["held"])
             items.append(c)
+        # The bridge never leads with a superseded item (it puts the most likely current
+        # one, or what replaced it, first).
+        lead = next((c for c in items if not c["superseded"]), None)
+        if lead is not None and items[0]["superseded"]:
+            items = [lead] + [c for c in items if c is not lead]
         if items:
             shown += 1
             tokens += size

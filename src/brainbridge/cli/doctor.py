@@ -320,7 +320,8 @@ def _spool(home: Path) -> Check | None:
     from brainbridge.hooks.spool import drainer_lock, read_records, spool_dir, spooled
 
     folder = spool_dir(home)
-    count = sum(1 for f in spooled(home) for _ in read_records(f))
+    # Tool calls (`type`: tool) wait for their turn's Stop to start a drainer: not a problem.
+    count = sum(1 for f in spooled(home) for r in read_records(f) if r.get("type") != "tool")
     if not count:
         return None
     with drainer_lock(home) as free:

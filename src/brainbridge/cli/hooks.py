@@ -10,7 +10,9 @@ from brainbridge.cli.common import App, Group, guarded, pass_app
 
 
 @click.command()
-@click.argument("kind", type=click.Choice(["session-start", "prompt", "stop"]))
+@click.argument(
+    "kind", type=click.Choice(["session-start", "prompt", "stop", "tool", "pre-compact"])
+)
 @pass_app
 def hook(app: App, kind: str) -> None:
     """Handle one Claude Code hook event from stdin. Always exits 0."""
@@ -42,7 +44,8 @@ def _scope(project: bool, user: bool) -> str:
 )
 @pass_app
 def install(app: App, project: bool, user: bool, portable: bool) -> None:
-    """Add the SessionStart, UserPromptSubmit and Stop hooks, keeping any others.
+    """Add the SessionStart, UserPromptSubmit, Stop, PostToolUse(Failure) and PreCompact
+    hooks, keeping any others.
 
     The command written names this Python and this brain folder (`--brain` or
     $BRAIN_HOME), so Claude Code uses this brain whatever environment it starts in.

@@ -60,6 +60,9 @@ OPTIONAL_COMMANDS: dict[str, str] = {
     "import-notes": "brainbridge.cli.notes:import_notes_cmd",
     "context": "brainbridge.cli.notes:context_cmd",
     "import-claude": "brainbridge.cli.notes:import_claude",
+    "forget": "brainbridge.cli.forget:forget",
+    "import-chatgpt": "brainbridge.cli.exports:import_chatgpt",
+    "import-claude-ai": "brainbridge.cli.exports:import_claude_ai",
 }
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -18,7 +16,7 @@ from brainbridge.cli.common import (
     pass_app,
     run,
 )
-from brainbridge.cli.work import Job, embed_pending, finished, progress_option, run_kept
+from brainbridge.cli.work import Job, embed_pending, progress_option, run_kept
 
 
 @click.command("import-notes")
@@ -117,13 +115,9 @@ def context_cmd(
 def import_claude(app: App, folder: Path | None, show_progress: bool) -> None:
     """Back-fill the brain from past Claude Code transcripts (~/.claude/projects/*/*.jsonl).
     Ctrl-C keeps the turns stored so far; running it again skips them and goes on."""
-    from brainbridge.bridge import Bridge
-    from brainbridge.hooks.payload import (
-        claude_transcripts_root,
-        day_of,
-        transcript_turns,
-        turn_key,
-    )
+    from brainbridge.chat_exports import Conversation
+    from brainbridge.cli.exports import import_sessions, imported_line
+    from brainbridge.hooks.payload import claude_transcripts_root, transcript_turns
 
     root = folder or claude_transcripts_root()
     if folder is not None and not folder.is_dir():
@@ -132,53 +126,13 @@ def import_claude(app: App, folder: Path | None, show_progress: bool) -> None:
     if not files:
         click.echo(f"no transcripts under {root}", err=True)
         return
-    job = Job(show_progress)
-    stored = skipped = 0
 
-    async def body() -> None:
-        nonlocal stored, skipped
-        async with open_brain(app.settings) as brain:
-            bridge = Bridge(brain)
-            try:
-                with job.step("importing transcripts", len(files), "transcripts") as meter:
-                    for path in files:
-                        session_id = path.stem
-                        await brain._run(brain.sessions.ensure, session_id)
-                        for turn in transcript_turns(path):
-                            # Keyed as the Stop hook keys it: a turn it already stored is
-                            # skipped, whatever number it was given.
-                            key = turn_key(session_id, turn.prompt, turn.reply, turn.uuid)
-                            if await brain._run(brain.store.has_turn_key, key):
-                                skipped += 1
-                                continue
-                            # Ctrl-C lets the turn in hand finish: never half stored.
-                            stored += await finished(_store(brain, bridge, session_id, turn, key))
-                        meter.advance()
-                        await asyncio.sleep(0)
-            finally:
-                await bridge.drain()
+    def transcript(path: Path) -> Conversation:
+        return Conversation(path.stem, "", tuple(transcript_turns(path)))
 
-    async def _store(brain: Any, bridge: Any, session_id: str, turn: Any, key: str) -> bool:
-        n = await brain._run(brain.sessions.next_turn, session_id)
-        obs = await bridge.observe_now(
-            session_id,
-            n,
-            turn.prompt,
-            turn.reply,
-            attributes={"turn_key": key},
-            today=day_of(turn.timestamp),
-        )
-        return obs.exchange is not None
-
-    def kept() -> str:
-        again = f"`brain import-claude{f' {folder}' if folder else ''}`"
-        return (
-            f"kept {stored:,} exchanges ({job.count('importing transcripts'):,} of"
-            f" {len(files):,} transcripts done); re-running {again} is safe"
-            " (turns already stored are skipped) and `brain index` finishes the vectors"
-        )
-
-    guarded(lambda: run_kept(body(), kept))
-    click.echo(
-        f"{stored} exchanges imported from {len(files)} transcripts ({skipped} already there)"
+    sources = [lambda p=p: transcript(p) for p in files]
+    again = f"brain import-claude{f' {folder}' if folder else ''}"
+    counts = import_sessions(
+        app, sources, "importing transcripts", "transcripts", again, Job(show_progress)
     )
+    click.echo(imported_line(counts, f"{len(files)} transcripts"))

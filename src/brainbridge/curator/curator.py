@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 MANUAL = "manual"
 COALESCED = "coalesced"
+WORK_OBSERVATIONS = 60  # the newest observations of a session its summary reads
 
 
 @dataclass(frozen=True)
@@ -262,6 +263,7 @@ class Curator:
                     self.config,
                     trigger == MANUAL,
                     llm_calls is not None,
+                    await self._work(session_id),
                 )
                 if local and decided_by == "llm":
                     decided_by = "llm+local"
@@ -300,6 +302,20 @@ class Curator:
             box.title if box else "",
             box.summary if box else "",
         )
+
+    async def _work(self, session_id: str) -> str:
+        """What the agent did in the session, from its observations ("" if none)."""
+        from brainbridge.observations.record import recent_observations
+        from brainbridge.observations.summary import work_summary
+
+        try:
+            found, _ = await self.brain._run(
+                recent_observations, self.brain.store, session_id, WORK_OBSERVATIONS
+            )
+        except Exception:
+            log.exception("curator: could not read the observations of %s", session_id)
+            return ""
+        return work_summary(found)
 
     async def _ask_llm(
         self,

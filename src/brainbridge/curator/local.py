@@ -355,12 +355,14 @@ def plan_locally(
     config: CuratorConfig,
     manual: bool = False,
     only_missing: bool = False,
+    work: str = "",
 ) -> list[ToolCall]:
     """The tool calls the local curator makes for this session now.
 
     The title is left alone once the user or an LLM chose it; activity is logged for the
     first run of the day and then once `config.activity_every` exchanges are new (any new
     exchange on a manual run). With `only_missing`, only an absent title or summary is filled.
+    `work` (what a coding agent did, from its observations) ends the summary.
     """
     calls: list[ToolCall] = []
     if not exchanges:
@@ -373,6 +375,9 @@ def plan_locally(
             title = new_title
     if not (only_missing and session.summary):
         summary = session_summary(exchanges, config.max_summary_chars)
+        if work:
+            room = max(0, config.max_summary_chars - len(work) - 7)
+            summary = f"{summary[:room].rstrip()} Work: {work}".strip()
         if summary and summary != session.summary:
             calls.append(ToolCall("update_summary", {"summary": summary}))
     if only_missing:

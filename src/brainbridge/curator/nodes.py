@@ -42,19 +42,20 @@ def put_session_nodes(
     )
     for ex in exchanges:
         store.relate((CHAT_EXCHANGE, ex.name), "part_of", (CHAT_SESSION, session_id))
+    text, latest = journal_text(day_runs)
+    if not latest:
+        return
+    store.upsert_entity(JOURNAL_ENTRY, day.isoformat(), text, {"day": day.isoformat()})
+    for sid in latest:
+        if store.get_entity(CHAT_SESSION, sid) is not None:
+            store.relate((JOURNAL_ENTRY, day.isoformat()), "mentions", (CHAT_SESSION, sid))
+
+
+def journal_text(day_runs: Sequence[dict[str, Any]]) -> tuple[str, list[str]]:
+    """A day's journal entry from its curator runs, and the sessions it lists."""
     latest: dict[str, dict[str, Any]] = {}
     for run in day_runs:  # oldest first: the last run of each session wins
         if run.get("activity") and run.get("session_id"):
             latest[str(run["session_id"])] = run
-    if not latest:
-        return
     lines = [f"{r.get('title') or sid}: {r['activity']}" for sid, r in latest.items()]
-    store.upsert_entity(
-        JOURNAL_ENTRY,
-        day.isoformat(),
-        "\n".join(lines)[:MAX_JOURNAL_CHARS],
-        {"day": day.isoformat()},
-    )
-    for sid in latest:
-        if store.get_entity(CHAT_SESSION, sid) is not None:
-            store.relate((JOURNAL_ENTRY, day.isoformat()), "mentions", (CHAT_SESSION, sid))
+    return "\n".join(lines)[:MAX_JOURNAL_CHARS], list(latest)

@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from brainbridge.hooks.observe import store_record
 from brainbridge.hooks.spool import claim, drainer_lock, read_records, waiting
 from brainbridge.hooks.work import store_turn
 
@@ -55,6 +56,9 @@ async def store_spooled(home: Path) -> int:
 async def _store_file(brain: Brain, bridge: Bridge, path: Path) -> tuple[bool, int]:
     stored = 0
     for rec in read_records(path):
+        if rec.get("type"):  # a tool call or a compaction mark (hooks/observe.py)
+            await store_record(brain, bridge, rec)
+            continue
         obs = await store_turn(brain, bridge, rec)
         if obs is not None and obs.error:
             log.warning("spooled turn %s not stored yet: %s", rec["key"], obs.error)

@@ -18,12 +18,15 @@ ENTRY = "-m brainbridge.hooks"
 _OURS = re.compile(
     r"-m brainbridge\.hooks\s"
     r"|(?:(?:^|[/\\\s\"'])brain(?:\.exe)?|brainbridge\.cli\.main)[\"']?\s(?:.*\s)?"
-    r"hook\s+(?:session-start|prompt|stop)\b"
+    r"hook\s+(?:session-start|prompt|stop|tool|pre-compact)\b"
 )
 PROMPT_TIMEOUT = 10
 # Synchronous: `claude -p` kills async hooks at exit. It only spools the turn and starts a
 # detached drainer (hooks/spool.py), which is what the client waits for.
 STOP_TIMEOUT = 10
+# Each tool call (PostToolUse, PostToolUseFailure for a failed one) and a compaction only
+# spool what they saw (hooks/observe.py): synchronous too, and safe if made async.
+TOOL_TIMEOUT = 10
 
 
 PORTABLE = "brain hook"
@@ -55,7 +58,9 @@ def mcp_add_command(scope: str, home: Path | None) -> str:
 
 
 def our_hooks(command: str) -> dict[str, list[dict[str, Any]]]:
-    """The settings.json `hooks` entries for SessionStart, UserPromptSubmit and Stop."""
+    """The settings.json `hooks` entries: SessionStart, UserPromptSubmit, Stop, the tool
+    calls (PostToolUse, PostToolUseFailure) and PreCompact."""
+    tool = [{"type": "command", "command": f"{command} tool", "timeout": TOOL_TIMEOUT}]
     return {
         "SessionStart": [
             {
@@ -85,6 +90,20 @@ def our_hooks(command: str) -> dict[str, list[dict[str, Any]]]:
                         "timeout": STOP_TIMEOUT,
                     }
                 ]
+            }
+        ],
+        "PostToolUse": [{"matcher": "*", "hooks": tool}],
+        "PostToolUseFailure": [{"matcher": "*", "hooks": [dict(h) for h in tool]}],
+        "PreCompact": [
+            {
+                "matcher": "manual|auto",
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": f"{command} pre-compact",
+                        "timeout": STOP_TIMEOUT,
+                    }
+                ],
             }
         ],
     }

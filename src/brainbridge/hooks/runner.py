@@ -29,14 +29,20 @@ log = logging.getLogger(__name__)
 SERVER_FILE = "server.json"
 FAILURE_LOG = "hooks.log"
 # A server that does not answer in time is skipped: Stop then spools the turn instead.
-FAST_TIMEOUT = {"prompt": 3.0, "session-start": 3.0, "stop": 3.0}
+FAST_TIMEOUT = {"prompt": 3.0, "session-start": 3.0, "stop": 3.0, "tool": 1.0, "pre-compact": 3.0}
 # Claude Code kills a hook at its `timeout` (10 s for ours); a hook stuck on a locked
 # database gives up first, leaving the conversation untouched.
-DEADLINE = {"prompt": 7.0, "session-start": 7.0, "stop": 8.0}
+DEADLINE = {"prompt": 7.0, "session-start": 7.0, "stop": 8.0, "tool": 8.0, "pre-compact": 8.0}
 # Once the output is written, what is left (logging the turn) may hold the process this long.
 AFTER_OUTPUT = 1.0
 _HOME: dict[str, Path] = {}  # the brain folder of this process's hook, for `_leave_after`
-EVENTS = {"prompt": "UserPromptSubmit", "session-start": "SessionStart", "stop": "Stop"}
+EVENTS = {
+    "prompt": "UserPromptSubmit",
+    "session-start": "SessionStart",
+    "stop": "Stop",
+    "tool": "PostToolUse",  # and PostToolUseFailure
+    "pre-compact": "PreCompact",
+}
 
 
 def brain_home() -> Path:
@@ -167,8 +173,13 @@ async def _run_here(
     brain = await Brain.open(home, embedder=None, background_indexing=False, sync_types=False)
     try:
         if kind == "session-start":  # project context: no bridge to build
+            from brainbridge.hooks.payload import field
+            from brainbridge.hooks.work import note_project
+
             result = await run_hook(brain, kind, payload)
             emit(kind, result)
+            # After the output: a busy database delays only this write, never the context.
+            await note_project(brain, field(payload, "session_id"), field(payload, "cwd"))
             return result
         bridge = settings.make_bridge(brain, llm)
         try:
@@ -249,6 +260,11 @@ def main(kind: str, home: Path | None = None) -> int:
     try:
         payload = read_payload()
         if kind == "stop" and payload.get("stop_hook_active"):
+            return 0
+        if kind in ("tool", "pre-compact"):  # spooled like Stop (hooks/observe.py)
+            from brainbridge.hooks.observe import hand_over
+
+            hand_over(kind, payload, home, as_caller(read_server_file(home)), via_server)
             return 0
         record = None
         if kind == "stop":

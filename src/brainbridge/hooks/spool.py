@@ -12,6 +12,9 @@ one replays it. Each turn carries a key (the transcript's id of its prompt, else
 of its text), stored on the exchange, so a replayed or repeated turn is stored once.
 One drainer runs at a time (an flock); a turn spooled while it finishes is picked up
 by it or by the drainer the next Stop starts.
+
+PostToolUse and PreCompact spool records of their own beside the turns (`type`: "tool",
+"compact"; see hooks/observe.py), stored in order by the same drainer.
 """
 
 from __future__ import annotations

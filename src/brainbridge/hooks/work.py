@@ -13,8 +13,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SESSION_START_ENTRIES = 8
-
 
 async def run_hook(
     brain: Brain, kind: str, payload: dict[str, Any], bridge: Bridge | None = None
@@ -28,12 +26,8 @@ async def run_hook(
         cwd = field(payload, "cwd")
         if not cwd:
             return {"context": None}
-        entries = await brain.brain_context(cwd, limit=SESSION_START_ENTRIES)
-        if not entries:
-            return {"context": None}
-        from brainbridge.mcp.text import context_text
-
-        return {"context": context_text(entries, cwd)}
+        digest = await brain.project_digest(cwd, field(payload, "session_id"))
+        return {"context": digest.text() or None}
     if kind != "prompt":
         raise ValueError(f"unknown hook {kind!r}")
     from brainbridge.bridge import Bridge
@@ -61,6 +55,7 @@ async def store_turn(
     if await brain._run(brain.store.has_turn_key, record["key"]):
         return None  # the same turn again: a repeated event, a replay, a back-fill
     session = str(record.get("session_id") or "claude-code")
+    await note_project(brain, session, str(record.get("cwd") or ""))
     if exchange_number is None:
         exchange_number = await brain._run(brain.sessions.next_turn, session)
     return await bridge.observe_now(
@@ -71,3 +66,16 @@ async def store_turn(
         attributes={"turn_key": record["key"]},
         today=day_of(str(record.get("at") or "")),
     )
+
+
+async def note_project(brain: Brain, session_id: str, cwd: str) -> None:
+    """Record which project the session runs in (for the next SessionStart's digest).
+
+    Never raises: a session without its project only drops out of the digest.
+    """
+    if not cwd or not session_id:
+        return
+    try:
+        await brain.note_session_project(session_id, cwd)
+    except Exception:
+        log.exception("could not record the project of session %s", session_id)

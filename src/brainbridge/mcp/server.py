@@ -16,8 +16,8 @@ from pydantic import Field
 from brainbridge.bounds import MAX_NUMBER, check_depth
 from brainbridge.brain import Brain, EntityRef
 from brainbridge.bridge import Bridge
-from brainbridge.errors import BrainError, InvalidInput
-from brainbridge.mcp.text import context_text, entity_text, hits_text
+from brainbridge.errors import BrainError, InvalidInput, NotFound
+from brainbridge.mcp.text import context_text, entity_text, forget_text, hits_text
 from brainbridge.model import CHAT_EXCHANGE
 from brainbridge.search import SearchRequest
 
@@ -27,7 +27,8 @@ INSTRUCTIONS = (
     "brainbridge is the user's personal knowledge graph (people, projects, documents, "
     "decisions, commitments, past conversations). Use `recall` or `search` before answering "
     "questions about the user's own work; `remember` and `relate` to store durable facts; "
-    "`brain_context` at the start of work in a code project."
+    "`brain_context` at the start of work in a code project; `brain_get` opens an item of "
+    "the session-start digest by id, `brain_timeline` walks a past session step by step."
 )
 MAX_RESULTS = 50
 MAX_HOPS = 3
@@ -144,6 +145,30 @@ def build_server(
 
     @server.tool(structured_output=False, annotations=READ_ONLY)
     @guarded
+    async def brain_get(
+        item_id: Annotated[
+            str,
+            Field(description="The item's id as the digest or a timeline shows it (12 or #12)."),
+        ],
+    ) -> str:
+        """Open any brain item by id in full: a session, an exchange, a tool call, a file, a note."""
+        return await (await brain()).item_text(item_id)
+
+    @server.tool(structured_output=False, annotations=READ_ONLY)
+    @guarded
+    async def brain_timeline(
+        session: Annotated[
+            str, Field(description="The session: its id in the digest (#12), or a session id.")
+        ],
+    ) -> str:
+        """A session's exchanges and tool calls (observations) in the order they happened."""
+        from brainbridge.projects.disclose import timeline_text
+
+        sid, steps = await (await brain()).timeline(session)
+        return timeline_text(sid, steps)
+
+    @server.tool(structured_output=False, annotations=READ_ONLY)
+    @guarded
     async def search(
         query: Query,
         num_results: NumResults = 5,
@@ -254,6 +279,42 @@ def build_server(
 
     @server.tool(structured_output=False, annotations=WRITES)
     @guarded
+    async def observe_tool_call(
+        session_id: Annotated[str, Field(description="Your session's id.")],
+        cwd: Annotated[str, Field(description="The folder the tool ran in (absolute).")],
+        tool_name: Annotated[str, Field(description="The tool, e.g. Read, Edit, Bash.")],
+        tool_input: Annotated[
+            dict[str, Any] | None,
+            Field(description="Its arguments (file_path, command, pattern, url...)."),
+        ] = None,
+        tool_response: Annotated[Any, Field(description="What it returned.")] = None,
+        error: Annotated[str | None, Field(description="Its error output, when it failed.")] = None,
+        exit_code: Annotated[int | None, Field(description="A command's exit status.")] = None,
+    ) -> str:
+        """Record what a tool call did (files, command, outcome) as an observation of the
+        session, folded with the calls before it; no LLM involved."""
+        from brainbridge.observations.calls import tool_event
+        from brainbridge.observations.record import observe_events
+
+        check_depth(tool_input, "tool_input")
+        check_depth(tool_response, "tool_response")
+        payload = {
+            "session_id": session_id,
+            "cwd": cwd,
+            "tool_name": tool_name,
+            "tool_input": tool_input or {},
+            "tool_response": tool_response,
+            "error": error,
+            "exit_code": exit_code,
+        }
+        event = tool_event(payload)
+        if event is None:
+            return "Nothing to record: that call is noise (looking around, bookkeeping)."
+        written = await observe_events(await brain(), [event])
+        return f"Observed: {written[0].description}" if written else "Already recorded."
+
+    @server.tool(structured_output=False, annotations=WRITES)
+    @guarded
     async def relate(
         source: Annotated[str, Field(description="Name of the entity the relation starts at.")],
         relation: Annotated[str, Field(description="The relation, e.g. works_on, decided, owns.")],
@@ -288,13 +349,24 @@ def build_server(
     @guarded
     async def forget(
         entity_type: EntityType,
-        name: Annotated[str, Field(description="The name of the entity to delete.")],
+        name: Annotated[
+            str,
+            Field(description="The name of the entity to delete (a session: its id)."),
+        ],
+        preview: Annotated[
+            bool, Field(description="Only list what would be deleted; delete nothing.")
+        ] = False,
     ) -> str:
-        """Delete an entity and its relations."""
+        """Delete an entity and what was derived from it: its relations, vectors and index
+        rows; for a Chat_Exchange the facts extracted only from it; for a Chat_Session its
+        exchanges and observations. `preview` lists it first."""
         b = await brain()
         _check_types(b, [entity_type])
-        gone = await b.delete_entity(entity_type, name)
-        return f"Forgot {entity_type} '{name}'." if gone else f"No {entity_type} named '{name}'."
+        try:
+            plan = await b.forget((entity_type, name), preview=preview, via="mcp")
+        except NotFound:
+            return f"No {entity_type} named '{name}'."
+        return forget_text(plan, entity_type, name)
 
     @server.tool(structured_output=False, annotations=WRITES)  # logs the turn in the session
     @guarded

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from brainbridge.model import CHAT_EXCHANGE, Hit, Subgraph
 from brainbridge.sanitise import inline
+
+if TYPE_CHECKING:
+    from brainbridge.forget import Forgetting
+
+MAX_LISTED = 40  # items a forget preview lists before "and N more"
 
 # Long or bookkeeping attributes an agent has no use for in a summary.
 _HIDDEN = frozenset({"body", "content_hash", "vault"})
@@ -57,4 +62,23 @@ def context_text(entries: list[dict[str, Any]], project_root: str) -> str:
     for e in entries:
         where = f" [{inline(e['doc_path'])}]" if e.get("doc_path") else ""
         lines.append(f"- {_name(e['title'])} ({inline(e['type'])}){where}: {inline(e['excerpt'])}")
+    return "\n".join(lines)
+
+
+def forget_text(plan: Forgetting, entity_type: str, name: str) -> str:
+    """What a forget removed (or, previewed, would remove), for the agent to read."""
+    shown = f"{entity_type} '{inline(name)}'"
+    others = [e for e in plan.entities if (e.type, e.name) != (entity_type, name)]
+    counts: dict[str, int] = {}
+    for e in others:
+        counts[e.type] = counts.get(e.type, 0) + 1
+    extra = ", ".join(f"{n} {t}" for t, n in sorted(counts.items()))
+    if plan.done:
+        return f"Forgot {shown}" + (f" with {extra}." if extra else ".")
+    lines = [f"Would forget {shown}" + (f" with {extra}:" if extra else ":")]
+    lines += [f"- {_name(e.name)} ({inline(e.type)})" for e in plan.entities[:MAX_LISTED]]
+    if len(plan.entities) > MAX_LISTED:
+        lines.append(f"- and {len(plan.entities) - MAX_LISTED} more")
+    c = plan.counts
+    lines.append(f"({c['relations']} relations, {c['vectors']} vectors, {c['sessions']} sessions)")
     return "\n".join(lines)

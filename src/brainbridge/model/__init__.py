@@ -14,6 +14,10 @@ JOURNAL_ENTRY = "Journal_Entry"
 EPISODES = (CHAT_EXCHANGE, CHAT_SESSION, JOURNAL_ENTRY)
 # A paragraph or a few of a note, under its headings: what search finds in a long note.
 PASSAGE = "Passage"
+# What a coding agent did (a tool call, or a run of them folded into one) and the project
+# files it touched: written by the PostToolUse hook without an LLM (`observations`).
+OBSERVATION = "Observation"
+FILE = "File"
 # (type, name, description, attributes): one entity to upsert in bulk.
 EntityRow = tuple[str, str, str | None, dict[str, Any] | None]
 

@@ -1,5 +1,5 @@
-"""Context for coding agents: what the brain knows about the project at hand."""
+"""Context for coding agents: what the brain knows about the project at hand.
 
-from brainbridge.projects.context import ContextEntry, brain_context
-
-__all__ = ["ContextEntry", "brain_context"]
+Empty on purpose: the hooks import `projects.root` on their cold path, and importing
+this package must not pull in the ranking code (`projects.context`) with it.
+"""

@@ -13,8 +13,9 @@ from brainbridge.bounds import TooDeep, load_json
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.errors import InvalidInput, NotFound
+from brainbridge.hooks.payload import field as payload_field
 from brainbridge.hooks.spool import received_turn
-from brainbridge.hooks.work import run_hook, store_turn
+from brainbridge.hooks.work import note_project, run_hook, store_turn
 
 router = APIRouter()
 
@@ -66,4 +67,9 @@ async def hook(
         n = await next_exchange(b, record["session_id"])
         br._background(store_turn(b, br, record, n))
         return {"context": None, "accepted": True, "exchange_number": n}
-    return await run_hook(b, kind, payload, br)
+    result = await run_hook(b, kind, payload, br)
+    if kind == "session-start":  # after the answer: which project this session is in
+        br._background(
+            note_project(b, payload_field(payload, "session_id"), payload_field(payload, "cwd"))
+        )
+    return result

@@ -165,7 +165,7 @@ async function session(id) {
           ${(r.tool_calls || []).length ? `<div class="muted">${r.tool_calls.map((c) => esc(c.name || c.tool || JSON.stringify(c))).join(", ")}</div>` : ""}</li>`).join("")
           || "<li class='muted'>No runs yet.</li>"}</ul>
         <button type="button" id="curate-now">Run the curator now</button> <span id="curate-result" class="small" aria-live="polite"></span>
-      </details></section>
+      </details>${forgetButton("Forget this conversation…")}</section>
     <section aria-label="Transcript"><h2>Transcript</h2>${t.turns.map((turn) => `<div class="turn" id="turn-${turn.exchange_number}">
       <div class="who">You · turn ${esc(turn.exchange_number)} <span class="muted">${esc(turn.date || "")}</span></div>
       <div class="said">${esc(turn.user) || '<span class="muted">(not stored: a short or trivial turn)</span>'}</div>
@@ -178,6 +178,7 @@ async function session(id) {
     try { const r = await api(`/sessions/${enc(id)}/curate`, {method: "POST"}); out.textContent = r.changes || "done"; await session(id); }
     catch (e) { out.textContent = e.message; ev.target.disabled = false; }
   });
+  document.getElementById("forget").addEventListener("click", () => forgetItem("Chat_Session", id, "#/sessions"));
 }
 
 async function browse(query) {
@@ -238,6 +239,7 @@ async function entity(type, name) {
       ${d.aliases.length ? `<p class="small">Also called: ${d.aliases.map((a) => `<span class="chip">${esc(a)}</span>`).join("")}</p>` : ""}
       ${attrs.length ? `<dl class="kv small">${attrs.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(typeof v === "string" ? v : JSON.stringify(v))}</dd>`).join("")}</dl>` : ""}
       ${["Chat_Exchange", "Chat_Session"].includes(e.type) && e.attributes.session_id ? `<p><a href="#/session/${enc(e.attributes.session_id)}">Open the conversation</a></p>` : ""}
+      ${forgetButton("Forget…")}
       <details><summary>Edit</summary><form id="edit-form"><label for="edit-desc" class="muted small">Description</label>
         <textarea id="edit-desc" rows="4">${esc(e.description)}</textarea>
         <label for="edit-attrs" class="muted small">Attributes, one <code>key: value</code> per line (an empty value removes the key)</label>
@@ -271,11 +273,29 @@ async function entity(type, name) {
       await entity(type, name);
     } catch (err) { document.getElementById("edit-error").textContent = err.message; }
   });
+  document.getElementById("forget").addEventListener("click", () => forgetItem(e.type, e.name, "#/browse?type=" + enc(e.type)));
   document.getElementById("delete").addEventListener("click", async () => {
     if (!confirm(`Delete ${e.type} “${e.name}” and its relations?`)) return;
     await api(`/entities/${enc(e.type)}/${enc(e.name)}`, {method: "DELETE"});
     location.hash = "#/browse?type=" + enc(e.type);
   });
+}
+
+// Forget: the server lists what goes with the item (what was derived from it too), the
+// person confirms, then it goes for good.
+const forgetButton = (label) => `<p><button type="button" class="danger" id="forget">${esc(label)}</button>
+  <span id="forget-result" class="err small" role="alert"></span></p>`;
+
+async function forgetItem(type, name, then) {
+  const out = document.getElementById("forget-result");
+  try {
+    const plan = await api("/forget", {method: "POST", body: JSON.stringify({type, name, preview: true})});
+    const counts = Object.entries(plan.counts).filter(([, n]) => n)
+      .map(([k, n]) => `${n} ${k.replaceAll("_", " ")}`).join(", ");
+    if (!confirm(`Forget ${type} “${name}” for good, with what came from it?\n${counts}`)) return;
+    await api("/forget", {method: "POST", body: JSON.stringify({type, name})});
+    location.hash = then;
+  } catch (err) { out.textContent = err.message; }
 }
 
 async function graphView(type, name) {

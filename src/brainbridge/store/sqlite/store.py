@@ -470,6 +470,18 @@ class SqliteStore:
         ).fetchall()
         return [_row_entity(r) for r in rows]
 
+    def newest_with_attribute(
+        self, entity_type: str, key: str, value: str, limit: int = 100
+    ) -> list[Entity]:
+        """The newest `limit` entities of a type whose attribute `key` equals `value` (the
+        type index narrows the scan and only matches are read: the SessionStart digest)."""
+        rows = self.conn.execute(
+            f"SELECT * FROM entities WHERE type = ? AND {self.sql.attribute} = ?"
+            " ORDER BY id DESC LIMIT ?",
+            (clean_text(entity_type), self.sql.attribute_param(key), value, limit),
+        ).fetchall()
+        return [_row_entity(r) for r in rows]
+
     def get_entities(self, ids: Sequence[int]) -> dict[int, Entity]:
         """Entities by id (missing ids are simply absent)."""
         out: dict[int, Entity] = {}
