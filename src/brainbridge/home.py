@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
+from brainbridge.errors import InvalidInput
 from brainbridge.types import TYPES_FILE, default_types_yaml
 
 DB_FILE = "brain.db"
@@ -55,3 +58,22 @@ def init_home(path: Path) -> list[Path]:
         finally:
             tmp.unlink(missing_ok=True)
     return made
+
+
+def read_config(file: Path) -> dict[str, Any]:
+    """The parsed TOML at `file`, or {} if there is none.
+
+    Raises: InvalidInput naming the file and the position of a syntax error.
+    """
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {file}: {exc.strerror or exc}") from exc
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{file}: not valid UTF-8 (byte {exc.start})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"{file}: not valid TOML: {exc}") from exc

@@ -6,14 +6,15 @@ these values as constructor arguments.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brainbridge.errors import InvalidInput
-from brainbridge.home import CONFIG_FILE, brain_home
+
+# Re-exported: `read_config` lived here; it reads below the store now (`home.py`).
+from brainbridge.home import CONFIG_FILE, brain_home, read_config
 
 if TYPE_CHECKING:
     from brainbridge.brain import Brain
@@ -139,25 +140,6 @@ def load_settings(env: Mapping[str, str], brain: str | Path | None = None) -> Se
     key_var = _KEY_VARS.get(provider)
     api_key = env.get("BRAIN_LLM_API_KEY") or (env.get(key_var) if key_var else None) or None
     return Settings(brain_path=path, llm_api_key=api_key, config=config, **values)
-
-
-def read_config(file: Path) -> dict[str, Any]:
-    """The parsed TOML at `file`, or {} if there is none.
-
-    Raises: InvalidInput naming the file and the position of a syntax error.
-    """
-    try:
-        data = file.read_bytes()
-    except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        raise InvalidInput(f"cannot read {file}: {exc.strerror or exc}") from exc
-    try:
-        return tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise InvalidInput(f"{file}: not valid UTF-8 (byte {exc.start})") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise InvalidInput(f"{file}: not valid TOML: {exc}") from exc
 
 
 def _coerce(name: str, value: Any, source: str) -> Any:

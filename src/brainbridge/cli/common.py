@@ -8,7 +8,6 @@ import logging
 import os
 import sqlite3
 import sys
-import threading
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -28,6 +27,10 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 EXIT_ERROR, EXIT_INVALID, EXIT_NOT_FOUND, EXIT_BUSY, EXIT_INTERRUPTED = 1, 2, 3, 4, 130
+
+
+class Interrupted(BrainError):
+    """Ctrl-C during long work, with what was kept and how to go on (exit code 130)."""
 
 
 @dataclass
@@ -125,39 +128,6 @@ def no_brain(folder: Path) -> NotFound:
     )
 
 
-class _Stopped(Exception):
-    """Raised inside the brain's worker thread to end a long job after Ctrl-C."""
-
-
-async def embed_pending(brain: Brain, label: str = "embedding") -> int:
-    """Embed every entity still missing a vector, with a progress bar; stops soon on Ctrl-C.
-
-    Raises: InvalidInput if the embedding model cannot be loaded.
-    """
-    from brainbridge.cli.output import progress
-
-    if brain.embedder is None or brain.read_only:
-        return 0
-    pending = (await brain.stats())["pending_vectors"] or 0
-    if not pending:
-        return 0
-    stop = threading.Event()
-    with progress(label, pending) as bar:
-
-        def tick(done: int, total: int) -> None:
-            # Cancelling the awaiting task leaves the worker running; this ends it
-            # after the current batch so closing the brain need not wait for all.
-            if stop.is_set():
-                raise _Stopped
-            bar.set(done, total)
-
-        try:
-            return await brain.index_vectors(tick)
-        except asyncio.CancelledError:
-            stop.set()
-            raise
-
-
 def split_ref(ref: str, known_types: dict[str, Any]) -> tuple[str, str] | str:
     """`Type:Name` as a pair when `Type` is a known type, else the text as a bare name.
 
@@ -238,6 +208,8 @@ def _not_json(constant: str) -> Any:
 
 def exit_code(exc: BrainError) -> int:
     """The exit code a script sees for each kind of expected failure."""
+    if isinstance(exc, Interrupted):
+        return EXIT_INTERRUPTED
     if isinstance(exc, InvalidInput):  # SchemaError included
         return EXIT_INVALID
     if isinstance(exc, NotFound):
@@ -274,6 +246,9 @@ def guarded(fn: Callable[[], T]) -> T:
     """
     try:
         return fn()
+    except Interrupted as exc:
+        click.echo(f"brain: interrupted: {' '.join(str(exc).split())}", err=True)
+        raise SystemExit(EXIT_INTERRUPTED) from None
     except BrainError as exc:
         fail(str(exc), exit_code(exc))
     except BrokenPipeError:

@@ -11,75 +11,101 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from brainbridge.cli.common import App, guarded, open_brain, pass_app, run
+from brainbridge.cli.common import App, guarded, open_brain, pass_app
+from brainbridge.cli.work import Job, finished, progress_option, run_kept
 
 if TYPE_CHECKING:
     from brainbridge.chat_exports import Conversation
 
 
 def import_sessions(
-    app: App, sources: Sequence[Callable[[], Conversation]], label: str
+    app: App,
+    sources: Sequence[Callable[[], Conversation]],
+    label: str,
+    unit: str,
+    again: str,
+    job: Job,
 ) -> tuple[int, int, int]:
     """Store the turns of each conversation (read when its turn comes) as exchanges of its
     session, dated by when they happened; (stored, already there, forgotten). A turn stored
     before, by this import or by the hooks, is skipped, and so is what `brain forget` forgot.
+    `job` shows the progress (a step `label` counting `unit`s); after Ctrl-C the line says
+    what was kept and that `again` (the command) is safe to re-run.
 
     Raises: SystemExit with the CLI's exit code on a failure or Ctrl-C.
     """
-    from rich.progress import Progress
-
     from brainbridge.bridge import Bridge
     from brainbridge.forget import forgotten
     from brainbridge.hooks.payload import day_of, turn_key
 
+    stored = skipped = forgot = 0
+
+    async def store(brain: Any, bridge: Any, session_id: str, turn: Any, key: str) -> bool:
+        n = await brain._run(brain.sessions.next_turn, session_id)
+        obs = await bridge.observe_now(
+            session_id,
+            n,
+            turn.prompt,
+            turn.reply,
+            attributes={"turn_key": key},
+            today=day_of(turn.timestamp),
+        )
+        return obs.exchange is not None
+
     async def body() -> tuple[int, int, int]:
-        stored = skipped = forgot = 0
+        nonlocal stored, skipped, forgot
         async with open_brain(app.settings) as brain:
             bridge = Bridge(brain)
             gone_sessions, gone_turns = forgotten(brain.files)
-            with Progress(transient=True) as bar:
-                task = bar.add_task(label, total=len(sources))
-                for source in sources:
-                    conv = source()
-                    session_id = conv.session_id
-                    if session_id in gone_sessions:
-                        forgot += len(conv.turns)
-                        bar.advance(task)
-                        continue
-                    await brain._run(brain.sessions.ensure, session_id)
-                    if conv.title:
-                        await brain._run(
-                            brain.sessions.set_title_unless_user, session_id, conv.title, "ai"
-                        )
-                    for turn in conv.turns:
-                        # Keyed as the Stop hook keys it: a turn it already stored is
-                        # skipped, whatever number it was given.
-                        key = turn_key(session_id, turn.prompt, turn.reply, turn.uuid)
-                        if key in gone_turns:
-                            forgot += 1
+            try:
+                with job.step(label, len(sources), unit) as meter:
+                    for source in sources:
+                        conv = source()
+                        session_id = conv.session_id
+                        if session_id in gone_sessions:
+                            forgot += len(conv.turns)
+                            meter.advance()
                             continue
-                        if await brain._run(brain.store.has_turn_key, key):
-                            skipped += 1
-                            continue
-                        n = await brain._run(brain.sessions.next_turn, session_id)
-                        obs = await bridge.observe_now(
-                            session_id,
-                            n,
-                            turn.prompt,
-                            turn.reply,
-                            attributes={"turn_key": key},
-                            today=day_of(turn.timestamp),
-                        )
-                        stored += obs.exchange is not None
-                    bar.advance(task)
-                    await asyncio.sleep(0)
-            await bridge.drain()
+                        await brain._run(brain.sessions.ensure, session_id)
+                        if conv.title:
+                            await brain._run(
+                                brain.sessions.set_title_unless_user, session_id, conv.title, "ai"
+                            )
+                        for turn in conv.turns:
+                            # Keyed as the Stop hook keys it: a turn it already stored is
+                            # skipped, whatever number it was given.
+                            key = turn_key(session_id, turn.prompt, turn.reply, turn.uuid)
+                            if key in gone_turns:
+                                forgot += 1
+                                continue
+                            if await brain._run(brain.store.has_turn_key, key):
+                                skipped += 1
+                                continue
+                            # Ctrl-C lets the turn in hand finish: never half stored.
+                            stored += await finished(store(brain, bridge, session_id, turn, key))
+                        meter.advance()
+                        await asyncio.sleep(0)
+            finally:
+                await bridge.drain()
         return stored, skipped, forgot
 
-    return guarded(lambda: run(body()))
+    def kept() -> str:
+        return (
+            f"kept {stored:,} exchanges ({job.count(label):,} of {len(sources):,} {unit}"
+            f" done); re-running `{again}` is safe (turns already stored are skipped) and"
+            " `brain index` finishes the vectors"
+        )
+
+    return guarded(lambda: run_kept(body(), kept))
 
 
-def _import_export(app: App, path: Path, parse: Callable[[Any], list[Conversation]]) -> None:
+def _import_export(
+    app: App,
+    path: Path,
+    parse: Callable[[Any], list[Conversation]],
+    command: str,
+    show_progress: bool,
+) -> None:
     from brainbridge.chat_exports import read_export
 
     conversations = guarded(lambda: parse(read_export(path)))
@@ -87,7 +113,9 @@ def _import_export(app: App, path: Path, parse: Callable[[Any], list[Conversatio
         click.echo(f"no conversations in {path}", err=True)
         return
     sources = [functools.partial(_same, c) for c in conversations]
-    counts = import_sessions(app, sources, "importing conversations")
+    again = f"brain {command} {path}"
+    job = Job(show_progress)
+    counts = import_sessions(app, sources, "importing conversations", "conversations", again, job)
     click.echo(imported_line(counts, f"{len(conversations)} conversations"))
 
 
@@ -104,19 +132,21 @@ def _same(conversation: Conversation) -> Conversation:
 
 @click.command("import-chatgpt")
 @click.argument("path", type=click.Path(path_type=Path))
+@progress_option
 @pass_app
-def import_chatgpt(app: App, path: Path) -> None:
+def import_chatgpt(app: App, path: Path, show_progress: bool) -> None:
     """Import a ChatGPT data export (the .zip, or its conversations.json)."""
     from brainbridge.chat_exports import chatgpt_conversations
 
-    _import_export(app, path, chatgpt_conversations)
+    _import_export(app, path, chatgpt_conversations, "import-chatgpt", show_progress)
 
 
 @click.command("import-claude-ai")
 @click.argument("path", type=click.Path(path_type=Path))
+@progress_option
 @pass_app
-def import_claude_ai(app: App, path: Path) -> None:
+def import_claude_ai(app: App, path: Path, show_progress: bool) -> None:
     """Import a Claude.ai data export (the .zip, or its conversations.json)."""
     from brainbridge.chat_exports import claude_ai_conversations
 
-    _import_export(app, path, claude_ai_conversations)
+    _import_export(app, path, claude_ai_conversations, "import-claude-ai", show_progress)

@@ -9,8 +9,9 @@ from typing import Any
 import click
 from rich.text import Text
 
-from brainbridge.cli.common import App, embed_pending, fail, json_option, open_brain, pass_app, run
+from brainbridge.cli.common import App, fail, json_option, open_brain, pass_app, run
 from brainbridge.cli.output import emit_json, out, say, stats_table, types_table
+from brainbridge.cli.work import Job, embed_pending, progress_option, run_kept
 from brainbridge.errors import BrainError, InvalidInput
 from brainbridge.home import DB_FILE
 from brainbridge.settings import Settings
@@ -73,10 +74,13 @@ def _llm_calls(settings: Settings) -> dict[str, Any]:
 
 
 @click.command()
+@progress_option
 @json_option
 @pass_app
-def index(app: App, as_json: bool) -> None:
-    """Embed every entity that has no vector yet (after imports or `brain add`)."""
+def index(app: App, show_progress: bool, as_json: bool) -> None:
+    """Embed every entity that has no vector yet (after imports or `brain add`). Ctrl-C
+    keeps the vectors made so far; running it again embeds the rest."""
+    job = Job(show_progress, as_json)
 
     async def _index() -> tuple[str, int]:
         async with open_brain(app.settings, embedder=True) as brain:
@@ -84,9 +88,16 @@ def index(app: App, as_json: bool) -> None:
                 return "none", 0
             if brain.read_only:
                 raise BrainError(f"{brain.path} is read-only; vectors cannot be stored there")
-            return brain.embedder.name, await embed_pending(brain)
+            return brain.embedder.name, await embed_pending(brain, job)
 
-    embedder, done = run(_index())
+    def kept() -> str:
+        of = f" of {job.total('embedding'):,}" if "embedding" in job.steps else ""
+        return (
+            f"kept {job.count('embedding'):,}{of} vectors; re-running `brain index` is safe"
+            " and finishes the vectors (search finds the rest by words meanwhile)"
+        )
+
+    embedder, done = run_kept(_index(), kept)
     if as_json:
         emit_json({"embedder": embedder, "embedded": done})
         return

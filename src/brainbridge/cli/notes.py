@@ -9,7 +9,6 @@ import click
 from brainbridge.cli.common import (
     EXIT_NOT_FOUND,
     App,
-    embed_pending,
     fail,
     guarded,
     json_option,
@@ -17,18 +16,25 @@ from brainbridge.cli.common import (
     pass_app,
     run,
 )
+from brainbridge.cli.work import Job, embed_pending, progress_option, run_kept
 
 
 @click.command("import-notes")
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--watch", is_flag=True, help="Keep running and re-import on every change.")
+@progress_option
 @json_option
 @pass_app
-def import_notes_cmd(app: App, folder: Path, watch: bool, as_json: bool) -> None:
-    """Index a folder of Markdown notes (frontmatter, [[wikilinks]], links) incrementally."""
+def import_notes_cmd(
+    app: App, folder: Path, watch: bool, show_progress: bool, as_json: bool
+) -> None:
+    """Index a folder of Markdown notes (frontmatter, [[wikilinks]], links) incrementally.
+    Ctrl-C keeps the notes written so far; running it again finishes them."""
     import json
 
     from brainbridge.vault import ImportReport, import_notes, watch_notes
+
+    job = Job(show_progress, as_json)
 
     def show(report: ImportReport) -> None:
         if as_json:
@@ -49,11 +55,31 @@ def import_notes_cmd(app: App, folder: Path, watch: bool, as_json: bool) -> None
             if watch:
                 click.echo(f"watching {folder} (Ctrl-C to stop)", err=True)
                 await watch_notes(brain, folder, on_report=show)
-            else:
-                show(await import_notes(brain, folder))
-                await embed_pending(brain, "embedding notes")
+                return
+            with job.step("writing notes", None, "notes") as meter:
+                report = await import_notes(brain, folder, meter.set)
+            show(report)
+            await embed_pending(brain, job, "embedding notes")
 
-    guarded(lambda: run(body()))
+    def kept() -> str:
+        again = f"`brain import-notes {folder}`"
+        if watch:
+            return f"stopped watching {folder}; {again} picks up any change made since"
+        if "embedding notes" in job.steps:
+            return (
+                f"kept every note and {job.count('embedding notes'):,} of"
+                f" {job.total('embedding notes') or 0:,} vectors;"
+                " `brain index` finishes the vectors"
+            )
+        written, total = job.count("writing notes"), job.total("writing notes")
+        of = f" of {total:,}" if total else ""
+        return (
+            f"kept {written:,}{of} new or changed notes; re-running {again} is safe"
+            " (unchanged notes are skipped) and finishes their links, and `brain index`"
+            " finishes the vectors"
+        )
+
+    guarded(lambda: run_kept(body(), kept))
 
 
 @click.command("context")
@@ -84,9 +110,11 @@ def context_cmd(
 
 @click.command("import-claude")
 @click.argument("folder", required=False, type=click.Path(file_okay=False, path_type=Path))
+@progress_option
 @pass_app
-def import_claude(app: App, folder: Path | None) -> None:
-    """Back-fill the brain from past Claude Code transcripts (~/.claude/projects/*/*.jsonl)."""
+def import_claude(app: App, folder: Path | None, show_progress: bool) -> None:
+    """Back-fill the brain from past Claude Code transcripts (~/.claude/projects/*/*.jsonl).
+    Ctrl-C keeps the turns stored so far; running it again skips them and goes on."""
     from brainbridge.chat_exports import Conversation
     from brainbridge.cli.exports import import_sessions, imported_line
     from brainbridge.hooks.payload import claude_transcripts_root, transcript_turns
@@ -103,5 +131,8 @@ def import_claude(app: App, folder: Path | None) -> None:
         return Conversation(path.stem, "", tuple(transcript_turns(path)))
 
     sources = [lambda p=p: transcript(p) for p in files]
-    counts = import_sessions(app, sources, "importing transcripts")
+    again = f"brain import-claude{f' {folder}' if folder else ''}"
+    counts = import_sessions(
+        app, sources, "importing transcripts", "transcripts", again, Job(show_progress)
+    )
     click.echo(imported_line(counts, f"{len(files)} transcripts"))

@@ -4,21 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderableType, RenderHook, RenderResult
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
@@ -226,33 +216,3 @@ def human_bytes(n: int) -> str:
             return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
         size /= 1024
     return f"{n} B"
-
-
-class Bar:
-    """One task of a progress display; safe to call from the brain's worker thread."""
-
-    def __init__(self, display: Progress, task: TaskID) -> None:
-        self._display, self._task = display, task
-
-    def advance(self, n: int = 1) -> None:
-        self._display.update(self._task, advance=n)
-
-    def set(self, done: int, total: int | None) -> None:
-        self._display.update(self._task, completed=done, total=total)
-
-
-@contextmanager
-def progress(label: str, total: int | None) -> Iterator[Bar]:
-    """A progress bar on stderr, drawn only when stderr is a terminal."""
-    bar = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err(),
-        transient=False,
-        disable=not err().is_terminal,
-    )
-    with bar:
-        yield Bar(bar, bar.add_task(label, total=total))

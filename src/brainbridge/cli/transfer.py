@@ -15,8 +15,9 @@ from typing import Any, BinaryIO
 import click
 from rich.text import Text
 
-from brainbridge.cli.common import App, embed_pending, json_option, open_brain, pass_app, run
-from brainbridge.cli.output import emit_json, err, progress
+from brainbridge.cli.common import App, json_option, open_brain, pass_app, run
+from brainbridge.cli.output import emit_json, err
+from brainbridge.cli.work import Job, embed_pending, progress_option, run_kept, until
 from brainbridge.errors import InvalidInput, NotFound
 from brainbridge.store.location import redact_url
 from brainbridge.transfer import Imported
@@ -78,9 +79,7 @@ class _Reader:
     stop: threading.Event = field(default_factory=threading.Event)
 
     def __iter__(self) -> Iterator[str]:
-        for n, raw in enumerate(self.stream, start=1):
-            if self.stop.is_set():
-                return
+        for n, raw in enumerate(until(self.stop, self.stream), start=1):
             try:
                 yield raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -93,24 +92,29 @@ class _Reader:
 @click.argument("file", metavar="FILE|-")
 @click.option("--no-embed", is_flag=True, help="Leave vectors for a later `brain index`.")
 @click.option("--skip-bad", is_flag=True, help="Go on past malformed lines and list them.")
+@progress_option
 @json_option
 @pass_app
-def import_cmd(app: App, file: str, no_embed: bool, skip_bad: bool, as_json: bool) -> None:
+def import_cmd(
+    app: App, file: str, no_embed: bool, skip_bad: bool, show_progress: bool, as_json: bool
+) -> None:
     """Load JSON Lines written by `brain export` (entities merge, relations link, history
     rows already present are left alone: importing twice adds nothing).
 
     Everything before a bad line is kept; the error names the line. With --skip-bad the
-    import goes on and lists the bad lines (exit code 2 if there were any).
+    import goes on and lists the bad lines (exit code 2 if there were any). Ctrl-C keeps
+    what was imported; running the same import again finishes it.
     """
     if file != "-" and not Path(file).is_file():
         raise NotFound(f"{file}: no such file")
     total = _count_lines(file)
+    job = Job(show_progress, as_json)
 
     async def _import() -> Imported:
         async with open_brain(app.settings, embedder=not no_embed) as brain:
             with _open_input(file) as stream:
                 reader = _Reader(stream)
-                with progress("importing", total) as bar:
+                with job.step("importing", total, "records") as bar:
                     try:
                         done = await brain.import_all(reader, bar.advance, skip_bad)
                     except asyncio.CancelledError:
@@ -123,10 +127,24 @@ def import_cmd(app: App, file: str, no_embed: bool, skip_bad: bool, as_json: boo
                     f"{file}: line {reader.bad_line}: not valid UTF-8 ({reader.bad_detail});"
                     " the lines before it were imported"
                 )
-            done.counts["embedded"] = await embed_pending(brain)
+            done.counts["embedded"] = await embed_pending(brain, job)
             return done
 
-    done = run(_import())
+    def kept() -> str:
+        source = "standard input" if file == "-" else file
+        if "embedding" not in job.steps:
+            of = f" of {total:,}" if total is not None else ""
+            return (
+                f"kept {job.count('importing'):,}{of} records from {source} (searchable by"
+                " words now); re-running the same import is safe (records already there are"
+                " skipped) and `brain index` finishes the vectors"
+            )
+        return (
+            f"kept all records from {source} and {job.count('embedding'):,} of"
+            f" {job.total('embedding') or 0:,} vectors; `brain index` finishes the vectors"
+        )
+
+    done = run_kept(_import(), kept)
     counts = done.counts
     if as_json:
         skipped = [{"line": n, "error": e} for n, e in done.skipped]
@@ -184,9 +202,12 @@ def _count_lines(file: str) -> int | None:
     metavar="NAME",
     help="Into this workspace of a team brain (a person's name: their private memory).",
 )
+@progress_option
 @json_option
 @pass_app
-def migrate(app: App, target: str, workspace: str | None, as_json: bool) -> None:
+def migrate(
+    app: App, target: str, workspace: str | None, show_progress: bool, as_json: bool
+) -> None:
     """Copy everything this brain holds into TARGET, exactly: entities, relations, aliases,
     validity, merges, vectors, sessions, the bridge log, curator runs and directives.
 
@@ -194,7 +215,8 @@ def migrate(app: App, target: str, workspace: str | None, as_json: bool) -> None
     with an error. The brain itself is left as it is. Re-running adds nothing twice.
     Then point your tools at the copy: BRAIN_DATABASE_URL (or `[database] url` in
     config.toml) for a database, BRAIN_HOME for a folder. Into a team brain, --workspace
-    puts it in one person's private workspace (run as the brain's owner).
+    puts it in one person's private workspace (run as the brain's owner). Ctrl-C keeps
+    what was copied; running the same command again finishes the copy.
     """
     from brainbridge.acting import require_owner
     from brainbridge.brain import Brain
@@ -208,6 +230,8 @@ def migrate(app: App, target: str, workspace: str | None, as_json: bool) -> None
     require_owner("brain migrate")
     if workspace and not url:
         raise InvalidInput("--workspace needs a PostgreSQL target (a file has one workspace)")
+    where = redact_url(url) if url else str(folder)
+    job = Job(show_progress, as_json)
 
     async def _migrate() -> tuple[dict[str, int], dict[str, int]]:
         async with open_brain(app.settings, read_only=True) as source:
@@ -222,16 +246,28 @@ def migrate(app: App, target: str, workspace: str | None, as_json: bool) -> None
             )
             try:
                 lines = await source.export_jsonl(vectors=True)
-                with progress("copying", len(lines)) as bar:
-                    await copy.import_all(lines, bar.advance)
+                stop = threading.Event()
+                with job.step("copying", len(lines), "records") as bar:
+                    try:
+                        await copy.import_all(until(stop, lines), bar.advance)
+                    except asyncio.CancelledError:
+                        stop.set()  # the copy ends after the current record
+                        raise
                 wanted = _kinds(lines)
                 got = _kinds(await _exported(copy, workspace))
             finally:
                 await copy.close()
         return wanted, got
 
-    wanted, got = run(_migrate())
-    where = redact_url(url) if url else str(folder)
+    def kept() -> str:
+        of = f" of {job.total('copying'):,}" if "copying" in job.steps else ""
+        return (
+            f"copied {job.count('copying'):,}{of} records to {where} (this brain is"
+            " unchanged); re-running the same command is safe (records already there are"
+            " skipped) and finishes the copy"
+        )
+
+    wanted, got = run_kept(_migrate(), kept)
     if as_json:
         emit_json({"target": where, "records": got, "matches": wanted == got})
     if wanted != got:

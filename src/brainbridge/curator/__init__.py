@@ -2,7 +2,8 @@
 
 from brainbridge.curator.config import CuratorConfig, curator_config
 from brainbridge.curator.curator import MANUAL, Curator, CuratorRun
-from brainbridge.curator.local import Exchange, local_summary, local_title
+from brainbridge.curator.local import local_summary, local_title
+from brainbridge.curator.text import Exchange
 from brainbridge.curator.tools import TOOLS
 from brainbridge.curator.wiring import attach_curator
 

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from brainbridge.curator.config import CuratorConfig
 from brainbridge.curator.files import SessionGuard, add_to_day, day_record_file, read_day
-from brainbridge.curator.local import Exchange, plan_locally
+from brainbridge.curator.local import plan_locally
 from brainbridge.curator.prompts import PROMPT_VERSION, SYSTEM, user_prompt
-from brainbridge.curator.text import clip
+from brainbridge.curator.text import Exchange, clip
 from brainbridge.curator.tools import Toolbox
 from brainbridge.errors import LLMError, NotFound
 from brainbridge.llm import ToolCall

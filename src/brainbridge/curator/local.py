@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from brainbridge.curator.config import CuratorConfig
-from brainbridge.curator.prose import speakers
+from brainbridge.curator.prose import prose_summary, speakers
 from brainbridge.curator.text import (
+    Exchange,
     centroid,
     clip,
     content_terms,
@@ -68,15 +69,6 @@ _MMR_LAMBDA = 0.7
 _REDUNDANT = 0.6
 _MIN_SENTENCE_WORDS = 4
 _DENSE = 0.45
-
-
-@dataclass(frozen=True)
-class Exchange:
-    """One turn of a session as the curator reads it."""
-
-    number: int
-    user: str
-    ai: str
 
 
 # -- title -------------------------------------------------------------------
@@ -346,8 +338,6 @@ def _render(units: Sequence[_Unit], limit: int) -> str:
 
 def local_activity(exchanges: Sequence[Exchange], title: str, limit: int = 240) -> str:
     """One line for the day's activity log about these (new) exchanges, in prose."""
-    from brainbridge.curator.prose import prose_summary
-
     gist = prose_summary(exchanges, limit)
     return gist or local_summary(exchanges, limit, labels=False) or clip(title, limit)
 
@@ -355,8 +345,6 @@ def local_activity(exchanges: Sequence[Exchange], title: str, limit: int = 240) 
 def session_summary(exchanges: Sequence[Exchange], limit: int = 600) -> str:
     """The local summary of a session: prose (`prose.py`), else the extractive one
     without labels."""
-    from brainbridge.curator.prose import prose_summary
-
     return prose_summary(exchanges, limit) or local_summary(exchanges, limit, labels=False)
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from brainbridge.curator.local import Exchange
-from brainbridge.curator.text import clip
+from brainbridge.curator.text import Exchange, clip
 from brainbridge.model import CHAT_EXCHANGE, Session
 
 PROMPT_VERSION = "curator-2"

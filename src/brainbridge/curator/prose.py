@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from brainbridge.curator.text import (
+    Exchange,
     centroid,
     clip,
     content_terms,
@@ -35,10 +36,6 @@ from brainbridge.curator.text import (
     tfidf,
     words,
 )
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from brainbridge.curator.local import Exchange
 
 _INTERJECTION = re.compile(
     r"^(?:(?:ok(?:ay)?|so|yes|yeah|yep|alright|great|good|perfect|agreed|right|then|also|and|"

@@ -1,4 +1,5 @@
-"""Words and sentences of chat text, for the local curator."""
+"""Words and sentences of chat text, and the exchanges they come in, for the local
+curator."""
 
 from __future__ import annotations
 
@@ -6,8 +7,19 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from brainbridge.words import STOPWORDS
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One turn of a session as the curator reads it."""
+
+    number: int
+    user: str
+    ai: str
+
 
 _CODE_FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]{40,}`")

@@ -30,6 +30,8 @@ from brainbridge.hooks.payload import (
 from brainbridge.hooks.spool import FORMAT, append, start_drainer
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from brainbridge.brain import Brain
     from brainbridge.bridge import Bridge
 
@@ -97,11 +99,14 @@ def compact_records(payload: dict[str, Any], read_transcript: bool = True) -> li
 
 
 def hand_over(
-    kind: str, payload: dict[str, Any], home: Path, server: dict[str, Any] | None
+    kind: str,
+    payload: dict[str, Any],
+    home: Path,
+    server: dict[str, Any] | None,
+    via_server: Callable[[dict[str, Any], str, dict[str, Any]], dict[str, Any] | None],
 ) -> None:
-    """Send the tool call or compaction to the server, else spool it (see the module)."""
-    from brainbridge.hooks.runner import via_server
-
+    """Send the tool call or compaction to the server through `via_server` (the runner's),
+    else spool it (see the module)."""
     if kind == TOOL:
         record = tool_record(payload)
         if record is None:

@@ -268,7 +268,7 @@ def main(kind: str, home: Path | None = None) -> int:
         if kind in ("tool", "pre-compact"):  # spooled like Stop (hooks/observe.py)
             from brainbridge.hooks.observe import hand_over
 
-            hand_over(kind, payload, home, as_caller(read_server_file(home)))
+            hand_over(kind, payload, home, as_caller(read_server_file(home)), via_server)
             return 0
         record = None
         if kind == "stop":

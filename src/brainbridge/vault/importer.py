@@ -84,9 +84,10 @@ def note_files(root: Path) -> list[Path]:
 
 
 async def import_notes(
-    brain: Brain, folder: str | Path, progress: Callable[[int], None] | None = None
+    brain: Brain, folder: str | Path, progress: Callable[[int, int], None] | None = None
 ) -> ImportReport:
     """Index the notes under `folder`: new and changed files are (re)written, deleted ones removed.
+    `progress(written, to_write)` follows each batch of notes as it is committed.
 
     Raises: NotFound if the folder does not exist.
     """
@@ -164,15 +165,27 @@ async def import_notes(
             for p, summary in zip(batch, summaries[i : i + 500], strict=True)
         ]
         parts = [_passages(p) for p in batch] if passages else []
-        await brain._run(brain.store.upsert_with_parts, rows, parts)
+        await brain._run(_write, brain, rows, parts, progress, (i + len(batch), len(changed)))
         brain._written()
-        if progress:
-            progress(len(batch))
     await _link(brain, planned, {p.note.rel_path for p in changed}, report)
     done = [(p.type, p.name, d, p.attrs) for p, d in zip(changed, summaries, strict=True)]
     for i in range(0, len(done), 500):
         await brain.upsert_many(done[i : i + 500])
     return report
+
+
+def _write(
+    brain: Brain,
+    rows: list[EntityRow],
+    parts: list[Any],
+    progress: Callable[[int, int], None] | None,
+    done: tuple[int, int],
+) -> None:
+    # In the brain's worker thread: a batch that commits is counted, even when Ctrl-C has
+    # already cancelled the import waiting for it.
+    brain.store.upsert_with_parts(rows, parts)
+    if progress:
+        progress(*done)
 
 
 def _pending(attrs: dict[str, Any]) -> dict[str, Any]:

@@ -28,7 +28,7 @@ import psycopg
 from psycopg.adapt import Loader
 
 from brainbridge.errors import Forbidden
-from brainbridge.store.location import redact_url
+from brainbridge.store.url import redact_url
 
 DIALECT = "postgres"
 # A writer waits this long for the write lock, then fails as SQLite's busy timeout does.

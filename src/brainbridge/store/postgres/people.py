@@ -25,8 +25,7 @@ from typing import Any
 
 from brainbridge.errors import BrainError, InvalidInput, NotFound
 from brainbridge.store.postgres.schema import PEOPLE
-from brainbridge.store.sqlite.db import write_tx
-from brainbridge.store.sqlite.store import now_iso
+from brainbridge.store.sqlite.writes import now_iso, write_tx
 
 SHARED = "main"
 NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")

@@ -14,9 +14,9 @@ from brainbridge.store.postgres import bulk, people
 from brainbridge.store.postgres.conn import WRITE_LOCK, PgConnection
 from brainbridge.store.postgres.schema import migrate
 from brainbridge.store.postgres.text_index import PgTextIndex
-from brainbridge.store.sqlite.db import write_tx
 from brainbridge.store.sqlite.store import SqliteStore, stored_name
 from brainbridge.store.sqlite.text_index import _type_filter
+from brainbridge.store.sqlite.writes import write_tx
 
 
 class PostgresStore(SqliteStore):

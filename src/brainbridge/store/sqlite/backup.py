@@ -25,9 +25,9 @@ from brainbridge.store.sqlite.db import (
     cannot_write,
     connect,
     read_only_uri,
-    write_tx,
 )
 from brainbridge.store.sqlite.text_index import EXCHANGE_TYPE, HISTORY, KNOWLEDGE
+from brainbridge.store.sqlite.writes import write_tx
 
 
 def backup(db: Path, target: Path) -> int:

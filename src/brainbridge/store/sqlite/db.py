@@ -6,11 +6,13 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 from brainbridge.errors import BrainError, StoreBusy
+
+# Re-exported: code that took `write_tx` from here keeps working.
+from brainbridge.store.sqlite.writes import write_tx as write_tx
 
 log = logging.getLogger(__name__)
 
@@ -136,24 +138,3 @@ def _retry_locked(fn: Callable[[], object], attempts: int = 50) -> object:
                 raise
             time.sleep(0.05)
     return None
-
-
-@contextmanager
-def write_tx(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """A write transaction taken up front (BEGIN IMMEDIATE) so writers queue, never deadlock.
-
-    Raises: StoreBusy when the database stays locked past the busy timeout.
-    """
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            raise StoreBusy(f"brain database is locked by another process: {exc}") from exc
-        raise
-    try:
-        yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    else:
-        conn.execute("COMMIT")

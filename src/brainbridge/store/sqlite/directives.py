@@ -16,7 +16,7 @@ from brainbridge.model.directives import (
     RoomKind,
 )
 from brainbridge.store.dialect import dialect_of
-from brainbridge.store.sqlite.db import write_tx
+from brainbridge.store.sqlite.writes import write_tx
 
 # Fixed-width UTC text, so string order is time order and indexes serve range scans.
 _TS = "%Y-%m-%dT%H:%M:%S.%fZ"

@@ -14,7 +14,7 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from brainbridge.errors import InvalidInput, NotFound
-from brainbridge.store.sqlite.db import write_tx
+from brainbridge.store.sqlite.writes import now_iso, write_tx
 
 if TYPE_CHECKING:
     from brainbridge.store.sqlite.store import SqliteStore
@@ -49,8 +49,6 @@ def propose(
     store: SqliteStore, entity_type: str, keep: str, other: str, score: float, reason: str
 ) -> int | None:
     """Queue a possible merge for review; None if this pair was already proposed or decided."""
-    from brainbridge.store.sqlite.store import now_iso
-
     with write_tx(store.conn):
         seen = store.conn.execute(
             "SELECT 1 FROM merges WHERE entity_type = ? AND ((keep_name = ? AND other_name = ?)"
@@ -92,8 +90,6 @@ def reject(store: SqliteStore, merge_id: int) -> dict[str, Any]:
 
     Raises: NotFound; InvalidInput if it is not pending.
     """
-    from brainbridge.store.sqlite.store import now_iso
-
     with write_tx(store.conn):
         row = get(store, merge_id)
         if row["status"] != PENDING:
@@ -118,8 +114,6 @@ def merge(
     Raises: NotFound if either is missing; InvalidInput for the same entity twice or a
     merge that is not pending.
     """
-    from brainbridge.store.sqlite.store import now_iso
-
     conn = store.conn
     with write_tx(conn):
         a, b = store.get_entity(entity_type, keep), store.get_entity(entity_type, other)
@@ -205,8 +199,6 @@ def unmerge(store: SqliteStore, merge_id: int) -> dict[str, Any]:
 
     Raises: NotFound; InvalidInput if the merge is not in force.
     """
-    from brainbridge.store.sqlite.store import now_iso
-
     conn = store.conn
     with write_tx(conn):
         row = get(store, merge_id)

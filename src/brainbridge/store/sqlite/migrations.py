@@ -10,12 +10,12 @@ import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from brainbridge.store.sqlite.db import write_tx
 from brainbridge.store.sqlite.exchanges import m013_exchange_position, m016_turn_key
 from brainbridge.store.sqlite.merges import m015_merges
 from brainbridge.store.sqlite.name_keys import m012_name_keys, m014_folded_alias_keys
 from brainbridge.store.sqlite.schema_core import m001_core, m002_sessions, m017_vector_parts
 from brainbridge.store.sqlite.text_index import m011_exchange_index
+from brainbridge.store.sqlite.writes import write_tx
 
 Migration = tuple[str, Callable[[sqlite3.Connection], None]]
 

@@ -18,7 +18,7 @@ from typing import Any
 from brainbridge.errors import InvalidInput
 from brainbridge.redact import redact_value
 from brainbridge.store.dialect import dialect_of
-from brainbridge.store.sqlite.db import write_tx
+from brainbridge.store.sqlite.writes import write_tx
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from brainbridge.errors import NotFound
 from brainbridge.model import CHAT_EXCHANGE, Entity, Session
 from brainbridge.redact import redact_value
 from brainbridge.store.dialect import dialect_of
-from brainbridge.store.sqlite.db import write_tx
-from brainbridge.store.sqlite.store import _dumps, _row_entity, now_iso
+from brainbridge.store.sqlite.store import _dumps, _row_entity
+from brainbridge.store.sqlite.writes import now_iso, write_tx
 
 _FIELDS = {"title", "title_source", "summary", "message_count"}
 

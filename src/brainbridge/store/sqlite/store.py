@@ -6,7 +6,6 @@ import json
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,17 +16,14 @@ from brainbridge.redact import redact, redact_value
 from brainbridge.sanitise import clean_name
 from brainbridge.store.dialect import dialect_of
 from brainbridge.store.sqlite import exchanges, merges, name_keys, records
-from brainbridge.store.sqlite.db import connect, write_tx
+from brainbridge.store.sqlite.db import connect
 from brainbridge.store.sqlite.text_index import EXCHANGE_TYPE, HISTORY, TextIndex
+from brainbridge.store.sqlite.writes import now_iso, write_tx
 
 MAX_NAME_CHARS = 500
 MAX_DESCRIPTION_CHARS = 20_000
 # Texts indexed per attribute: enough for search, bounded so a 5 MB paste stays cheap.
 MAX_BODY_CHARS = 20_000
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
