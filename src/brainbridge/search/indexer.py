@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from brainbridge.ports import Embedder, Store
-from brainbridge.search.parts import sentences, vector_model
+from brainbridge.search.parts import parts_of, vector_model
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ def vectors_for(
     vectors where it has sentences to embed apart (`parts.py`); one `embed` call for all."""
     import numpy as np  # here, not at the top: the hooks' cold path never embeds
 
-    said = [sentences(text) for _, text in batch]
+    said = [parts_of(text) for _, text in batch]
     texts = [text for _, text in batch] + [s for some in said for s in some]
     vectors = np.asarray(embed(texts), dtype=np.float32)
     items = [(eid, v.tobytes()) for (eid, _), v in zip(batch, vectors[: len(batch)], strict=True)]
