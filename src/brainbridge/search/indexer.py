@@ -13,7 +13,7 @@ from brainbridge.search.parts import parts_of, vector_model
 
 log = logging.getLogger(__name__)
 
-BATCH = 64
+BATCH = 256
 # A background indexer looks only at entities newer than its last full pass, and re-reads
 # the whole table at most this often: an edit deletes the entity's stale vector, and on
 # a big brain each full pass reads every row (~0.25 s at 300k), which a write per chat
