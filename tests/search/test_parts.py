@@ -8,7 +8,6 @@ from tests.conftest import BrainFactory
 from tests.pg import backend  # noqa: F401  (runs this module on both backends)
 
 from brainbridge.bridge.observe import exchange_attributes, exchange_name
-from brainbridge.search import parts
 from brainbridge.search.parts import MAX_PARTS, sentences
 
 
@@ -40,31 +39,11 @@ def test_a_long_reply_gives_at_most_a_few_sentences_from_each_side() -> None:
     assert found[:2] == [user, "Point number 0 is about the timetable."]
 
 
-async def test_an_exchange_is_embedded_once_by_default(make_brain: BrainFactory) -> None:
-    """An exchange's sentence vectors did not pay for their cost (docs/embedders.md): one
-    text embedded per turn."""
-    brain = await make_brain(background_indexing=False)
-    description, attrs = exchange_attributes("s1", 1, USER, REPLY)
-    ex = await brain.upsert_entity(
-        "Chat_Exchange", exchange_name("s1", 1), description=description, attributes=attrs
-    )
-    embedded: list[str] = []
-    embed = brain.embedder.embed  # type: ignore[union-attr]
-    brain.embedder.embed = lambda texts: (embedded.extend(texts), embed(texts))[1]  # type: ignore[union-attr, method-assign]
-    await brain.index_vectors()
-    stored = {key: parts for key, _, _, parts in await brain._run(brain.store.iter_vectors)}
-    assert stored == {("Chat_Exchange", ex.name): None}
-    assert embedded == [f"{ex.name} (Chat_Exchange): {description}"]
-
-
 USER = "We had a long week with the kids. I just signed up for a pottery class yesterday."
 REPLY = "Great idea, working with clay is calming. Do tell me how the first lesson goes."
 
 
-async def test_an_exchange_is_as_near_as_its_best_sentence(
-    make_brain: BrainFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(parts, "EXCHANGE_SENTENCES", True)
+async def test_an_exchange_is_as_near_as_its_best_sentence(make_brain: BrainFactory) -> None:
     brain = await make_brain(background_indexing=False)
     description, attrs = exchange_attributes("s1", 1, USER, REPLY)
     ex = await brain.upsert_entity(

@@ -25,12 +25,11 @@ MIN_WORDS = 3
 # Stored vectors are named after the embedder and this layout, so a brain whose vectors
 # have no sentences is embedded again in the background, as for a new embedder.
 LAYOUT = "sentences"
-# Off for chat exchanges since #34: with the relevance model ranking the block, their
-# sentence vectors bought +0.007 evidence recall in the block on LoCoMo's tuned
-# conversations (MiniLM, 0.728 against 0.721) for 3.3 texts embedded per turn instead of
-# one and 2-5 index rows per exchange (docs/embedders.md). Knowledge (notes, facts, topics)
-# keeps them: it is written rarely. A brain's older exchanges keep the ones they have.
-EXCHANGE_SENTENCES = False
+# Chat exchanges keep their sentence vectors (#34, docs/embedders.md): without them the
+# block's evidence recall fell from 0.732 to 0.699 on LoCoMo's untouched conversations
+# (0.728 to 0.721 on the tuned ones), though they cost 3.3 texts embedded per turn instead
+# of one. The embedders benchmark switches them off to measure that cost.
+EXCHANGE_SENTENCES = True
 _EXCHANGE_HEADER = re.compile(r"^.*? \(Chat_Exchange\): ")
 
 # What `embed_text` puts before the description: "{name} ({type}): ".
