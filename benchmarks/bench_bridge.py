@@ -50,6 +50,7 @@ from brainbridge.search.vectors import VectorIndex
 JUDGE_SET = Path(__file__).resolve().parent / "data" / "judge_set.yaml"
 LABELS = [Judgment.ENRICH, Judgment.STEP_BACK, Judgment.PASS_THROUGH]
 SPLITS = ("dev", "heldout", "fresh")
+D_TARGET_MS = 15.0  # (d) enrich p95 with vectors on, at 100k + 200k (#34)
 
 
 # -- helpers --------------------------------------------------------------------------
@@ -729,6 +730,12 @@ async def _run(quick: bool) -> str:
     if minilm:
         sections += enrich_rows("(c) MiniLM, 1k + 2k brain", minilm)
     sections += enrich_rows("(d) (b) with vectors in cells + MiniLM query cost", vectors)
+    every = [t for ts in vectors["by"].values() for t in ts]
+    p95 = _pct(every, 0.95) * 1000
+    sections.append(
+        f"| (d) target (#34): p95 ≤ {D_TARGET_MS:.0f} ms at 100k + 200k |"
+        f" | {'met' if p95 <= D_TARGET_MS else 'missed'}: **{p95:.1f}** | | |"
+    )
     sections += [
         "",
         f"- Short-circuit: {statements} SQL statements over {len(short)} calls.",
