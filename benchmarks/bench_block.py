@@ -67,7 +67,9 @@ Sets = dict[str, list[str]]  # unrelated messages by the split they belong to
 
 
 def _label(embedder: Embedder | None) -> str:
-    return "none" if embedder is None else "minilm"
+    if embedder is None:
+        return "none"
+    return "static" if embedder.name.startswith("static") else "minilm"
 
 
 def unrelated(split: str) -> list[str]:
@@ -237,14 +239,17 @@ async def measure(
 
 
 def embedders(which: str) -> dict[str, Embedder | None]:
-    """{label: embedder} for "minilm", "none" or "both" (MiniLM cached on disk)."""
+    """{label: embedder} for a comma-separated list of "minilm", "static", "none", or
+    "both" (minilm,none) or "all" (MiniLM cached on disk)."""
+    names = {"both": "minilm,none", "all": "static,minilm,none"}.get(which, which).split(",")
     out: dict[str, Embedder | None] = {}
-    if which in ("minilm", "both"):
-        inner = load_embedder("auto")
+    for name in names:
+        if name == "none":
+            out["none"] = None
+            continue
+        inner = load_embedder("auto" if name == "minilm" else name)
         if inner is not None:
-            out["minilm"] = CachingEmbedder(inner, "block")
-    if which in ("none", "both"):
-        out["none"] = None
+            out[name] = CachingEmbedder(inner, "block") if name == "minilm" else inner
     return out
 
 
@@ -300,7 +305,9 @@ def run(quick: bool = False) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_block", description=__doc__)
     parser.add_argument("--split", choices=(TUNED, UNTOUCHED, "both"), default=TUNED)
-    parser.add_argument("--embedder", choices=("minilm", "none", "both"), default="both")
+    parser.add_argument(
+        "--embedder", default="both", help="minilm, static, none (comma-separated), both, all"
+    )
     parser.add_argument("--quick", action="store_true", help="first conversation of the split only")
     parser.add_argument("--demo", action="store_true", help="also the demo brain's first block")
     parser.add_argument(

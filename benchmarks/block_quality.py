@@ -155,7 +155,7 @@ def cached_embedder(name: str) -> CachingEmbedder | None:
     """
     if name == "none":
         return None
-    inner = load_embedder("auto")
+    inner = load_embedder("auto" if name == "minilm" else name)
     if inner is None:
         raise SystemExit("no embedder available")
     return CachingEmbedder(inner, "block-quality")

