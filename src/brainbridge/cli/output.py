@@ -99,9 +99,34 @@ def write_utf8(text: str) -> None:
 
 
 def clip(text: str, limit: int) -> str:
-    """One line of at most `limit` characters."""
+    """One line of at most `limit` characters, cut after a whole word with an ellipsis."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    # A word is kept whole unless it alone fills most of the room (a long id or URL).
+    space = cut.rfind(" ")
+    if space >= limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.-") + "…"
+
+
+# Below this width a table of several text columns leaves each a few characters: such
+# listings print one record per item instead, its fields on lines of their own.
+NARROW = 100
+
+
+def narrow() -> bool:
+    """Whether the terminal is too narrow for a listing's table."""
+    return out().width < NARROW
+
+
+def record(head: Text, *lines: Text) -> RenderableType:
+    """One item of a listing on a narrow terminal: a bold head, then its fields indented."""
+    from rich.console import Group
+    from rich.padding import Padding
+
+    return Group(head, *(Padding(line, (0, 0, 0, 2)) for line in lines if line.plain))
 
 
 def ref(entity: Entity) -> Text:
