@@ -70,13 +70,16 @@ def add_browse_routes(
         sources: list[dict[str, Any]] = []
         for edge in sub.edges:
             mine = (edge.src_type, edge.src_name) == (type, name)
+            if not mine and (edge.dst_type, edge.dst_name) != (type, name):
+                continue  # between two of its neighbours: not a relation of this entity
             other = ids.get(
                 (edge.dst_type, edge.dst_name) if mine else (edge.src_type, edge.src_name)
             )
             if other is None or (other.type, other.name) == (ent.type, ent.name):
                 continue
             if other.type == EXCHANGE:
-                sources.append(_exchange(other))
+                if all(x["name"] != other.name for x in sources):  # one line per exchange
+                    sources.append(_exchange(other))
                 continue
             relations.append(
                 {
@@ -91,7 +94,22 @@ def add_browse_routes(
         relations.sort(key=lambda r: (not r["current"], r["relation"], r["other"]["name"]))
         sources.sort(key=lambda x: (x["date"] or "", x["exchange_number"] or 0))
         attrs = dict(ent.attributes)
+        # Ids among the attributes ("superseded_by": "f96a6b0c:ex:5", "session_id") link
+        # to what they name; a session by its title.
+        said = [str(v) for v in attrs.values() if isinstance(v, str) and 0 < len(v) <= 200]
+        named = await b._run(b.store.entities_named, said) if said else {}
+        links = {k: _brief(named[v]) for k, v in attrs.items() if isinstance(v, str) and v in named}
+        session_id = attrs.get("session_id")
+        if isinstance(session_id, str) and session_id:
+            sessions = await b._run(b.sessions.get, session_id, 1)
+            links["session_id"] = {
+                "type": CHAT_SESSION,
+                "name": session_id,
+                "title": (sessions.title if sessions else "") or f"Conversation {session_id[:8]}",
+                "session": True,
+            }
         return {
+            "links": links,
             "entity": ent.to_dict(),
             "aliases": list(attrs.get("aliases") or []),
             "current": holds_at(ent),
@@ -165,6 +183,8 @@ def _brief(e: Entity) -> dict[str, Any]:
         "title": _title(e),
         "description": e.description[:240],
         "updated_at": e.updated_at,
+        # Replaced (a later statement took its place) or ended: every list marks it.
+        "replaced": bool(e.attributes.get("superseded_by")) or not holds_at(e),
     }
 
 
