@@ -40,3 +40,17 @@ def test_a_cut_is_a_prefix_of_whole_words(text: str, limit: int) -> None:
     if cut != flat:
         kept = cut.removesuffix("…")
         assert cut.endswith("…") and flat.startswith(kept)
+
+
+def test_show_lists_only_the_entitys_own_relations_as_its_relations(cli: BrainCli) -> None:
+    cli.ok("add", "Person", "Maya Chen")
+    cli.ok("add", "Organization", "Northwind Labs")
+    cli.ok("add", "Project", "Atlas")
+    cli.ok("relate", "Maya Chen", "works_at", "Organization:Northwind Labs")
+    cli.ok("relate", "Maya Chen", "leads", "Project:Atlas")
+    cli.ok("relate", "Organization:Northwind Labs", "builds", "Project:Atlas")
+
+    shown = cli.ok("show", "Maya Chen", env={"COLUMNS": "80"}).out
+    own, _, rest = shown.partition("between its neighbours")
+    assert "works_at" in own and "leads" in own and "builds" not in own
+    assert "builds" in rest
