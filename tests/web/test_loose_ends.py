@@ -68,6 +68,7 @@ def test_the_session_speaks_plain_words_and_every_turn_says_what_was_loaded(
     assert turns and all(t.find_elements(By.CSS_SELECTOR, ".ctx") for t in turns)
     lines = [t.find_element(By.CSS_SELECTOR, ".ctx").get_attribute("textContent") for t in turns]
     assert all("brain context" in line for line in lines), lines
+    assert "Stored" in lines[0] and "Chat_Exchange:tour-7f3:ex:1" not in lines[0]  # a link
 
 
 def test_search_is_its_own_tab(browser: WebDriver, tour: Served) -> None:

@@ -5,6 +5,7 @@ neighbourhood graph, the directives an autonomous run would get, running the cur
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -142,6 +143,12 @@ def add_browse_routes(
         exchanges = await b._run(b.sessions.session_exchanges, session_id, 1000)
         log = {int(e.get("turn") or 0): e for e in session.bridge_context_log}
         names = [str(x) for e in log.values() for x in e.get("loaded") or []]
+        names += [
+            m.group(3)
+            for e in log.values()
+            for x in e.get("stored") or []
+            if (m := _STORED.match(str(x)))
+        ]
         known = await b._run(b.store.entities_named, names)
         turns = []
         for ex in exchanges:
@@ -226,8 +233,21 @@ def _context(entry: dict[str, Any] | None, known: dict[str, Entity]) -> dict[str
         "why": "; ".join(entry.get("reasons") or []) or JUDGMENT_WORDS.get(judgment, ""),
         "queries": list(entry.get("queries") or []),
         "loaded": loaded,
-        "stored": list(entry.get("stored") or []),
+        "stored": [_stored(str(x), known) for x in entry.get("stored") or []],
     }
+
+
+# What observe stored, as it logs it: "Type:name" or "retired Type:name", "merge? ...".
+_STORED = re.compile(r"^((?:[a-z?]+ )*)([A-Z][A-Za-z_]*):(.+)$")
+
+
+def _stored(line: str, known: dict[str, Entity]) -> dict[str, Any]:
+    """One stored line for people: its verb and the item it names, to link to."""
+    m = _STORED.match(line)
+    ent = known.get(m.group(3)) if m else None
+    if m is None or ent is None or ent.type != m.group(2):
+        return {"text": line}
+    return {"text": m.group(1).strip(), "item": _brief(ent)}
 
 
 def _directives(b: Brain, config: DirectiveConfig | None) -> dict[str, Any]:

@@ -162,7 +162,7 @@ function contextIndicator(ctx) {
     <dt>Judgment</dt><dd>${esc(ctx.judgment.replace("_", " "))}: ${esc(ctx.why)}</dd>
     ${ctx.queries.length ? `<dt>Queries</dt><dd>${ctx.queries.map((q) => `<span class="chip">${esc(q)}</span>`).join("")}</dd>` : ""}
     ${n ? `<dt>Loaded</dt><dd><ul class="loaded">${ctx.loaded.map((e) => `<li>${e.type ? entityLink(e) : esc(e.name)}</li>`).join("")}</ul></dd>` : ""}
-    ${ctx.stored.length ? `<dt>Stored</dt><dd>${ctx.stored.map((s) => esc(s)).join("<br>")}</dd>` : ""}
+    ${ctx.stored.length ? `<dt>Stored</dt><dd>${ctx.stored.map((s) => s.item ? `${esc(s.text)} ${entityLink(s.item)}` : esc(s.text ?? s)).join("<br>")}</dd>` : ""}
     </dl></details>`;
 }
 
