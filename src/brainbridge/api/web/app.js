@@ -401,7 +401,7 @@ async function graphView(type, name) {
       <span><svg width="22" height="22" aria-hidden="true"><circle cx="11" cy="11" r="8" class="key-ended"></circle></svg> ended or replaced</span>
       <span><svg width="34" height="10" aria-hidden="true"><line x1="2" y1="5" x2="32" y2="5" class="key-line"></line></svg> relation</span>
       <span><svg width="34" height="10" aria-hidden="true"><line x1="2" y1="5" x2="32" y2="5" class="key-line ended"></line></svg> relation that ended (dashed)</span></p>
-    <svg class="graph" viewBox="0 0 ${W} ${H}" role="img" aria-label="Graph of the entries around ${esc(title)}">${lines}${nodes}</svg>
+    <div class="graph-wrap"><svg class="graph" viewBox="0 0 ${W} ${H}" role="img" aria-label="Graph of the entries around ${esc(title)}">${lines}${nodes}</svg></div>
     <section><h2>In the graph</h2><ul class="plain small">${g.nodes.map((n) => `<li>${entityLink(n)}</li>`).join("")}</ul></section>`, title);
 }
 
