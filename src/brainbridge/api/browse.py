@@ -5,6 +5,7 @@ neighbourhood graph, the directives an autonomous run would get, running the cur
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -70,13 +71,16 @@ def add_browse_routes(
         sources: list[dict[str, Any]] = []
         for edge in sub.edges:
             mine = (edge.src_type, edge.src_name) == (type, name)
+            if not mine and (edge.dst_type, edge.dst_name) != (type, name):
+                continue  # between two of its neighbours: not a relation of this entity
             other = ids.get(
                 (edge.dst_type, edge.dst_name) if mine else (edge.src_type, edge.src_name)
             )
             if other is None or (other.type, other.name) == (ent.type, ent.name):
                 continue
             if other.type == EXCHANGE:
-                sources.append(_exchange(other))
+                if all(x["name"] != other.name for x in sources):  # one line per exchange
+                    sources.append(_exchange(other))
                 continue
             relations.append(
                 {
@@ -91,7 +95,22 @@ def add_browse_routes(
         relations.sort(key=lambda r: (not r["current"], r["relation"], r["other"]["name"]))
         sources.sort(key=lambda x: (x["date"] or "", x["exchange_number"] or 0))
         attrs = dict(ent.attributes)
+        # Ids among the attributes ("superseded_by": "f96a6b0c:ex:5", "session_id") link
+        # to what they name; a session by its title.
+        said = [str(v) for v in attrs.values() if isinstance(v, str) and 0 < len(v) <= 200]
+        named = await b._run(b.store.entities_named, said) if said else {}
+        links = {k: _brief(named[v]) for k, v in attrs.items() if isinstance(v, str) and v in named}
+        session_id = attrs.get("session_id")
+        if isinstance(session_id, str) and session_id:
+            sessions = await b._run(b.sessions.get, session_id, 1)
+            links["session_id"] = {
+                "type": CHAT_SESSION,
+                "name": session_id,
+                "title": (sessions.title if sessions else "") or f"Conversation {session_id[:8]}",
+                "session": True,
+            }
         return {
+            "links": links,
             "entity": ent.to_dict(),
             "aliases": list(attrs.get("aliases") or []),
             "current": holds_at(ent),
@@ -124,6 +143,12 @@ def add_browse_routes(
         exchanges = await b._run(b.sessions.session_exchanges, session_id, 1000)
         log = {int(e.get("turn") or 0): e for e in session.bridge_context_log}
         names = [str(x) for e in log.values() for x in e.get("loaded") or []]
+        names += [
+            m.group(3)
+            for e in log.values()
+            for x in e.get("stored") or []
+            if (m := _STORED.match(str(x)))
+        ]
         known = await b._run(b.store.entities_named, names)
         turns = []
         for ex in exchanges:
@@ -165,6 +190,8 @@ def _brief(e: Entity) -> dict[str, Any]:
         "title": _title(e),
         "description": e.description[:240],
         "updated_at": e.updated_at,
+        # Replaced (a later statement took its place) or ended: every list marks it.
+        "replaced": bool(e.attributes.get("superseded_by")) or not holds_at(e),
     }
 
 
@@ -206,8 +233,21 @@ def _context(entry: dict[str, Any] | None, known: dict[str, Entity]) -> dict[str
         "why": "; ".join(entry.get("reasons") or []) or JUDGMENT_WORDS.get(judgment, ""),
         "queries": list(entry.get("queries") or []),
         "loaded": loaded,
-        "stored": list(entry.get("stored") or []),
+        "stored": [_stored(str(x), known) for x in entry.get("stored") or []],
     }
+
+
+# What observe stored, as it logs it: "Type:name" or "retired Type:name", "merge? ...".
+_STORED = re.compile(r"^((?:[a-z?]+ )*)([A-Z][A-Za-z_]*):(.+)$")
+
+
+def _stored(line: str, known: dict[str, Entity]) -> dict[str, Any]:
+    """One stored line for people: its verb and the item it names, to link to."""
+    m = _STORED.match(line)
+    ent = known.get(m.group(3)) if m else None
+    if m is None or ent is None or ent.type != m.group(2):
+        return {"text": line}
+    return {"text": m.group(1).strip(), "item": _brief(ent)}
 
 
 def _directives(b: Brain, config: DirectiveConfig | None) -> dict[str, Any]:

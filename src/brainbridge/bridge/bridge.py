@@ -416,6 +416,7 @@ class Bridge:
             taken = {h.entity.id for h in own}
             found[0] = own + [h for h in found[0] if h.entity.id not in taken]
         results: list[tuple[str, tuple[Hit, ...]]] = []
+        repeated = any(h.entity.name in recent for hits in found for h in hits)
         seen: set[int] = set()
         shown: set[tuple[str, int]] = set()
         for i, q in enumerate(queries):
@@ -469,9 +470,7 @@ class Bridge:
                 results=tuple(results),
                 reasons=(
                     *verdict.reasons,
-                    f"none of the {len(ranked)} items found is likely to help"
-                    if ranked
-                    else "the brain holds nothing that matches",
+                    _nothing_loaded(len(ranked), repeated),
                 ),
                 source=source,
                 turn=turn,
@@ -689,6 +688,15 @@ class Bridge:
         """Wait for every background task this bridge started."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def _nothing_loaded(found: int, repeated: bool) -> str:
+    """Why a search for an enriched message loaded nothing, in the words of what it did."""
+    if found:
+        return f"it searched the brain, but none of the {found} items found is likely to help"
+    if repeated:
+        return "it searched the brain; what it found was loaded on the previous turn already"
+    return "it searched the brain and found nothing likely to help"
 
 
 def _position(ent: Entity) -> tuple[str, int] | None:

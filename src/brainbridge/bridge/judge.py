@@ -273,7 +273,7 @@ def judge_locally(
     if personal_question:
         score += 1
         reasons.append(
-            f"it {'asks' if asks else 'speaks'} about the user's own life, which the brain holds"
+            "it is in the first person" + (" and asks a question" if asks else " (a statement)")
         )
     named = any(m.strength in ("exact", "history") for m in mentions)
     if any(p.search(message) for p in GENERIC) and not named and not about_user:
@@ -299,11 +299,20 @@ def judge_locally(
             )
         if close:
             score += 1
-            reasons.append(f"the brain's best match holds {whole:.0%} of its words")
+            reasons.append(f"a first look found an entry sharing {whole:.0%} of its words")
         elif match.known < WEAK_COVERAGE and not about_user:
             score -= 1
-            reasons.append(f"the brain holds nothing specific ({match.known:.0%} of its words)")
+            reasons.append(
+                f"a first look found nothing specific (at most {match.known:.0%} of its words"
+                " in one entry)"
+            )
     judgment = Judgment.ENRICH if score >= 2 else Judgment.PASS_THROUGH
+    if judgment is Judgment.PASS_THROUGH and score > 0:
+        # The signs above are for enriching: say why they did not carry the message.
+        reasons.append(
+            ("that alone" if len(reasons) == 1 else "taken together, that")
+            + " is not enough to load anything, so it passed through"
+        )
     return Verdict(
         judgment, tuple(reasons) or ("ordinary conversation, nothing that needs the brain",)
     )

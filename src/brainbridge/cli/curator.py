@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from brainbridge.cli.common import App, Group, json_option, open_brain, pass_app, run
-from brainbridge.cli.output import clip, emit_json, note, out
+from brainbridge.cli.output import clip, emit_json, narrow, note, out, record
 from brainbridge.errors import InvalidInput, NotFound
 
 if TYPE_CHECKING:
@@ -151,9 +151,24 @@ def sessions(app: App, limit: int, as_json: bool) -> None:
     if not rows:
         out().print(Text("No sessions yet.", style="yellow"))
         return
+    if narrow():
+        for row in rows:
+            head = Text(row["title"] or "untitled", style="bold")
+            if row["title_source"] == "user":
+                head.append(" (yours)", style="dim")
+            turns = row["message_count"]
+            head.append(
+                f"  {turns} turn{'' if turns == 1 else 's'}, updated"
+                f" {row['updated_at'][:16].replace('T', ' ')}",
+                style="dim",
+            )
+            out().print(
+                record(head, Text(row["id"], style="cyan"), Text(clip(row["summary"] or "", 160)))
+            )
+        return
     table = Table(title="sessions", title_justify="left")
     table.add_column("id", no_wrap=True, style="cyan")
-    table.add_column("title", overflow="fold")
+    table.add_column("title", overflow="fold", min_width=16)
     table.add_column("turns", justify="right")
     table.add_column("updated", no_wrap=True, style="dim")
     table.add_column("summary", overflow="fold", ratio=1)

@@ -89,9 +89,34 @@ def write_utf8(text: str) -> None:
 
 
 def clip(text: str, limit: int) -> str:
-    """One line of at most `limit` characters."""
+    """One line of at most `limit` characters, cut after a whole word with an ellipsis."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    # A word is kept whole unless it alone fills most of the room (a long id or URL).
+    space = cut.rfind(" ")
+    if space >= limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.-") + "…"
+
+
+# Below this width a table of several text columns leaves each a few characters: such
+# listings print one record per item instead, its fields on lines of their own.
+NARROW = 100
+
+
+def narrow() -> bool:
+    """Whether the terminal is too narrow for a listing's table."""
+    return out().width < NARROW
+
+
+def record(head: Text, *lines: Text) -> RenderableType:
+    """One item of a listing on a narrow terminal: a bold head, then its fields indented."""
+    from rich.console import Group
+    from rich.padding import Padding
+
+    return Group(head, *(Padding(line, (0, 0, 0, 2)) for line in lines if line.plain))
 
 
 def ref(entity: Entity) -> Text:
@@ -148,16 +173,13 @@ def entity_table(entity: Entity) -> Table:
 
 def subgraph_tables(root: Entity, graph: Subgraph) -> list[Table]:
     """The relations around `root` and the entities they reach."""
-    rels = Table(title="relations", title_justify="left")
-    rels.add_column("from", overflow="fold")
-    rels.add_column("relation", style="magenta")
-    rels.add_column("to", overflow="fold")
-    for edge in graph.edges:
-        rels.add_row(
-            Text(f"{edge.src_type}:{edge.src_name}"),
-            Text(edge.type),
-            Text(f"{edge.dst_type}:{edge.dst_name}"),
-        )
+    own = (root.type, root.name)
+    mine = [e for e in graph.edges if own in ((e.src_type, e.src_name), (e.dst_type, e.dst_name))]
+    # An edge between two of its neighbours is not a relation of the entity: listed apart.
+    others = [e for e in graph.edges if e not in mine]
+    tables = [_edges_table("relations", mine)]
+    if others:
+        tables.append(_edges_table("between its neighbours", others))
     nodes = Table(title="neighbourhood", title_justify="left", expand=True)
     nodes.add_column("type", style="cyan", no_wrap=True)
     nodes.add_column("name", style="bold", overflow="fold", max_width=32)
@@ -165,7 +187,22 @@ def subgraph_tables(root: Entity, graph: Subgraph) -> list[Table]:
     for node in graph.nodes:
         if node.id != root.id:
             nodes.add_row(Text(node.type), Text(node.name), Text(clip(node.description, 120)))
-    return [t for t in (rels, nodes) if t.row_count]
+    return [t for t in (*tables, nodes) if t.row_count]
+
+
+def _edges_table(title: str, edges: Sequence[Any]) -> Table:
+    """Edges as from / relation / to rows."""
+    rels = Table(title=title, title_justify="left")
+    rels.add_column("from", overflow="fold")
+    rels.add_column("relation", style="magenta")
+    rels.add_column("to", overflow="fold")
+    for edge in edges:
+        rels.add_row(
+            Text(f"{edge.src_type}:{edge.src_name}"),
+            Text(edge.type),
+            Text(f"{edge.dst_type}:{edge.dst_name}"),
+        )
+    return rels
 
 
 def types_table(types: dict[str, dict[str, Any]]) -> Table:

@@ -23,8 +23,21 @@ const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) =>
 const enc = encodeURIComponent;
 const plural = (n, one, many) => `${n} ${n === 1 ? one : (many || one + "s")}`;
 const entityHref = (type, name) => `#/entity/${enc(type)}/${enc(name)}`;
+// Every list marks what a later statement replaced or what has ended.
+const replacedMark = (e) => e.replaced ? '<span class="chip ended replaced">replaced</span>' : "";
 const entityLink = (e) => `<a href="${entityHref(e.type, e.name)}">${esc(e.title || e.name)}</a>`
-  + `<span class="type">${esc(e.type)}</span>`;
+  + `<span class="type">${esc(e.type)}</span>${replacedMark(e)}`;
+// What a person calls an item: a session by its title, an exchange by what was said.
+function titleOf(e) {
+  const a = e.attributes || {};
+  if (e.type === "Chat_Exchange") return a.user_message || e.name;
+  if (e.type === "Chat_Session") return a.title || `Conversation ${String(e.name).slice(0, 8)}`;
+  return e.title || e.name;
+}
+// The curator's tools in plain words.
+const CURATOR_WORDS = {update_title: "named the conversation", update_summary: "updated the summary",
+  write_brain_entity: "saved to the brain", log_activity: "logged the day's activity"};
+const curatorWords = (names) => (names || []).map((n) => CURATOR_WORDS[n] || String(n).replaceAll("_", " "));
 
 async function api(path, opts = {}) {
   const r = await fetch(path, {...opts, headers: {
@@ -140,29 +153,30 @@ async function sessions() {
 }
 
 function contextIndicator(ctx) {
-  if (!ctx || !ctx.judgment || ctx.judgment === "pass_through") return "";
+  // Every turn says what the bridge did, in the same words: a count, or why there is none.
+  if (!ctx || !ctx.judgment) return `<p class="ctx small muted">🧠 No brain context: the bridge kept no record of this turn</p>`;
   const n = ctx.loaded.length;
-  const label = ctx.judgment === "step_back" ? "🧠 Stepped back: a note, no context"
-    : `🧠 ${plural(n, "brain context")} loaded`;
+  const label = ctx.judgment === "step_back" ? "🧠 No brain context: stepped back, a note only"
+    : `🧠 ${n ? plural(n, "brain context") + " loaded" : "No brain context loaded"}`;
   return `<details class="ctx"><summary>${label}</summary><dl class="kv small">
     <dt>Judgment</dt><dd>${esc(ctx.judgment.replace("_", " "))}: ${esc(ctx.why)}</dd>
     ${ctx.queries.length ? `<dt>Queries</dt><dd>${ctx.queries.map((q) => `<span class="chip">${esc(q)}</span>`).join("")}</dd>` : ""}
     ${n ? `<dt>Loaded</dt><dd><ul class="loaded">${ctx.loaded.map((e) => `<li>${e.type ? entityLink(e) : esc(e.name)}</li>`).join("")}</ul></dd>` : ""}
-    ${ctx.stored.length ? `<dt>Stored</dt><dd>${ctx.stored.map((s) => esc(s)).join("<br>")}</dd>` : ""}
+    ${ctx.stored.length ? `<dt>Stored</dt><dd>${ctx.stored.map((s) => s.item ? `${esc(s.text)} ${entityLink(s.item)}` : esc(s.text ?? s)).join("<br>")}</dd>` : ""}
     </dl></details>`;
 }
 
 async function session(id) {
   const [t, runs] = await Promise.all([api(`/sessions/${enc(id)}/transcript`), api(`/sessions/${enc(id)}/curator-runs`)]);
   const s = t.session, last = runs[0];
-  const chip = last ? (last.actions || []).join(" · ") || "no change" : "not run yet";
+  const chip = last ? curatorWords(last.actions).join(" · ") || "no change" : "not run yet";
   show(`<h1>${esc(s.title || "Untitled conversation")}</h1>
     <section><p class="muted small">${when(s.created_at)} · ${plural(s.message_count, "turn")}</p>
       <p>${s.summary ? esc(s.summary) : '<span class="muted">No summary yet.</span>'}</p>
       <details id="curator"><summary>Curator: <span class="chip" id="curator-chip">${esc(chip)}</span></summary>
         <ul class="plain small">${runs.map((r) => `<li>${when(r.started_at)} · ${esc(r.trigger)}
-          · ${esc((r.actions || []).join(", ") || "no change")}${r.error ? ` <span class="err">${esc(r.error)}</span>` : ""}
-          ${(r.tool_calls || []).length ? `<div class="muted">${r.tool_calls.map((c) => esc(c.name || c.tool || JSON.stringify(c))).join(", ")}</div>` : ""}</li>`).join("")
+          · ${esc(curatorWords(r.actions).join(", ") || "no change")}${r.error ? ` <span class="err">${esc(r.error)}</span>` : ""}
+          ${(r.tool_calls || []).length ? `<div class="muted">${esc(curatorWords(r.tool_calls.map((c) => c.name || c.tool || "")).join(", "))}</div>` : ""}</li>`).join("")
           || "<li class='muted'>No runs yet.</li>"}</ul>
         <button type="button" id="curate-now">Run the curator now</button> <span id="curate-result" class="small" aria-live="polite"></span>
       </details>${forgetButton("Forget this conversation…")}</section>
@@ -211,7 +225,7 @@ async function searchView(query) {
   const r = await api("/search?n=20&q=" + enc(q));
   show(`<h1>Search</h1><section><form class="row" id="search-form" role="search"><label class="sr-only" for="q">Search</label>
       <input id="q" value="${esc(q)}" autocomplete="off"><button type="submit">Search</button></form></section>
-    <section><ol id="results">${r.results.map((h) => `<li class="hit">${entityLink({...h, title: h.type === "Chat_Exchange" ? (h.attributes?.user_message || h.name) : h.name})}
+    <section><ol id="results">${r.results.map((h) => `<li class="hit">${entityLink({...h, title: titleOf(h), replaced: h.replaced ?? !!h.attributes?.superseded_by})}
       <div class="small">${esc(String(h.description || "").slice(0, 300))}</div>
       <div class="muted small">found by ${esc((h.retrievers || []).join(", "))}</div></li>`).join("")}</ol>
       ${r.count ? "" : `<p class="muted">Nothing matches “${esc(q)}”.</p>`}</section>`, "Search");
@@ -230,6 +244,16 @@ async function entity(type, name) {
   const rel = (r) => `<li>${r.direction === "out" ? "→" : "←"} <span class="muted">${esc(r.relation.replaceAll("_", " "))}</span>
     ${entityLink(r.other)}${dated(r)}</li>`;
   const current = d.relations.filter((r) => r.current), ended = d.relations.filter((r) => !r.current);
+  const links = d.links || {};
+  const linked = (k, v) => links[k] ? (links[k].session ? `<a href="#/session/${enc(links[k].name)}">${esc(links[k].title)}</a>` : entityLink(links[k]))
+    : esc(typeof v === "string" ? v : JSON.stringify(v));
+  const noRelations = ended.length ? `None current; ${plural(ended.length, "relation")} ended, below.`
+    : d.sources.length ? "None besides the conversations it came from." : "None.";
+  const session = links.session_id;
+  const cameFrom = e.type === "Chat_Exchange" ? (session ? `<li>Said in <a href="#/session/${enc(session.name)}">${esc(session.title)}</a>, turn ${esc(e.attributes.exchange_number ?? "")}</li>` : '<li class="muted">A turn of a conversation no longer stored.</li>')
+    : e.type === "Chat_Session" ? '<li class="muted">A conversation with the assistant.</li>'
+    : e.attributes.doc_path ? `<li>Imported from <code>${esc(e.attributes.doc_path)}</code></li>`
+    : '<li class="muted">Added directly, not from a conversation.</li>';
   const heading = e.type === "Chat_Exchange" ? (e.attributes.user_message || e.name)
     : e.type === "Chat_Session" ? (e.attributes.title || e.name) : e.name;
   show(`<h1>${esc(heading)} <span class="type">${esc(e.type)}</span>
@@ -237,7 +261,7 @@ async function entity(type, name) {
     <div class="grid"><div>
     <section><h2>About</h2><p id="description">${esc(e.description) || '<span class="muted">No description.</span>'}</p>
       ${d.aliases.length ? `<p class="small">Also called: ${d.aliases.map((a) => `<span class="chip">${esc(a)}</span>`).join("")}</p>` : ""}
-      ${attrs.length ? `<dl class="kv small">${attrs.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(typeof v === "string" ? v : JSON.stringify(v))}</dd>`).join("")}</dl>` : ""}
+      ${attrs.length ? `<dl class="kv small">${attrs.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${linked(k, v)}</dd>`).join("")}</dl>` : ""}
       ${["Chat_Exchange", "Chat_Session"].includes(e.type) && e.attributes.session_id ? `<p><a href="#/session/${enc(e.attributes.session_id)}">Open the conversation</a></p>` : ""}
       ${forgetButton("Forget…")}
       <details><summary>Edit</summary><form id="edit-form"><label for="edit-desc" class="muted small">Description</label>
@@ -247,14 +271,14 @@ async function entity(type, name) {
         <p id="edit-error" class="err small" role="alert"></p>
         <div class="actions"><button type="submit">Save</button>
         <button type="button" class="danger" id="delete">Delete</button></div></form></details></section>
-    <section><h2>Relations</h2><ul class="plain" id="relations">${current.map(rel).join("") || '<li class="muted">None.</li>'}</ul></section>
-    <section><h2>Facts over time</h2><p class="small">${d.valid_from ? `Holds since ${esc(d.valid_from)}. ` : ""}${d.valid_to ? `Ended ${esc(d.valid_to)}${d.superseded_by ? ` (${esc(d.superseded_by)})` : ""}.` : d.current ? "Holds now." : ""}</p>
+    <section><h2>Relations</h2><ul class="plain" id="relations">${current.map(rel).join("") || `<li class="muted">${noRelations}</li>`}</ul></section>
+    <section><h2>Facts over time</h2><p class="small">${d.valid_from ? `Holds since ${esc(d.valid_from)}. ` : ""}${d.valid_to ? `Ended ${esc(d.valid_to)}${d.superseded_by ? ` (replaced by ${linked("superseded_by", d.superseded_by)})` : ""}.` : d.current ? "Holds now." : ""}</p>
       ${ended.length ? `<h3 class="small muted">No longer true</h3><ul class="plain">${ended.map(rel).join("")}</ul>` : '<p class="muted small">Nothing related has ended.</p>'}</section>
     </div><aside>
     <section><h2>Came from</h2><ul class="plain small" id="sources">${d.sources.map((x) => `<li><a href="${entityHref("Chat_Exchange", x.name)}">${esc(x.title)}</a>
-      <div class="muted">${esc(x.date || "")}${x.session_id ? ` · <a href="#/session/${enc(x.session_id)}">conversation</a>` : ""}</div></li>`).join("") || '<li class="muted">Added directly, not from a conversation.</li>'}</ul></section>
+      <div class="muted">${esc(x.date || "")}${x.session_id ? ` · <a href="#/session/${enc(x.session_id)}">conversation</a>` : ""}</div></li>`).join("") || cameFrom}</ul></section>
     <section><h2>Neighbourhood</h2><p><a href="#/graph/${enc(e.type)}/${enc(e.name)}">Show the graph</a></p></section>
-    </aside></div>`, e.name);
+    </aside></div>`, heading);
   document.getElementById("edit-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     // Attributes as typed: numbers, booleans and JSON lists stay what they look like;
@@ -309,35 +333,76 @@ async function graphView(type, name) {
       if (depth.get(b) === d && !depth.has(a)) depth.set(a, d + 1);
     }
   }
-  const W = 760, H = 600, cx = W / 2, cy = H / 2, pos = new Map();
-  for (const d of [0, 1, 2]) {
-    const ring = g.nodes.filter((n) => (depth.get(key(n.type, n.name)) ?? 2) === d);
-    // A crowded ring alternates between two radii so neighbours' labels do not collide.
-    const crowded = ring.length > (d === 1 ? 10 : 16);
-    ring.forEach((n, i) => {
-      const angle = (2 * Math.PI * i) / Math.max(1, ring.length) + d * 0.4;
-      const base = d === 0 ? 0 : d === 1 ? 140 : 255;
-      const r = base + (crowded && i % 2 ? 40 : 0);
-      pos.set(key(n.type, n.name), [cx + r * Math.cos(angle), cy + r * Math.sin(angle)]);
-    });
-  }
+  // Rings that spread: each depth takes as many concentric rings as its labels need
+  // (about 125 px of arc a label), so a hub's 30 neighbours never sit on one crowded ring.
+  const rings = [0, 1, 2].map((d) => g.nodes.filter((n) => (depth.get(key(n.type, n.name)) ?? 2) === d));
+  const placed = [];
+  let r = 0, k = 0;
+  rings.forEach((ring, d) => {
+    if (d === 0) { ring.forEach((n) => placed.push([n, 0, 0])); return; }
+    r += d === 1 ? 150 : 80;
+    let left = ring.slice();
+    while (left.length) {
+      const room = Math.max(6, Math.floor((2 * Math.PI * r) / 125));
+      const row = left.slice(0, room);
+      left = left.slice(room);
+      // Each ring turns half a step from the one inside it: labels side by side on the
+      // left and right never line up.
+      const step = (2 * Math.PI) / row.length, turn = (k++ % 2) * step / 2 + 0.3;
+      row.forEach((n, i) => placed.push([n, r, step * i + turn]));
+      if (left.length) r += 60;
+    }
+  });
+  const half = r + 70, W = 2 * half, H = 2 * half, pos = new Map();
+  for (const [n, radius, angle] of placed) pos.set(key(n.type, n.name), [half + radius * Math.cos(angle), half + radius * Math.sin(angle)]);
+  const byKey = new Map(g.nodes.map((n) => [key(n.type, n.name), n]));
+  const said = (n) => n ? (n.title || n.name) : "";
+  const ended = (ed) => !(byKey.get(key(...ed.src))?.current ?? true) || !(byKey.get(key(...ed.dst))?.current ?? true);
   const lines = g.edges.map((ed) => {
     const a = pos.get(key(...ed.src)), b = pos.get(key(...ed.dst));
-    return a && b ? `<line x1="${a[0]}" y1="${a[1]}" x2="${b[0]}" y2="${b[1]}"><title>${esc(ed.type)}</title></line>` : "";
+    if (!a || !b) return "";
+    const words = `${said(byKey.get(key(...ed.src)))} ${ed.type.replaceAll("_", " ").toLowerCase()} ${said(byKey.get(key(...ed.dst)))}`;
+    // The relation's name shows on hover (and keyboard focus) at the middle of its line.
+    return `<g class="edge ${ended(ed) ? "ended" : ""}"><title>${esc(words)}</title>
+      <line class="hit" x1="${a[0]}" y1="${a[1]}" x2="${b[0]}" y2="${b[1]}"></line>
+      <line x1="${a[0]}" y1="${a[1]}" x2="${b[0]}" y2="${b[1]}"></line>
+      <text x="${(a[0] + b[0]) / 2}" y="${(a[1] + b[1]) / 2 - 4}" text-anchor="middle">${esc(ed.type.replaceAll("_", " ").toLowerCase())}</text></g>`;
   }).join("");
+  // Cut after a whole word (the full name shows on hover).
+  const labelOf = (full) => {
+    const cut = full.slice(0, 15);
+    return full.length <= 16 ? full : (/\s/.test(full[15]) ? cut : cut.replace(/\s+\S*$/, "") || cut) + "…";
+  };
+  // A label that would cover one placed before it moves below or above its node.
+  const boxes = [], labelY = new Map();
+  for (const n of g.nodes) {
+    const [x, y] = pos.get(key(n.type, n.name)), w = 7 * labelOf(n.title || n.name).length + 6;
+    const tries = [22, 36, -14, 50, -28];
+    const clear = (dy) => !boxes.some((b) => Math.abs(b[0] - x) < (b[2] + w) / 2 && Math.abs(b[1] - (y + dy)) < 14);
+    const dy = tries.find(clear) ?? tries[0];
+    boxes.push([x, y + dy, w]);
+    labelY.set(key(n.type, n.name), y + dy);
+  }
   const nodes = g.nodes.map((n) => {
     const [x, y] = pos.get(key(n.type, n.name));
     const root = n.type === type && n.name === name;
     const full = n.title || n.name;
-    const label = full.length > 22 ? full.slice(0, 21) + "…" : full;
+    const label = labelOf(full);
     return `<a href="#/graph/${enc(n.type)}/${enc(n.name)}" class="${root ? "root" : ""} ${n.current ? "" : "ended"}"
-      aria-label="${esc(n.type)} ${esc(n.title || n.name)}"><circle cx="${x}" cy="${y}" r="${root ? 11 : 8}"></circle>
-      <text x="${x}" y="${y + 22}" text-anchor="middle">${esc(label)}</text></a>`;
+      aria-label="${esc(n.type)} ${esc(full)}"><title>${esc(full)} (${esc(n.type)})</title><circle cx="${x}" cy="${y}" r="${root ? 11 : 8}"></circle>
+      <text x="${x}" y="${labelY.get(key(n.type, n.name))}" text-anchor="middle">${esc(label)}</text></a>`;
   }).join("");
-  show(`<h1>Around ${esc(name)} <span class="type">${esc(type)}</span></h1>
-    <p><a href="${entityHref(type, name)}">Open ${esc(name)}</a> · ${plural(g.nodes.length, "entry", "entries")} within two hops · click a node to centre on it</p>
-    <svg class="graph" viewBox="0 0 ${W} ${H}" role="img" aria-label="Graph of the entries around ${esc(name)}">${lines}${nodes}</svg>
-    <section><h2>In the graph</h2><ul class="plain small">${g.nodes.map((n) => `<li>${entityLink(n)}</li>`).join("")}</ul></section>`, name);
+  const rootNode = byKey.get(key(type, name));
+  const title = rootNode ? said(rootNode) : name;
+  show(`<h1>Around ${esc(title)} <span class="type">${esc(type)}</span></h1>
+    <p><a href="${entityHref(type, name)}">Open ${esc(title)}</a> · ${plural(g.nodes.length, "entry", "entries")} within two hops · click a node to centre on it, point at a line for its relation</p>
+    <p class="legend small" id="legend"><span><svg width="22" height="22" aria-hidden="true"><circle cx="11" cy="11" r="8" class="key-root"></circle></svg> this entry</span>
+      <span><svg width="22" height="22" aria-hidden="true"><circle cx="11" cy="11" r="8" class="key-node"></circle></svg> holds now</span>
+      <span><svg width="22" height="22" aria-hidden="true"><circle cx="11" cy="11" r="8" class="key-ended"></circle></svg> ended or replaced</span>
+      <span><svg width="34" height="10" aria-hidden="true"><line x1="2" y1="5" x2="32" y2="5" class="key-line"></line></svg> relation</span>
+      <span><svg width="34" height="10" aria-hidden="true"><line x1="2" y1="5" x2="32" y2="5" class="key-line ended"></line></svg> relation that ended (dashed)</span></p>
+    <div class="graph-wrap"><svg class="graph" viewBox="0 0 ${W} ${H}" role="img" aria-label="Graph of the entries around ${esc(title)}">${lines}${nodes}</svg></div>
+    <section><h2>In the graph</h2><ul class="plain small">${g.nodes.map((n) => `<li>${entityLink(n)}</li>`).join("")}</ul></section>`, title);
 }
 
 async function merges() {
@@ -389,7 +454,7 @@ async function route() {
   const hash = location.hash || "#/";
   const section = (hash.match(/^#\/(\w+)/) || [, "home"])[1];
   document.querySelectorAll("nav a[data-nav]").forEach((a) => {
-    const on = a.dataset.nav === section || (a.dataset.nav === "browse" && ["entity", "graph", "search"].includes(section))
+    const on = a.dataset.nav === section || (a.dataset.nav === "browse" && ["entity", "graph"].includes(section))
       || (a.dataset.nav === "sessions" && section === "session");
     if (on) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
   });
