@@ -16,6 +16,7 @@ from hooks.conftest import (
     stop_payload,
     wait_drained,
 )
+from hooks.transcript import realistic_transcript
 
 
 def _project(tmp_path: Path, name: str) -> Path:
@@ -82,16 +83,25 @@ def test_the_next_session_start_names_the_last_session_its_failure_and_files(
     assert "test_refresh_rotates_token" not in (elsewhere.context("SessionStart") or "")
 
 
-def test_session_start_records_the_project_of_the_session_it_opens(
-    home: Path, tmp_path: Path
-) -> None:
+def test_a_sessions_first_turn_records_its_project(home: Path, tmp_path: Path) -> None:
+    """Stop (and a tool call) record the project, after the answer; SessionStart, whose
+    process Claude Code waits for, writes nothing."""
     root = _project(tmp_path, "payments-api")
-    run_hook("session-start", session_start_payload(str(root / "api")), home)
+    sid = fresh_session()
+    start = {**session_start_payload(str(root / "api")), "session_id": sid}
+    run_hook("session-start", start, home)
 
     async def project_of() -> object:
         async with await Brain.open(home, embedder=None, background_indexing=False) as brain:
-            payload = session_start_payload("")
-            node = await brain.get_entity(CHAT_SESSION, payload["session_id"])
+            node = await brain.get_entity(CHAT_SESSION, sid)
             return node.attributes.get("project") if node else None
 
+    assert asyncio.run(project_of()) is None
+    transcript = realistic_transcript(
+        tmp_path / "t.jsonl", sid, "Why does the refund job fail?", "x"
+    )
+    stop = {**stop_payload("The refund job fails on a null amount.", transcript, sid)}
+    stop["cwd"] = str(root / "api")
+    run_hook("stop", stop, home)
+    wait_drained(home)
     assert asyncio.run(project_of()) == str(root)

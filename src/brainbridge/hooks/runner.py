@@ -173,13 +173,10 @@ async def _run_here(
     brain = await Brain.open(home, embedder=None, background_indexing=False, sync_types=False)
     try:
         if kind == "session-start":  # project context: no bridge to build
-            from brainbridge.hooks.payload import field
-            from brainbridge.hooks.work import note_project
-
+            # It writes nothing: Claude Code waits for this process to exit, and the
+            # session's project is recorded by its first tool call or Stop.
             result = await run_hook(brain, kind, payload)
             emit(kind, result)
-            # After the output: a busy database delays only this write, never the context.
-            await note_project(brain, field(payload, "session_id"), field(payload, "cwd"))
             return result
         bridge = settings.make_bridge(brain, llm)
         try:
