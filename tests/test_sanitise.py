@@ -125,3 +125,8 @@ def test_the_invisible_set_matches_this_pythons_unicode_data() -> None:
         f"U+{cp:04X}" for cp in range(sys.maxunicode + 1) if invisible(chr(cp)) and visible(chr(cp))
     ]
     assert not missing, f"add to sanitise._INVISIBLE: {missing[:20]}"
+
+
+def test_a_role_label_unmarked_last_leaves_no_run_of_spaces() -> None:
+    """Found by the property above: '#~~~USER :' became 'USER  -'."""
+    assert inline("#~~~USER :", opens_line=True) == "USER -"

@@ -101,7 +101,8 @@ def inline(
         if escaped == flat:
             break
         flat = escaped
-    flat = _unmark(" ".join(flat.split()), role=opens_line)
+    # Unmarking can leave a run of spaces ("USER :" -> "USER  -"): collapse once more.
+    flat = " ".join(_unmark(" ".join(flat.split()), role=opens_line).split())
     if limit is not None and len(flat) > limit:
         flat = flat[: max(limit - 1, 0)].rstrip() + "…"
     return flat

@@ -41,8 +41,8 @@ def test_print_mode_gets_context_stores_the_turn_and_uses_the_tools(setup: Setup
     assert result["result"] == ANSWER
     (request,) = setup.model_requests()
     body = json.dumps(request.body)
-    # SessionStart: brain_context for the project opened; UserPromptSubmit: the block.
-    assert f"Brain context for {setup.project}" in body
+    # SessionStart: the digest of the project opened; UserPromptSubmit: the block.
+    assert f"Brain digest: {setup.project.name} ({setup.project})" in body
     assert "## Brain Context" in body and "litellm config drift" in body
     # The brain's tools are in the model's first list (brain mcp answers in time).
     assert {REMEMBER, "mcp__brain__search", "mcp__brain__recall"} <= set(request.tool_names)
