@@ -10,11 +10,11 @@ from api.served import serve_env
 from cli.runner import COMMAND
 
 
-def doctor(tmp_path: Path, home: Path) -> subprocess.CompletedProcess[str]:
+def doctor(tmp_path: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     user = tmp_path / "user"
     user.mkdir(exist_ok=True)
     return subprocess.run(
-        [*COMMAND, "doctor"],
+        [*COMMAND, "doctor", *args],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -41,6 +41,15 @@ def test_a_bare_machine_gets_one_fix_per_missing_link(tmp_path: Path) -> None:
     assert "→ brain hooks install --user" in r.stdout
     assert "PROBLEM the brain's MCP server is not registered" in r.stdout
     assert "claude mcp add --scope user brain -e BRAIN_HOME=" in r.stdout
+
+
+def test_json_lists_the_same_checks_for_scripts(tmp_path: Path) -> None:
+    r = doctor(tmp_path, tmp_path / "nowhere", "--json")
+    assert r.returncode == 1
+    data = json.loads(r.stdout)
+    problems = [c for c in data["checks"] if c["level"] == "problem"]
+    assert data["problems"] == len(problems) >= 3
+    assert any(c["what"].startswith("no brain at") and c["fix"] for c in problems)
 
 
 def test_a_complete_setup_is_all_good_and_stale_parts_are_named(tmp_path: Path) -> None:

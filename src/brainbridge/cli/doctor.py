@@ -14,7 +14,7 @@ import os
 import shlex
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +37,9 @@ class Check:
 
 
 @click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts instead of lines.")
 @pass_app
-def doctor(app: App) -> None:
+def doctor(app: App, as_json: bool) -> None:
     """Check the brain, the Claude Code hooks, MCP, the server and recent hook errors."""
     try:
         settings: Settings | BrainError = app.settings
@@ -47,12 +48,17 @@ def doctor(app: App) -> None:
     home = settings.brain_path if isinstance(settings, Settings) else app.folder()
     checks = diagnose(home, Path.cwd())
     checks.insert(1, _config(settings, home))
+    problems = sum(c.level == PROBLEM for c in checks)
+    if as_json:
+        from brainbridge.cli.output import emit_json
+
+        emit_json({"problems": problems, "checks": [asdict(c) for c in checks]})
+        sys.exit(1 if problems else 0)
     marks = {OK: "ok     ", NOTE: "note   ", PROBLEM: "PROBLEM"}
     for check in checks:
         click.echo(f"{marks[check.level]} {check.what}")
         if check.fix:
             click.echo(f"        → {check.fix}")
-    problems = sum(c.level == PROBLEM for c in checks)
     click.echo(f"\n{problems} problem(s)" if problems else "\nall good")
     sys.exit(1 if problems else 0)
 
