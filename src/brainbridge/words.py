@@ -3,6 +3,7 @@ use them whatever the store; a store's text index (FTS5 here) is built on the sa
 
 from __future__ import annotations
 
+import math
 import re
 
 # Letters and digits, split where FTS5's unicode61 tokenizer splits (so "_" too).
@@ -41,3 +42,13 @@ def query_terms(text: str, keep_stopwords: bool = False) -> list[str]:
             continue
         seen.setdefault(word, None)
     return list(seen)
+
+
+# Tokens are counted pessimistically, the same way wherever a budget is kept (the
+# prompt-time block, the SessionStart digest): a text is taken to be this dense.
+CHARS_PER_TOKEN = 3.5
+
+
+def estimate_tokens(text: str) -> int:
+    """A deliberately pessimistic token count for budgeting."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)

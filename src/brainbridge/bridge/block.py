@@ -12,6 +12,7 @@ from brainbridge.model import CHAT_EXCHANGE
 from brainbridge.redact import redact
 from brainbridge.sanitise import inline, visible
 from brainbridge.secret_rules import user_patterns
+from brainbridge.words import CHARS_PER_TOKEN, estimate_tokens
 
 HEADER = (
     "## Brain Context\n"
@@ -23,16 +24,10 @@ KNOWLEDGE = "### From your knowledge graph\n"
 HISTORY = "### From conversation history\n"
 MAX_ITEM_CHARS = 900
 MAX_NOTE_CHARS = 240
+
+
 # Characters per token for budgeting. Conservative for English prose with BPE tokenizers
 # (~4.0-4.5 chars/token), so a block under budget here is under budget for the model.
-CHARS_PER_TOKEN = 3.5
-
-
-def estimate_tokens(text: str) -> int:
-    """A deliberately pessimistic token count for budgeting."""
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
-
-
 @dataclass(frozen=True)
 class BlockItem:
     """One retrieved entity, as the block shows it."""

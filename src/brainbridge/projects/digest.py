@@ -11,7 +11,6 @@ sanitiser before it is injected (the store redacted them on the way in).
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from brainbridge.model import (
 from brainbridge.projects.context import brain_context
 from brainbridge.projects.sessions import project_sessions
 from brainbridge.sanitise import inline
+from brainbridge.words import estimate_tokens
 
 if TYPE_CHECKING:
     from brainbridge.ports import Sessions, Store
@@ -36,7 +36,6 @@ OBSERVATION = "Observation"
 FILE = "File"
 DECISION, COMMITMENT = "Decision", "Commitment"
 DIGEST_TOKENS = 800
-CHARS_PER_TOKEN = 3.5  # pessimistic, as the prompt-time block budgets
 # How many lines each section may take at most; the token budget cuts first.
 MAX_SESSIONS, MAX_WORK, MAX_FACTS, MAX_FILES, MAX_NOTES = 5, 6, 5, 6, 4
 SCAN_OBSERVATIONS = 200
@@ -45,11 +44,6 @@ LINE_CHARS = 170
 # What an edit says about where work happens, against a read or a search.
 KIND_WEIGHT = {"edit": 3.0, "test": 2.0, "command": 1.5, "read": 1.0, "search": 0.5}
 OPEN_STATUSES = {"", "open"}
-
-
-def estimate_tokens(text: str) -> int:
-    """A deliberately pessimistic token count (as the prompt-time block's)."""
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
 @dataclass(frozen=True)
