@@ -148,10 +148,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def _cue_sentences(message: str, kind: str) -> str:
-    """The sentences of `message` that say the change or the completion: in "Thanks,
+    """The sentences of `message` (speaker label off) that say the change or the completion: in "Thanks,
     Melanie! Since I moved from Sweden I've known them for years." only the second
     speaks of a change, and the name in the first is no topic of it."""
-    message = _SPEAKER.sub("", message, count=1)
     said_it = _is_change if kind == "change" else (lambda t: COMPLETION.search(t) is not None)
     picked = [t for t in _SENTENCE_END.split(message) if said_it(t)]
     return " ".join(picked) or message
@@ -168,7 +167,8 @@ def find_retired(
     store: Store, message: str, exchange_id: int | None, by_name: str, when: str
 ) -> list[Retired]:
     """Earlier exchanges and facts that the statement `message`, made on `when`, retires."""
-    kind = kind_of(_SPEAKER.sub("", message, count=1))
+    message = _SPEAKER.sub("", message, count=1)
+    kind = kind_of(message)
     if kind is None:
         return []
     message = _cue_sentences(message, kind)
