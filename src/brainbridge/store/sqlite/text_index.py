@@ -22,6 +22,7 @@ rows per table:
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Sequence
 
@@ -39,6 +40,8 @@ _BM25 = "bm25({table}, 3.0, 1.0, 0.6)"
 EXACT_ROWS = 1000
 RARE_ROWS = 600
 WINDOW_ROWS = 600
+# Up to this many rows, a term in half of them or more still weighs (see _weigh_common).
+SMALL_TABLE = 2000
 # Document frequencies from this up are cached, as they drift slowly; smaller ones only
 # until the next write (a rare term's count is cheap and must see new rows at once).
 CACHED_DF = 500
@@ -136,8 +139,11 @@ class TextIndex:
             return []
         where, params = _type_filter(types, excluded)
         full = match_terms(present)
+        rows = self._rows(table)
+        common = [t for t in present if 2 * df[t] >= rows] if rows <= SMALL_TABLE else []
         if sum(df[t] for t in present) <= EXACT_ROWS:
-            return self._scored(table, full, where, params, limit)
+            hits = self._scored(table, full, where, params, None if common else limit)
+            return self._weigh_common(table, hits, common, df, rows)[:limit]
         rare: list[str] = []
         for term in present:
             if sum(df[t] for t in rare) + df[term] > RARE_ROWS:
@@ -154,7 +160,43 @@ class TextIndex:
         if len(found) < limit:
             for eid, score in self._newest(table, full, where, params, limit):
                 found[eid] = max(found.get(eid, 0.0), score)
-        return sorted(found.items(), key=lambda h: (-h[1], h[0]))[:limit]
+        return self._weigh_common(table, list(found.items()), common, df, rows)[:limit]
+
+    def _rows(self, table: str) -> int:
+        """Rows in `table` (counted once per write stamp, as `doc_freq` keeps its counts)."""
+        self.doc_freq([], (table,))  # refreshes the stamp and clears stale counts
+        key = (table, "")
+        if key not in self._small:
+            self._small[key] = self.conn.execute(
+                f"SELECT COUNT(*) FROM {table}_docsize"
+            ).fetchone()[0]
+        return self._small[key]
+
+    def _weigh_common(
+        self,
+        table: str,
+        hits: list[tuple[int, float]],
+        common: list[str],
+        df: dict[str, int],
+        rows: int,
+    ) -> list[tuple[int, float]]:
+        """`hits`, best first, with the weight FTS5 denies a term in half the rows or more.
+
+        FTS5 floors such a term's IDF at 1e-6: in a young brain the project the user
+        speaks of in most exchanges would count for nothing, and a row holding only it
+        would rank with rows matching nothing. Here it weighs as BM25's usual
+        log(1 + (N - n + 0.5) / (n + 0.5)), once (one occurrence at average length).
+        """
+        scores = dict(hits)
+        for term in common:
+            idf = math.log(1 + (rows - df[term] + 0.5) / (df[term] + 0.5))
+            holding = self.conn.execute(
+                f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (f'"{term}"',)
+            )
+            for (eid,) in holding:
+                if eid in scores:
+                    scores[eid] += idf
+        return sorted(scores.items(), key=lambda h: (-h[1], h[0]))
 
     def _rare_exact(
         self,
