@@ -13,8 +13,10 @@ from benchmarks.bench_unrelated import messages
 
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
+from brainbridge.bridge.bridge import _successors_before
+from brainbridge.bridge.queries import keywords
 from brainbridge.cli.sample import load_sample
-from brainbridge.model import Judgment
+from brainbridge.model import Entity, Hit, Judgment
 from bridge.judge_set import connection
 
 # The share of unrelated messages that may get a block (measured 0 % on the demo brain).
@@ -233,3 +235,117 @@ async def test_a_capitalised_word_is_a_name_only_where_past_exchanges_write_it_s
         assert not any("names someone" in r for r in result.reasons), result.reasons
     assert caroline.judgment is Judgment.ENRICH
     assert "it names someone from past conversations: Caroline" in caroline.reasons
+
+
+async def test_a_young_brain_finds_the_project_it_hears_of_most(tmp_path: Path) -> None:
+    # Four exchanges, two of them about Trellis: FTS5 weighs a word in half the rows or
+    # more at nothing, so "board" alone decided what came back, yet Trellis is what this
+    # user speaks of.
+    brain, bridge = await _observed(
+        tmp_path,
+        [
+            ("Trellis is the onboarding app we are building for clinics.", date(2026, 9, 1)),
+            ("Trellis launch moved to March 3 because of the audit.", date(2026, 9, 8)),
+            ("We raised the kitchen budget to 32k, the board agreed.", date(2026, 9, 20)),
+            ("I go climbing at Bouldergarten on Tuesdays after work.", date(2026, 3, 15)),
+        ],
+    )
+    try:
+        found = await brain.search("Trellis board meeting", 5)
+        result = await bridge.enrich("Give me a status line for Trellis for the board meeting.")
+        await bridge.drain()
+    finally:
+        await brain.close()
+    assert [h.score > 0 for h in found if "Trellis" in h.entity.description] == [True], found
+    assert any("March 3" in line for line in _items(result.block)), result.block
+
+
+async def _observed(tmp_path: Path, said: list[tuple[str, date]]) -> tuple[Brain, Bridge]:
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    bridge = Bridge(brain)
+    for n, (text, day) in enumerate(said, start=1):
+        await bridge.observe_now(f"s{n}", 1, text, "Noted.", today=day)
+    return brain, bridge
+
+
+async def test_the_users_own_facts_that_share_the_message_words_lead(tmp_path: Path) -> None:
+    brain = await _with_facts(tmp_path)
+    await brain.upsert_entity(
+        "Fact",
+        "User's employer: Contoso",
+        {"subject": "User", "predicate": "employer", "value": "Contoso"},
+        "The user works at Contoso as head of product (job, employer, current role).",
+    )
+    try:
+        bridge = Bridge(brain)
+        result = await bridge.enrich("Help me update my LinkedIn headline with my current job.")
+        await bridge.drain()
+    finally:
+        await brain.close()
+    assert "Contoso" in _items(result.block)[0], result.block
+
+
+def test_what_replaced_a_statement_comes_before_it() -> None:
+    def exchange(eid: int, text: str, by: str = "") -> Hit:
+        attrs = {"superseded_by": by} if by else {}
+        return Hit(Entity(eid, "Chat_Exchange", f"s{eid}:ex:1", text, attrs), 0.5)
+
+    icons = exchange(1, "Jess said the new icon set will be ready by the end of May.")
+    paused = exchange(2, "Project Falcon is paused until the funding comes through.", "s3:ex:1")
+    back_on = exchange(3, "Falcon is back on, funding landed and we restart on Monday.")
+    later = {"s3:ex:1": back_on.entity}
+    ordered = _successors_before([icons, paused, back_on], later)
+    assert ordered == [icons, back_on, paused]
+    # What was replaced by something the block does not hold keeps its place.
+    assert _successors_before([icons, paused], later) == [icons, paused]
+
+
+async def test_a_replaced_plan_gives_the_lead_to_its_replacement_not_to_a_stray_item(
+    tmp_path: Path,
+) -> None:
+    brain, bridge = await _observed(
+        tmp_path,
+        [
+            (
+                "I'm training for the Rotterdam half marathon in April, aiming for under 1:50.",
+                date(2026, 3, 1),
+            ),
+            (
+                "My knee flared up, I dropped out of the half marathon and I'm doing the 10k instead.",
+                date(2026, 3, 25),
+            ),
+            ("I'm planning a garden bed with tomatoes and basil this spring.", date(2026, 5, 1)),
+        ],
+    )
+    try:
+        result = await bridge.enrich("Make me a training plan for the race I'm doing in April.")
+        await bridge.drain()
+    finally:
+        await brain.close()
+    lines = _items(result.block)
+    assert "10k" in lines[0] and "superseded" not in lines[0], result.block
+
+
+async def test_an_instruction_opening_the_message_is_not_searched_for(tmp_path: Path) -> None:
+    brain, bridge = await _observed(
+        tmp_path,
+        [
+            (
+                "Our book club is reading Piranesi this month, we meet at Clara's on the 29th.",
+                date(2026, 10, 5),
+            ),
+            (
+                "Our dog Biscuit is due for his rabies booster in September at Greenway Vets.",
+                date(2026, 5, 12),
+            ),
+        ],
+    )
+    try:
+        result = await bridge.enrich("Book a reminder for our dog's vaccination appointment.")
+        await bridge.drain()
+    finally:
+        await brain.close()
+    assert "Biscuit" in _items(result.block)[0], result.block
+    assert not any("Piranesi" in line for line in _items(result.block)), result.block
+    # "Book club" opens a sentence but is what the user speaks of.
+    assert "Book" in keywords("Book club is on Thursday, give me three discussion questions.")

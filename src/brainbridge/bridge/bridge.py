@@ -447,9 +447,13 @@ class Bridge:
         if chosen and chosen[0].entity.attributes.get("superseded_by"):
             # What replaced a statement answers before it: never lead with what ended.
             newer = await self.brain._run(self._current_successor, chosen[0].entity)
-            # ...but only a successor the search found too: a replacement that shares
-            # none of the message's words is likely a change of something else.
-            if newer is not None and newer.id in {c.hit.entity.id for _, c in ranked}:
+            # ...but only a successor the search found too (a replacement that shares
+            # none of the message's words is likely a change of something else), unless
+            # nothing current comes near the replaced item.
+            found_ids = {c.hit.entity.id for _, c in ranked}
+            if newer is not None and (
+                newer.id in found_ids or _nothing_current_near(ranked, chosen)
+            ):
                 chosen = [Hit(newer, 1.0, ("successor",))] + [
                     h for h in chosen if h.entity.id != newer.id
                 ]
@@ -457,6 +461,7 @@ class Bridge:
                 chosen = list(_collapse_repeats([("", tuple(chosen))])[0][1])
             else:
                 chosen = _current_first(chosen)
+        chosen = _successors_before(chosen, later)
         block = ranked_block(
             [_item(h, later) for h in chosen],
             cfg.budget_tokens,
@@ -797,7 +802,40 @@ def _rank(
             c = Candidate(h, i, rank, len({q for q, _ in seen}), (*m.items(), *gap))
             # The user's own facts of the kind the message names are what it asks for.
             out.append((1.0 if "own" in h.retrievers else probability(c), c))
-    return sorted(out, key=lambda pc: -pc[0])
+    # Among those, the ones that share the message's words lead ("my current job": the
+    # employer before the allergies).
+    return sorted(out, key=lambda pc: (-pc[0], -measured[pc[1].hit.entity.id].get("said", 0.0)))
+
+
+# A replaced item outranks every current one by this factor: its successor leads even when
+# the search did not find it (what replaced "the half marathon in April" is the answer).
+SUCCESSOR_LEAD = 3.0
+
+
+def _nothing_current_near(ranked: list[tuple[float, Candidate]], chosen: list[Hit]) -> bool:
+    """Whether the block's best current item is far less likely than its replaced first."""
+    p = {c.hit.entity.id: prob for prob, c in ranked}
+    top = p.get(chosen[0].entity.id, 0.0)
+    current = max(
+        (p.get(h.entity.id, 0.0) for h in chosen if not h.entity.attributes.get("superseded_by")),
+        default=0.0,
+    )
+    return top >= SUCCESSOR_LEAD * current
+
+
+def _successors_before(hits: list[Hit], later: dict[str, Entity]) -> list[Hit]:
+    """`hits` with each replacement that is in them moved just before the first item it
+    replaced: what holds now is read before what it ended."""
+    out = list(hits)
+    for h in hits:
+        newer = later.get(str(h.entity.attributes.get("superseded_by") or ""))
+        if newer is None:
+            continue
+        at = next((i for i, x in enumerate(out) if x.entity.id == newer.id), None)
+        old = next(i for i, x in enumerate(out) if x is h)
+        if at is not None and at > old:
+            out.insert(old, out.pop(at))
+    return out
 
 
 def _current_first(hits: list[Hit]) -> list[Hit]:

@@ -30,15 +30,42 @@ FILLER = frozenset(
 )
 
 
+# What the user asks the agent to do, when it opens a sentence ("Book a reminder for our
+# dog's vaccination", "Can you draft ..."): the task, not what the brain should look for.
+INSTRUCTIONS = frozenset(
+    """book draft write rewrite give make pick suggest recommend email compose prepare tell
+    find show list summarize summarise explain translate outline brainstorm generate create
+    edit add put schedule""".split()
+)
+# ...and what may come before it: "Can you please draft", "I need you to write".
+_BEFORE_INSTRUCTION = frozenset(
+    """can could would will you please pls kindly just also quickly help me i want need
+    to let us go ahead and then now ok okay so hey hi""".split()
+)
+# An instruction is followed by what it acts on: "Book a", "Give me" ("Book club" is not).
+_OBJECT = frozenset(
+    """a an the me my our us it this that these those some something him her them your
+    his their up out down two three four five few short quick new""".split()
+)
+
+
 def keywords(text: str) -> list[str]:
-    """Content words of `text` in order, proper nouns keeping their case."""
+    """Content words of `text` in order, proper nouns keeping their case; an instruction
+    that opens a sentence is left out."""
     out: list[str] = []
     seen: set[str] = set()
-    for word in _WORD.findall(text):
-        word = re.sub(r"['’]s$", "", word)
-        if CONTRACTION.search(word):
-            continue
+    opening = True  # only "can you please" so far in this sentence
+    found = list(_WORD.finditer(text))
+    for i, m in enumerate(found):
+        if m.start() and text[: m.start()].rstrip()[-1:] in ".!?\n":
+            opening = True
+        word = re.sub(r"['’]s$", "", m.group())
         low = word.lower()
+        after = found[i + 1].group().lower() if i + 1 < len(found) else ""
+        task = opening and low in INSTRUCTIONS and after in _OBJECT
+        opening = opening and low in _BEFORE_INSTRUCTION
+        if task or CONTRACTION.search(word):
+            continue
         if len(low) < 2 or low in STOPWORDS or low in FILLER or low in seen:
             continue
         seen.add(low)
