@@ -203,8 +203,13 @@ def find_retired(
             continue
         text = said(ent)
         shared = words & topic(text)
-        # A name counts where both write it as one: "Google Meet" is not "we meet at Clara's".
-        if not (len(shared) >= MIN_SHARED or shared & names & anchors(text)):
+        # A name counts where both write it as one: "Google Meet" is not "we meet at Clara's";
+        # but not when the change is to a part of the named thing the earlier statement
+        # does not speak of: "Trellis launch moved to March 3" leaves "Trellis is our
+        # onboarding app" current ("Falcon is back on", "Sold the Civic" replace all).
+        part = subject - names
+        named = shared & names & anchors(text) and not (part and not part <= topic(text))
+        if not (len(shared) >= MIN_SHARED or named):
             if subject and subject <= topic(text):
                 by_subject.append(ent)
             continue
