@@ -370,3 +370,26 @@ async def test_a_change_to_part_of_a_named_thing_leaves_the_rest_current(tmp_pat
     assert what is not None and "superseded_by" not in what.attributes
     # A statement about the named thing as a whole still replaces what it says of it.
     assert paused is not None and paused.attributes.get("superseded_by") == "s4:ex:1"
+
+
+async def test_an_exchange_beside_a_match_is_not_loaded_for_being_there(tmp_path: Path) -> None:
+    # One session that moves from topic to topic, as people's sessions do.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        for n, said in enumerate(
+            [
+                "I'm Priya, I lead the mobile team at Fernway; my manager is Oskar Lindqvist.",
+                "We're building Trellis, an onboarding app for clinics. Launch is on February 10.",
+                "Our standup is every Monday at 9:30 on Zoom.",
+            ],
+            start=1,
+        ):
+            await bridge.observe_now("s1", n, said, "Noted.", today=date(2026, 11, 2))
+        result = await bridge.enrich("When does Trellis launch again, is it still February?")
+        await bridge.drain()
+    finally:
+        await brain.close()
+    lines = _items(result.block)
+    assert "February 10" in lines[0], result.block
+    assert not any("Priya" in line or "standup" in line for line in lines), result.block
