@@ -41,9 +41,11 @@ def main(argv: list[str] | None = None) -> int:
         " 6 h on HEAD's first-parent history) or 'none'",
     )
     parser.add_argument(
-        "--against-quick",
-        action="store_true",
-        help="measure the previous main at the quick sizes (said so in the table)",
+        "--against-sizes",
+        choices=("auto", "quick", "same"),
+        default="auto",
+        help="the previous main's sizes: 'same' as this tree's, 'quick', or 'auto' (same,"
+        " but quick for backends_large's 1M rows); the table says which",
     )
     parser.add_argument(
         "--targets-only",
@@ -73,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             except Exception:  # one broken suite must not hide the others' numbers
                 failed.append(name)
                 body = f"**Suite failed:**\n\n```\n{traceback.format_exc()}```"
-        table = _figures(name, args.quick, ref, args.against_quick, why)
+        table = _figures(name, args.quick, ref, args.against_sizes, why)
         if table:
             figures[name] = table
         if args.targets_only:
@@ -97,9 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if failed else 0
 
 
-def _figures(
-    name: str, quick: bool, ref: previous.Ref | None, against_quick: bool, why: str
-) -> str:
+def _figures(name: str, quick: bool, ref: previous.Ref | None, sizes: str, why: str) -> str:
     """The suite's #34 figures beside the previous main, as Markdown ("" when it has none)."""
     from benchmarks.targets import COMPARISONS
 
@@ -107,9 +107,14 @@ def _figures(
     if comparison is None:
         return ""
     print(f"#34 figures of {name}: previous main beside this tree ...", file=sys.stderr)
+    previous_quick = {
+        "quick": True,
+        "same": quick,
+        "auto": quick or comparison.previous_quick,
+    }[sizes]
     try:
         result = previous.compare(
-            comparison, quick=quick, ref=ref, previous_quick=against_quick or None, why_none=why
+            comparison, quick=quick, ref=ref, previous_quick=previous_quick, why_none=why
         )
     except Exception:  # the suite's own numbers still stand
         return f"**#34 figures failed:**\n\n```\n{traceback.format_exc()}```"

@@ -64,7 +64,9 @@ class Figure:
 @dataclass(frozen=True)
 class Comparison:
     """A suite's figures and the measurement (`module:Class`, see `benchmarks/side.py`)
-    they are read from; `rounds` timed rounds at full size, `quick_rounds` with --quick."""
+    they are read from; `rounds` timed rounds at full size, `quick_rounds` with --quick;
+    `previous_quick`: the previous main at the quick sizes unless asked otherwise (for a
+    measurement too slow to run twice at full size)."""
 
     suite: str
     title: str
@@ -72,6 +74,7 @@ class Comparison:
     figures: tuple[Figure, ...]
     rounds: int = 2
     quick_rounds: int = 2
+    previous_quick: bool = False
 
 
 @dataclass
@@ -292,7 +295,7 @@ def table(result: Result) -> str:
     between markers the "#34 targets" summary reads back."""
     c, prev, this = result.comparison, result.previous, result.this
     prev_head = prev.label if prev else "previous main"
-    if prev and prev.quick and not this.quick:
+    if prev and prev.quick:
         prev_head += ", quick sizes"
     this_head = "this tree" + (", quick sizes" if this.quick else "")
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -319,7 +322,7 @@ def _provenance(result: Result, rounds: int, stamp: str) -> str:
         where = f"Previous main: `{result.ref.short}` ({result.ref.how}), its `src/` run"
         where += " with this tree's benchmark code and data"
         if result.previous.quick and not result.this.quick:
-            where += ", at the quick sizes (--against-quick)"
+            where += ", at the quick sizes (--against-sizes same for this tree's)"
         where += f"; {rounds} timed rounds, alternating between the two processes."
     else:
         where = f"No previous main ({result.why_none or 'none'}); {rounds} timed rounds."

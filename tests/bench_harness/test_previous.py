@@ -122,9 +122,7 @@ def test_each_side_runs_its_own_tree_interleaved(repo: Path, probe_env: Path) ->
     assert rounds == ["1", "3", "3", "1", "1", "3", "3", "1"]
     assert sorted(order[-2:]) == ["1 close", "3 close"]
     table = previous.table(result)
-    assert (
-        f"| figure | target | previous main ({old[:7]}) | this tree, quick sizes | met? |" in table
-    )
+    assert f"| previous main ({old[:7]}), quick sizes | this tree, quick sizes | met? |" in table
     assert "| probe value | ≥ 2 | 1.0 (missed) | 3.0 | met |" in table
 
 
@@ -188,3 +186,16 @@ def test_the_summary_lists_every_suites_figures(
     assert f"`{old[:7]}` (test)" in summary
     assert text.index("## #34 targets") < text.index("## alpha") < text.index("## beta")
     assert "alpha's own numbers" in text
+
+
+@pytest.mark.skipif(not previous.in_clone(), reason="the benchmarks run outside a git clone")
+def test_a_wrong_against_ref_stops_the_run_with_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from benchmarks.__main__ import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--against", "no-such-ref-34", "--no-write"])
+
+    assert stop.value.code == 2
+    assert "--against no-such-ref-34: no such commit" in capsys.readouterr().err
