@@ -153,7 +153,7 @@ class BridgeEnrich:
         embedder = QueryCost(load_embedder("auto"))
         self.brain = await Brain.open(self.folder, embedder=embedder, background_indexing=False)
         self.stack.push_async_callback(self.brain.close)
-        await _stand_in_vectors(self.brain, embedder)
+        await _stand_in_vectors(self.brain, embedder)  # type: ignore[arg-type]  # same shape
         index = self.brain.searcher.index
         assert index is not None
         await self.brain._run(index.refresh)
