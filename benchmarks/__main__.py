@@ -75,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             except Exception:  # one broken suite must not hide the others' numbers
                 failed.append(name)
                 body = f"**Suite failed:**\n\n```\n{traceback.format_exc()}```"
+        seconds = time.perf_counter() - started
         table = _figures(name, args.quick, ref, args.against_sizes, why)
         if table:
             figures[name] = table
@@ -82,9 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             if table:
                 print(table, flush=True)
             continue
-        sections[name] = report.section(
-            name, body, report.command_line(), time.perf_counter() - started
-        )
+        body = f"{body.strip()}\n\n{table}" if table else body
+        sections[name] = report.section(name, body, report.command_line(), seconds)
         print(sections[name], flush=True)
     write = (args.write or not args.quick) and not args.no_write
     kept_figures = {n: t for n, t in figures.items() if n not in failed}
@@ -117,7 +117,8 @@ def _figures(name: str, quick: bool, ref: previous.Ref | None, sizes: str, why: 
             comparison, quick=quick, ref=ref, previous_quick=previous_quick, why_none=why
         )
     except Exception:  # the suite's own numbers still stand
-        return f"**#34 figures failed:**\n\n```\n{traceback.format_exc()}```"
+        failure = f"**#34 figures failed:**\n\n```\n{traceback.format_exc()}```"
+        return f"<!-- figures:{name} -->\n{failure}\n<!-- /figures:{name} -->"
     return previous.table(result)
 
 

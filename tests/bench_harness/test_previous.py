@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -199,3 +200,26 @@ def test_a_wrong_against_ref_stops_the_run_with_one_line(
 
     assert stop.value.code == 2
     assert "--against no-such-ref-34: no such commit" in capsys.readouterr().err
+
+
+def test_the_command_writes_a_suites_figures_and_the_summary(
+    tmp_path: Path, probe_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from benchmarks.__main__ import main
+
+    from benchmarks import targets
+
+    lib = tmp_path / "lib" / "probe_lib"
+    lib.mkdir(parents=True)
+    (lib / "__init__.py").write_text("VALUE = 2\n")
+    monkeypatch.setenv("PYTHONPATH", f"{HERE.parent}:{lib.parent}")
+    monkeypatch.setitem(targets.COMPARISONS, "secrets", replace(PROBE, suite="secrets"))
+    doc = tmp_path / "benchmarks.md"
+    monkeypatch.setattr(report, "DOC", doc)
+
+    code = main(["--only", "secrets", "--targets-only", "--against", "none", "--write"])
+
+    text = doc.read_text()
+    assert code == 0
+    assert "| secrets | probe value | ≥ 2 | n/a (--against none) | 2.0 | met |" in text
+    assert "<!-- suite:secrets -->" in text and "<!-- figures:secrets -->" in text
