@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import previous, report
+from benchmarks import previous, report, targets
 
 Comparison, Figure, PreviousError = previous.Comparison, previous.Figure, previous.PreviousError
 
@@ -206,8 +206,6 @@ def test_the_command_writes_a_suites_figures_and_the_summary(
     tmp_path: Path, probe_env: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from benchmarks.__main__ import main
-
-    from benchmarks import targets
 
     lib = tmp_path / "lib" / "probe_lib"
     lib.mkdir(parents=True)
