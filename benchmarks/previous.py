@@ -177,7 +177,11 @@ class Process:
     def __init__(self, src: Path, measure: str, workdir: Path, quick: bool) -> None:
         # This tree's benchmarks (ROOT) after the side's library, so `brainbridge` is the
         # side's; anything already on PYTHONPATH comes last.
-        path = [str(src), str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
+        path = [
+            str(src),
+            str(ROOT),
+            *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep)),
+        ]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
         workdir.mkdir(parents=True, exist_ok=True)
         size = "quick" if quick else "full"
