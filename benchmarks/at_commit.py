@@ -1,5 +1,6 @@
 """A module of this project as it stood at an earlier commit, loaded from git: the
-"before" column of a benchmark, run beside today's code in the same process."""
+"before" column of a benchmark, run beside today's code in the same process. (A whole
+earlier library measured in its own process beside this tree's: `previous.py`.)"""
 
 from __future__ import annotations
 
