@@ -7,7 +7,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
 from benchmarks import previous, report, targets
 
 Comparison, Figure, PreviousError = previous.Comparison, previous.Figure, previous.PreviousError
