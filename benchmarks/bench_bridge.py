@@ -315,6 +315,80 @@ async def enrich_latency(brain: Brain, messages: list[str]) -> dict[str, Any]:
     return {"cold": cold, "by": by_judgment, "loaded": loaded}
 
 
+# What each part of enrich costs: (owner, attribute, label). Parts nest (BM25 runs inside
+# the judge's brain check and inside search), so the rows do not add up to the total.
+PHASES = (
+    ("brainbridge.bridge.bridge:Bridge", "_mentions", "judge: names in the message"),
+    ("brainbridge.bridge.bridge:Bridge", "_brain_check", "judge: brain check (BM25 inside)"),
+    ("brainbridge.bridge.bridge", "build_queries", "query building"),
+    ("brainbridge.search.hybrid:HybridSearch", "search_many", "search, all of it"),
+    ("brainbridge.store.sqlite.text_index:TextIndex", "rank", "BM25 (judge and search)"),
+    ("brainbridge.search.hybrid", "conversation_context", "conversation context"),
+    ("brainbridge.search.hybrid:HybridSearch", "_vectors", "vector probe + cosines"),
+    ("brainbridge.search.hybrid:HybridSearch", "_floor", "relevance floor (entity reads)"),
+    ("brainbridge.search.hybrid:HybridSearch", "_expand", "graph neighbours"),
+    ("brainbridge.bridge.bridge:Bridge", "_own_and_said", "own facts + message terms"),
+    ("brainbridge.bridge.bridge", "_rank", "relevance model (features + probability)"),
+    ("brainbridge.bridge.bridge", "ranked_block", "block rendering + redaction"),
+)
+
+
+class PhaseTimer:
+    """Wall and thread-CPU time spent in each of PHASES while active (CPU time is what the
+    work costs; wall time adds the waits a busy machine imposes)."""
+
+    def __init__(self) -> None:
+        self.wall: Counter[str] = Counter()
+        self.cpu: Counter[str] = Counter()
+        self._undo: list[tuple[Any, str, Any]] = []
+
+    def __enter__(self) -> PhaseTimer:
+        import functools
+        import importlib
+
+        for where, attr, label in PHASES:
+            module, _, cls = where.partition(":")
+            owner: Any = importlib.import_module(module)
+            if cls:
+                owner = getattr(owner, cls)
+            fn = getattr(owner, attr)
+
+            @functools.wraps(fn)
+            def timed(*args: Any, _fn: Any = fn, _label: str = label, **kwargs: Any) -> Any:
+                wall, cpu = time.perf_counter(), time.thread_time()
+                try:
+                    return _fn(*args, **kwargs)
+                finally:
+                    self.wall[_label] += time.perf_counter() - wall
+                    self.cpu[_label] += time.thread_time() - cpu
+
+            self._undo.append((owner, attr, fn))
+            setattr(owner, attr, timed)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for owner, attr, fn in reversed(self._undo):
+            setattr(owner, attr, fn)
+        self._undo.clear()
+
+
+def phase_rows(label: str, res: dict[str, Any], extra: dict[str, float]) -> list[str]:
+    """Table rows: each phase's ms per message, wall and CPU, after the mean enrich."""
+    timer: PhaseTimer = res["phases"]
+    every = [t for ts in res["by"].values() for t in ts]
+    n = len(every)
+    rows = [f"| {label} | enrich, whole (mean) | {statistics.mean(every) * 1000:.2f} | |"]
+    for _, _, phase in PHASES:
+        if timer.wall[phase]:
+            rows.append(
+                f"| {label} | {phase} | {timer.wall[phase] / n * 1000:.2f} |"
+                f" {timer.cpu[phase] / n * 1000:.2f} |"
+            )
+    for phase, seconds in extra.items():
+        rows.append(f"| {label} | {phase} | {seconds / n * 1000:.2f} | |")
+    return rows
+
+
 def bm25_agreement(brain: Brain, messages: list[str]) -> dict[str, Any]:
     """Bounded BM25 (what search uses) against exact BM25 (every match scored) on the
     queries enrich builds: overlap of the top 3 and top 10, and the time of each."""
@@ -454,10 +528,13 @@ class QueryCostEmbedder:
         self.costly = costly
         self.name, self.dim = self.inner.name, self.inner.dim
         self.charge = False
+        self.charged = 0.0  # seconds spent in `costly`
 
     def embed(self, texts: Any) -> Any:
         if self.charge and self.costly is not None:
+            started = time.perf_counter()
             self.costly.embed(list(texts))
+            self.charged += time.perf_counter() - started
         return self.inner.embed(texts)
 
 
@@ -485,8 +562,11 @@ async def vector_enrich(folder: Path, messages: list[str]) -> dict[str, Any]:
         await brain._run(index.cluster_now)
         cluster_time = time.perf_counter() - started
         embedder.charge = True
-        res = await enrich_latency(brain, messages)
+        with PhaseTimer() as phases:
+            res = await enrich_latency(brain, messages)
         res.update(
+            phases=phases,
+            embed_wall=embedder.charged,
             index_time=index_time,
             cluster_time=cluster_time,
             clustered=index.clustered,
@@ -699,7 +779,9 @@ async def _run(quick: bool) -> str:
             stats = await brain.stats()
             short, statements = await short_circuit(brain, 2000 if quick else 5000)
             messages = synth.messages(200 if quick else 800)
-            enrich = await enrich_latency(brain, messages)
+            with PhaseTimer() as phases:
+                enrich = await enrich_latency(brain, messages)
+            enrich["phases"] = phases
             agreement = await brain._run(bm25_agreement, brain, messages[:400])
             observe, stored = await observe_latency(brain, synth, 120 if quick else 600)
         finally:
@@ -761,6 +843,28 @@ async def _run(quick: bool) -> str:
             f" the knowledge and history searches). Embedding the 3k entities took"
             f" {minilm['embed_time']:.0f} s."
         )
+    sections += [
+        "",
+        "### Where the time goes",
+        "",
+        "Time inside each part of enrich over the same runs, per message (every message of"
+        " five words or more, so the judge's cost on messages it passes through counts too)."
+        " CPU is the calling thread's; wall adds what a busy machine makes it wait. Parts"
+        " nest (BM25 runs inside the judge's brain check and inside search), so rows do not"
+        " add up; the rest of the whole is the event loop and the hops to the store thread."
+        " MiniLM embeds the queries on its own thread while BM25 runs.",
+        "",
+        "| case | part | wall ms | CPU ms |",
+        "|---|---|---|---|",
+        *phase_rows("(b)", enrich, {}),
+        *phase_rows(
+            "(d)",
+            vectors,
+            {"MiniLM query embedding (own thread)": vectors["embed_wall"]}
+            if vectors["costly"]
+            else {},
+        ),
+    ]
     sections += [
         "",
         "### Bounded BM25 against exact BM25",

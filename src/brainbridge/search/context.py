@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from brainbridge.bounds import MAX_STORED
-from brainbridge.model import CHAT_EXCHANGE
 from brainbridge.ports import Store
 
 # How far a match reaches: two positions measured +0.02 turn recall@10 over one on the
@@ -35,25 +34,18 @@ def adjacent(position: tuple[str, int], reach: int = REACH) -> list[tuple[str, i
 def conversation_context(
     store: Store,
     text_scores: Mapping[int, float],
-    heads: Mapping[int, tuple[str, str]],
     weight: float,
     reach: int = REACH,
 ) -> dict[int, tuple[float, list[int]]]:
     """{exchange id: (inherited score, ids of the neighbours it came from)}: `weight`
-    of a match's score one position away, half that two away, and so on.
-
-    `heads` holds (type, name) of the scored ids.
-    """
+    of a match's score one position away, half that two away, and so on."""
     out: dict[int, tuple[float, list[int]]] = {}
     if weight <= 0 or reach <= 0:
         return out
-    matched = [
-        eid
-        for eid, score in text_scores.items()
-        if score > 0 and (head := heads.get(eid)) is not None and head[0] == CHAT_EXCHANGE
-    ]
+    matched = [eid for eid, score in text_scores.items() if score > 0]
     if not matched:
         return out
+    # Only exchanges have a position: reading them is the type check too.
     where = store.exchange_positions(matched)
     ids = store.exchanges_at(p for pos in where.values() for p in adjacent(pos, reach))
     for eid, pos in where.items():

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from brainbridge.model import Entity, Hit, holds_at
+from brainbridge.model import CHAT_EXCHANGE, Entity, Hit, holds_at
 from brainbridge.ports import Embedder, Store
 from brainbridge.search.context import REACH, conversation_context
 from brainbridge.search.fusion import convex, rrf, scale
@@ -202,9 +202,14 @@ class HybridSearch:
         """The text half of a search: BM25, and the exchanges beside its matches."""
         k = max(opt.candidates, req.num_results * 3)
         bm25 = dict(self.store.bm25(req.query, k, req.entity_types, req.exclude_types))
-        heads = self.store.heads(list(bm25))
-        context = conversation_context(
-            self.store, bm25, heads, opt.context_weight, opt.context_reach
+        # A search that leaves exchanges out has no neighbours to read.
+        history = CHAT_EXCHANGE not in (req.exclude_types or ()) and (
+            not req.entity_types or CHAT_EXCHANGE in req.entity_types
+        )
+        context = (
+            conversation_context(self.store, bm25, opt.context_weight, opt.context_reach)
+            if history
+            else {}
         )
         text = dict(bm25)
         for eid, (inherited, _) in context.items():

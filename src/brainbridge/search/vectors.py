@@ -20,7 +20,7 @@ import numpy as np
 
 from brainbridge.ports import Store
 from brainbridge.search import ivf
-from brainbridge.search.ivf import Ivf, IvfParams
+from brainbridge.search.ivf import Ivf, IvfParams, matvec
 from brainbridge.search.parts import MAX_PARTS
 
 log = logging.getLogger(__name__)
@@ -337,7 +337,7 @@ class VectorIndex:
         sums = self._sums if allowed is None else self._sums[allowed]
         background = float(sums.sum(axis=0) @ q) / total
         if self._ivf is None:
-            ids, sims = self._ids[: self._n], self._matrix[: self._n] @ q
+            ids, sims = self._ids[: self._n], matvec(self._matrix[: self._n], q)
             codes = self._codes[: self._n]
         else:
             rows, sims = self._probe(self._ivf, q, k, allowed)
@@ -370,7 +370,9 @@ class VectorIndex:
         if len(stale):
             found = np.concatenate([found[~np.isin(found, stale)], stale])
         tail = np.arange(cells.covered, self._n)
-        sims = np.concatenate([self._matrix[found] @ q, self._matrix[cells.covered : self._n] @ q])
+        sims = np.concatenate(
+            [matvec(self._matrix[found], q), matvec(self._matrix[cells.covered : self._n], q)]
+        )
         return np.concatenate([found, tail]), sims
 
     def _allowed(
@@ -399,6 +401,6 @@ class VectorIndex:
         # Every row of every entity, entity after entity: starts repeated, plus 0..span-1.
         firsts = np.cumsum(spans) - spans  # where each entity's rows begin in that list
         offsets = np.arange(int(spans.sum())) - np.repeat(firsts, spans)
-        sims = self._matrix[np.repeat(starts, spans) + offsets] @ query.astype(np.float32)
+        sims = matvec(self._matrix[np.repeat(starts, spans) + offsets], query.astype(np.float32))
         best = np.maximum.reduceat(sims, firsts)
         return {eid: float(s) for eid, s in zip(found, best, strict=True)}
