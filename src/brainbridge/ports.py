@@ -168,6 +168,11 @@ class Store(Protocol):
         """Entities of one type whose description starts with `prefix`, newest first."""
         ...
 
+    def change_stamp(self) -> object | None:
+        """A value that changes whenever this brain is written (by any process), to skip
+        re-reading what did not change; None when the backend cannot tell."""
+        ...
+
     def similar_names(self, name: str, limit: int = 3) -> list[str]:
         """Names that share a word with `name` ("Kevin" -> "Kevin Lee"), for "did you
         mean"."""

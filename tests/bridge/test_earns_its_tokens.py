@@ -14,6 +14,7 @@ from benchmarks.bench_unrelated import messages
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.bridge.bridge import _successors_before
+from brainbridge.bridge.own import OwnWorld
 from brainbridge.bridge.queries import keywords
 from brainbridge.cli.sample import load_sample
 from brainbridge.model import Entity, Hit, Judgment
@@ -393,3 +394,31 @@ async def test_an_exchange_beside_a_match_is_not_loaded_for_being_there(tmp_path
     lines = _items(result.block)
     assert "February 10" in lines[0], result.block
     assert not any("Priya" in line or "standup" in line for line in lines), result.block
+
+
+async def test_the_users_facts_are_read_again_only_after_a_write(tmp_path: Path) -> None:
+    # The re-read after each enrich scans the people; a brain nobody wrote to is not read.
+    brain = await _with_facts(tmp_path)
+    own = OwnWorld()
+    store = brain.store
+    statements: list[str] = []
+
+    def refresh_three_times() -> tuple[int, int]:
+        store.conn.set_trace_callback(statements.append)
+        try:
+            own.refresh(store)
+            first = sum("FROM entities" in s for s in statements)
+            own.refresh(store)
+            again = sum("FROM entities" in s for s in statements) - first
+            store.upsert_entity("Fact", "User's gym: Bouldergarten", "The user's gym.")
+            own.refresh(store)
+        finally:
+            store.conn.set_trace_callback(None)
+        return first, again
+
+    try:
+        first, again = await brain._run(refresh_three_times)
+    finally:
+        await brain.close()
+    assert first > 0 and again == 0
+    assert "Bouldergarten" in " ".join(e.name for e in own.lookup("what is my gym?")[1])

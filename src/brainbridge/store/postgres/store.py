@@ -39,6 +39,10 @@ class PostgresStore(SqliteStore):
         if self.pgvector:  # once per connection, not per search: a filter cannot starve HNSW
             conn.keep_setting("SET hnsw.iterative_scan = relaxed_order")
 
+    def change_stamp(self) -> object | None:
+        """Unknown: other people's writes leave no counter this connection sees cheaply."""
+        return None
+
     @classmethod
     def open(  # a URL, named as the base class's
         cls, path: str | Path, user: str | None = None, workspace: str | None = None

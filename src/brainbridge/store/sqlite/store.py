@@ -426,6 +426,10 @@ class SqliteStore:
         ).fetchall()
         return [_row_entity(r) for r in rows]
 
+    def change_stamp(self) -> object | None:
+        """This connection's writes and SQLite's count of other connections' commits."""
+        return (self.conn.total_changes, self.conn.execute("PRAGMA data_version").fetchone()[0])
+
     def has_turn_key(self, key: str) -> bool:
         """Whether an exchange with this turn key (see hooks/spool.py) is stored."""
         return exchanges.has_turn_key(self.conn, key)
