@@ -99,6 +99,20 @@ class PostgresStore(SqliteStore):
         ).fetchall()
         return [_row_entity(r) for r in rows]
 
+    def _absent(self, keys: list[tuple[str, str]]) -> set[tuple[str, str]]:
+        """The (type, name) pairs among `keys` that no entity has, in one statement: the
+        file's chunks of 400 OR-ed pairs each took the planner a BitmapOr of 400 index
+        scans to plan (a quarter of a batch's time on a server)."""
+        wanted = list(dict.fromkeys(keys))
+        if not wanted:
+            return set()
+        rows = self.conn.execute(
+            "SELECT e.type, e.name FROM unnest(?::text[], ?::text[]) AS u(t, n)"
+            f" JOIN entities e ON e.type = u.t AND e.name = u.n WHERE true{self.sql.mine}",
+            ([t for t, _ in wanted], [n for _, n in wanted]),
+        )
+        return set(wanted) - {(r[0], r[1]) for r in rows}
+
     def _text_index(self) -> Any:
         return PgTextIndex(self.conn)
 
