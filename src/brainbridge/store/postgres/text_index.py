@@ -244,52 +244,62 @@ class PgTextIndex:
             idf = math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5))
             params += [t, idf, *([t] * len(fields))]
         where, kinds = _type_filter(types, excluded)
-        join = " JOIN entities e ON e.id = t.entity_id" if where else ""
-        pick, picked = self._candidates(history, present, df)
+        join = " JOIN entities e ON e.id = c.entity_id" if where else ""
+        pick, picked = self._candidates(history, present, df, score, params)
         rows = self.conn.execute(
-            f"WITH cand AS ({pick}) SELECT t.entity_id, {score} AS s FROM cand"
-            f" JOIN texts t ON t.entity_id = cand.entity_id{join} WHERE {where or 'true'}"
-            " ORDER BY s DESC, t.entity_id LIMIT ?",
-            [*picked, *params, *kinds, limit],
+            f"WITH c AS ({pick}) SELECT c.entity_id, c.s FROM c{join} WHERE {where or 'true'}"
+            " ORDER BY c.s DESC, c.entity_id LIMIT ?",
+            [*picked, *kinds, limit],
         ).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
 
     def _candidates(
-        self, history: int, present: list[str], df: dict[str, int]
+        self,
+        history: int,
+        present: list[str],
+        df: dict[str, int],
+        score: str,
+        scored: list[Any],
     ) -> tuple[str, list[Any]]:
-        """The rows to score, as SQL and its parameters. Every match when the terms occur in
-        at most EXACT_ROWS rows together (any query on a brain of a few thousand entries);
-        else every row holding the rarest terms (as many as fit in RARE_ROWS) and the
-        WINDOW_ROWS newest rows holding the next rarest, so a query of common words costs
-        about the same on a million rows as on ten thousand (as the file bounds it)."""
+        """The rows to score, each with its `score` (SQL on `t`, and its parameters), as SQL
+        and its parameters: scored as they are read, not read again to be scored. Every
+        match when the terms occur in at most EXACT_ROWS rows together (any query on a
+        brain of a few thousand entries); else every row holding the rarest terms (as many
+        as fit in RARE_ROWS) and the WINDOW_ROWS newest rows holding the next rarest, so a
+        query of common words costs about the same on a million rows as on ten thousand
+        (as the file bounds it)."""
         q = f"plainto_tsquery('{CONFIG}', ?)"
-        match = "SELECT entity_id FROM texts WHERE history = ? AND tsv @@ ({})"
+        match = (
+            f"SELECT t.entity_id, {score} AS s FROM texts t WHERE t.history = ? AND t.tsv @@ ({{}})"
+        )
         if sum(df[t] for t in present) <= EXACT_ROWS:
-            return match.format(" || ".join([q] * len(present))), [history, *present]
+            return match.format(" || ".join([q] * len(present))), [*scored, history, *present]
         rare: list[str] = []
         for term in sorted(present, key=lambda t: df[t]):
             if sum(df[t] for t in rare) + df[term] > RARE_ROWS:
                 break
             rare.append(term)
-        # The newest rows holding the rarest term that did not fit: its matches come from
-        # the GIN index (OFFSET 0 keeps the planner from walking the table backwards
-        # instead, which crossed every newer row of the other half first).
+        # The newest rows holding the rarest term that did not fit.
         common = next(t for t in sorted(present, key=lambda t: df[t]) if t not in rare)
         # In order on the half's own index (schema migration 005) for a term that many of
-        # the half's rows hold: walked back, it stops at the window. For a sparser one the
-        # walk reads WINDOW_ROWS / share rows (56k for a word in 1 % of knowledge, 22 ms),
-        # and sorting its GIN matches is cheaper; the planner, whose statistics cover both
-        # halves, cannot tell the two apart, so the fence (OFFSET 0) says which.
-        fence = "" if _walk_back(df[common], self._rows(history)) else " OFFSET 0"
-        newest = (
-            f"(SELECT entity_id FROM (SELECT entity_id FROM texts WHERE history = ?"
-            f" AND tsv @@ {q}{fence}) m ORDER BY entity_id DESC LIMIT {WINDOW_ROWS})"
-        )
-        window = [history, common]
+        # the half's rows hold: walked back, it stops at the window, scoring only the rows
+        # it keeps. For a sparser one the walk reads WINDOW_ROWS / share rows (56k for a
+        # word in 1 % of knowledge, 22 ms), and sorting its GIN matches is cheaper; the
+        # planner, whose statistics cover both halves, cannot tell the two apart, so the
+        # fence (OFFSET 0) says which, and only the window's rows are scored.
+        if _walk_back(df[common], self._rows(history)):
+            newest = f"({match.format(q)} ORDER BY t.entity_id DESC LIMIT {WINDOW_ROWS})"
+        else:
+            newest = (
+                f"(SELECT t.entity_id, {score} AS s FROM (SELECT entity_id FROM"
+                f" (SELECT entity_id FROM texts WHERE history = ? AND tsv @@ {q} OFFSET 0) m"
+                f" ORDER BY entity_id DESC LIMIT {WINDOW_ROWS}) w JOIN texts t USING (entity_id))"
+            )
+        window = [*scored, history, common]
         if not rare:
             return newest, window
         rare_sql = match.format(" || ".join([q] * len(rare)))
-        return f"{rare_sql} UNION {newest}", [history, *rare, *window]
+        return f"{rare_sql} UNION {newest}", [*scored, history, *rare, *window]
 
 
 def _walk_back(count: int, rows: int) -> bool:
