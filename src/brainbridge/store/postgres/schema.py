@@ -368,12 +368,23 @@ TEXT_COUNTS_005 = [
     "REVOKE ALL ON FUNCTION brain_term_share(smallint, text) FROM PUBLIC",
 ]
 
+# The head of each description in byte order, for `described_with_prefix` (the bridge
+# reads the people who have a role for the user, "The user's manager", at every enrich):
+# without it the newest entities were read back until the prefix turned up, 13 ms a call
+# and 116 at worst at 300k rows.
+DESCRIPTION_HEAD = 32
+DESCRIPTION_HEAD_006 = [
+    "CREATE INDEX entities_description_head ON entities"
+    f'(type, (left(description, {DESCRIPTION_HEAD})) COLLATE "C")',
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("001_schema", [x for x in SCHEMA_001.split(";") if x.strip()]),
     ("002_pgvector", [PGVECTOR_002]),
     ("003_workspaces", WORKSPACES_003),
     ("004_vector_parts", VECTOR_PARTS_004),
     ("005_text_counts", TEXT_COUNTS_005),
+    ("006_description_head", DESCRIPTION_HEAD_006),
 ]
 
 

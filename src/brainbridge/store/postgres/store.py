@@ -12,9 +12,9 @@ from typing import Any
 from brainbridge.model import Entity, EntityRow
 from brainbridge.store.postgres import bulk, people
 from brainbridge.store.postgres.conn import WRITE_LOCK, PgConnection
-from brainbridge.store.postgres.schema import migrate
+from brainbridge.store.postgres.schema import DESCRIPTION_HEAD, migrate
 from brainbridge.store.postgres.text_index import PgTextIndex
-from brainbridge.store.sqlite.store import SqliteStore, stored_name
+from brainbridge.store.sqlite.store import SqliteStore, _row_entity, stored_name
 from brainbridge.store.sqlite.text_index import _type_filter
 from brainbridge.store.sqlite.writes import write_tx
 
@@ -87,6 +87,35 @@ class PostgresStore(SqliteStore):
             if out[i] is None:
                 out[i] = self._upsert(t, n, d, a, ts)
         return [e for e in out if e is not None]
+
+    def described_with_prefix(
+        self, entity_type: str, prefix: str, limit: int = 100
+    ) -> list[Entity]:
+        """Entities of one type whose description starts with `prefix`, newest first (a
+        range of the description-head index, schema migration 006)."""
+        if not prefix or len(prefix) > DESCRIPTION_HEAD:
+            return super().described_with_prefix(entity_type, prefix, limit)
+        head = f'left(description, {DESCRIPTION_HEAD}) COLLATE "C"'
+        rows = self.conn.execute(
+            f"SELECT * FROM entities WHERE type = ? AND {head} >= ? AND {head} < ?"
+            " AND substr(description, 1, ?) = ? ORDER BY id DESC LIMIT ?",
+            (entity_type, prefix, prefix + "\U0010ffff", len(prefix), prefix, limit),
+        ).fetchall()
+        return [_row_entity(r) for r in rows]
+
+    def _absent(self, keys: list[tuple[str, str]]) -> set[tuple[str, str]]:
+        """The (type, name) pairs among `keys` that no entity has, in one statement: the
+        file's chunks of 400 OR-ed pairs each took the planner a BitmapOr of 400 index
+        scans to plan (a quarter of a batch's time on a server)."""
+        wanted = list(dict.fromkeys(keys))
+        if not wanted:
+            return set()
+        rows = self.conn.execute(
+            "SELECT e.type, e.name FROM unnest(?::text[], ?::text[]) AS u(t, n)"
+            f" JOIN entities e ON e.type = u.t AND e.name = u.n WHERE true{self.sql.mine}",
+            ([t for t, _ in wanted], [n for _, n in wanted]),
+        )
+        return set(wanted) - {(r[0], r[1]) for r in rows}
 
     def _text_index(self) -> Any:
         return PgTextIndex(self.conn)
