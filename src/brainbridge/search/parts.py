@@ -5,7 +5,8 @@ in one sentence among greetings and asides ("Wow, Caroline! ... I just signed up
 pottery class yesterday.") lands far from that question, and a reply of many sentences
 farther still. So an entry of two or more sentences also gets a vector for each of its
 first few sentences, and its cosine with a query is the best of them and the whole
-(docs/benchmarks.md: LoCoMo turn recall@10 +0.05 on the tuned conversations).
+(docs/benchmarks.md: LoCoMo turn recall@10 +0.05 on the tuned conversations). Chat
+exchanges get them only with BRAIN_EXCHANGE_SENTENCES=1 (`EXCHANGE_SENTENCES` below).
 
 Each sentence keeps the labels that open its segment ("Melanie: ", the speaker of a
 transcript's turn), as they say who said it; an exchange's own "User:" / "AI:" labels
