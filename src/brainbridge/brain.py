@@ -20,7 +20,7 @@ from brainbridge.home import init_home
 from brainbridge.model import CHAT_SESSION, PASSAGE, Entity, Hit, Relation, Subgraph, holds_at
 from brainbridge.ports import Embedder, Sessions, Store
 from brainbridge.search import HybridSearch, SearchOptions, SearchRequest
-from brainbridge.search.indexer import MAX_RETRIES, Indexer, vectors_for
+from brainbridge.search.indexer import BATCH, Indexer, Walk
 from brainbridge.search.parts import vector_model
 from brainbridge.store import location
 from brainbridge.store.location import open_store
@@ -36,8 +36,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Entities embedded per model call and written per transaction by `index_vectors`.
-INDEX_BATCH = 256
 T = TypeVar("T")
 EntityRef = Entity | tuple[str, str] | str
 # Types whose long descriptions (a pasted document) are also stored as passages.
@@ -541,22 +539,16 @@ class Brain:
         """
         if self.embedder is None:
             return 0
-        embedder, model = self.embedder, vector_model(self.embedder)
-        total = await self._run(self.store.count_pending_vectors, model) if progress else 0
-        done, after, retries = 0, 0, 0
-        while batch := await self._run(self.store.pending_vectors, INDEX_BATCH, model, after):
-            items, parts = await asyncio.to_thread(vectors_for, batch, embedder.embed)
-            # An entity edited meanwhile is not given its old text's vector: embed it again.
-            changed = await self._run(self.store.put_vectors, model, items, dict(batch), parts)
-            if changed and retries < MAX_RETRIES:
-                retries += 1
-                after = min(changed) - 1
-                continue
-            after = batch[-1][0]
-            done += len(batch)
-            if progress:
-                progress(done, total)
-        return done
+        walk = Walk(self.embedder)
+        total = await self._run(self.store.count_pending_vectors, walk.model) if progress else 0
+        while batch := await self._run(self.store.pending_vectors, BATCH, walk.model, walk.after):
+            embedded = await asyncio.to_thread(walk.embed, batch)
+            wrote = walk.wrote(
+                batch, await self._run(self.store.put_vectors, walk.model, *embedded)
+            )
+            if wrote and progress:
+                progress(walk.done, total)
+        return walk.done
 
     async def wait_for_vectors(self, timeout: float | None = None) -> bool:
         """Wait until background embedding has caught up; True if it has."""

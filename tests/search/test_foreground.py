@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 from tests.conftest import BrainFactory
@@ -43,4 +44,28 @@ async def test_search_answers_while_pending_vectors_are_embedded(
     finally:
         embedder.release.set()
     assert await indexing == 21
+    assert (await brain.stats())["pending_vectors"] == 0
+
+
+async def test_a_search_right_after_a_bulk_import_answers_while_vectors_are_pending(
+    make_brain: BrainFactory, tmp_path: Path
+) -> None:
+    """`brain import`: the rows are searchable by BM25 at once; the background indexer
+    embeds them meanwhile, and the search neither waits for it nor embeds them itself."""
+    embedder = HeldEmbedder()
+    brain = await make_brain(embedder=embedder, background_indexing=True)
+    source = await make_brain(tmp_path / "source", embedder="none")
+    await source.upsert_many(
+        [("Person", f"Person {i}", f"works on project {i}", {}) for i in range(20)]
+        + [("Person", "Maria Gonzalez", "Pastry chef who bakes sourdough", {})]
+    )
+    await brain.import_jsonl(await source.export_jsonl())
+    try:
+        assert await asyncio.to_thread(embedder.holding.wait, 10)  # the indexer is held
+        assert (await brain.stats())["pending_vectors"] == 21
+        hits = await asyncio.wait_for(brain.search("sourdough"), 10)
+        assert [h.entity.name for h in hits] == ["Maria Gonzalez"]
+    finally:
+        embedder.release.set()
+    assert await brain.wait_for_vectors(30)
     assert (await brain.stats())["pending_vectors"] == 0

@@ -8,6 +8,7 @@ from tests.conftest import BrainFactory
 from tests.pg import backend  # noqa: F401  (runs this module on both backends)
 
 from brainbridge.bridge.observe import exchange_attributes, exchange_name
+from brainbridge.search import parts
 from brainbridge.search.parts import MAX_PARTS, sentences
 
 
@@ -43,7 +44,10 @@ USER = "We had a long week with the kids. I just signed up for a pottery class y
 REPLY = "Great idea, working with clay is calming. Do tell me how the first lesson goes."
 
 
-async def test_an_exchange_is_as_near_as_its_best_sentence(make_brain: BrainFactory) -> None:
+async def test_an_exchange_is_as_near_as_its_best_sentence(
+    make_brain: BrainFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(parts, "EXCHANGE_SENTENCES", True)  # BRAIN_EXCHANGE_SENTENCES=1
     brain = await make_brain(background_indexing=False)
     description, attrs = exchange_attributes("s1", 1, USER, REPLY)
     ex = await brain.upsert_entity(
@@ -67,3 +71,21 @@ async def test_an_exchange_is_as_near_as_its_best_sentence(make_brain: BrainFact
     nearest, _ = await brain._run(index.nearest, query, 5)
     assert nearest[0] == (ex.id, pytest.approx(1.0, abs=1e-5))
     assert [eid for eid, _ in nearest].count(ex.id) == 1  # once, at its best
+
+
+async def test_by_default_an_exchange_is_one_vector_and_an_observation_keeps_its_sentences(
+    make_brain: BrainFactory,
+) -> None:
+    """One text embedded per turn, so vectors keep up with the embedder (#34); a longer entry
+    is still matched by its best sentence."""
+    brain = await make_brain(background_indexing=False)
+    description, attrs = exchange_attributes("s1", 1, USER, REPLY)
+    ex = await brain.upsert_entity(
+        "Chat_Exchange", exchange_name("s1", 1), description=description, attributes=attrs
+    )
+    await brain.upsert_entity("Observation", "Week", description=f"{USER} {REPLY}")
+    await brain.index_vectors()
+    assert brain.embedder is not None
+    stored = {key: parts for key, _, _, parts in await brain._run(brain.store.iter_vectors)}
+    assert stored[("Chat_Exchange", ex.name)] is None
+    assert len(stored[("Observation", "Week")] or b"") == 4 * 4 * brain.embedder.dim

@@ -59,6 +59,43 @@ def vectors_for(
     return items, parts
 
 
+class Walk:
+    """One pass over the pending entities by id, shared by the background indexer and
+    `Brain.index_vectors` (which runs the same steps on the store's thread and the model
+    off it): which ids to read next, and what a batch written back means.
+
+        while batch := store.pending_vectors(BATCH, walk.model, walk.after):
+            walk.wrote(batch, store.put_vectors(walk.model, *walk.embed(batch)))
+    """
+
+    def __init__(self, embedder: Embedder, after: int = 0) -> None:
+        self.embedder = embedder
+        self.model = vector_model(embedder)
+        self.after = after  # the last id embedded, or where the walk started
+        self.done = 0
+        self.retries = 0
+
+    def embed(
+        self, batch: Sequence[tuple[int, str]]
+    ) -> tuple[list[tuple[int, bytes]], dict[int, str], dict[int, bytes]]:
+        """`put_vectors`' arguments after the model: the vectors, the texts they were
+        embedded from (an entity changed meanwhile is not given its old text's vector),
+        the sentence vectors. One model call for the whole batch."""
+        items, parts = vectors_for(batch, self.embedder.embed)
+        return items, dict(batch), parts
+
+    def wrote(self, batch: Sequence[tuple[int, str]], changed: Sequence[int]) -> int:
+        """Note a batch written back; how many entities it embedded (0 when those whose
+        text changed meanwhile are to be embedded again, from their new text)."""
+        if changed and self.retries < MAX_RETRIES:
+            self.retries += 1
+            self.after = min(changed) - 1
+            return 0
+        self.after = batch[-1][0]
+        self.done += len(batch)
+        return len(batch)
+
+
 def embed_after(
     store: Store,
     embedder: Embedder,
@@ -68,28 +105,14 @@ def embed_after(
 ) -> tuple[int, int]:
     """Embed entities with an id above `after` that lack a vector, walking the table once
     by id: (how many were embedded, the last id embedded, or `after` if none)."""
-    model = vector_model(embedder)
-    done, retries = 0, 0
-    while limit is None or done < limit:
-        batch = store.pending_vectors(BATCH, model, after)
+    walk = Walk(embedder, after)
+    while limit is None or walk.done < limit:
+        batch = store.pending_vectors(BATCH, walk.model, walk.after)
         if not batch:
             break
-        items, parts = vectors_for(batch, embedder.embed)
-        changed = store.put_vectors(
-            model,
-            items,
-            dict(batch),  # an entity changed meanwhile is not given its old text's vector
-            parts,
-        )
-        if changed and retries < MAX_RETRIES:  # embed those again, from their new text
-            retries += 1
-            after = min(changed) - 1
-            continue
-        after = batch[-1][0]
-        done += len(batch)
-        if progress:
-            progress(done)
-    return done, after
+        if walk.wrote(batch, store.put_vectors(walk.model, *walk.embed(batch))) and progress:
+            progress(walk.done)
+    return walk.done, walk.after
 
 
 class Indexer:

@@ -5,7 +5,8 @@ in one sentence among greetings and asides ("Wow, Caroline! ... I just signed up
 pottery class yesterday.") lands far from that question, and a reply of many sentences
 farther still. So an entry of two or more sentences also gets a vector for each of its
 first few sentences, and its cosine with a query is the best of them and the whole
-(docs/benchmarks.md: LoCoMo turn recall@10 +0.05 on the tuned conversations).
+(docs/benchmarks.md: LoCoMo turn recall@10 +0.05 on the tuned conversations). Chat
+exchanges get them only with BRAIN_EXCHANGE_SENTENCES=1 (`EXCHANGE_SENTENCES` below).
 
 Each sentence keeps the labels that open its segment ("Melanie: ", the speaker of a
 transcript's turn), as they say who said it; an exchange's own "User:" / "AI:" labels
@@ -14,6 +15,7 @@ are on every exchange and only blur a short sentence's vector, so they are left 
 
 from __future__ import annotations
 
+import os
 import re
 
 from brainbridge.ports import Embedder
@@ -25,11 +27,17 @@ MIN_WORDS = 3
 # Stored vectors are named after the embedder and this layout, so a brain whose vectors
 # have no sentences is embedded again in the background, as for a new embedder.
 LAYOUT = "sentences"
-# Chat exchanges keep their sentence vectors (#34, docs/embedders.md): without them the
-# block's evidence recall fell from 0.732 to 0.699 on LoCoMo's untouched conversations
-# (0.728 to 0.721 on the tuned ones), though they cost 3.3 texts embedded per turn instead
-# of one. The embedders benchmark switches them off to measure that cost.
-EXCHANGE_SENTENCES = True
+# Chat exchanges get no sentence vectors unless BRAIN_EXCHANGE_SENTENCES=1 (#34,
+# docs/embedders.md): on LoCoMo's tuned conversations they moved the block's evidence
+# recall by +0.005 (0.721 to 0.726) and its first item by -0.010, for 4.6 texts embedded
+# per exchange instead of one, so a turn's vector was ready at a third of the embedder's
+# rate. Notes and documents (long texts, the case sentences were made for) keep theirs.
+EXCHANGE_SENTENCES = os.environ.get("BRAIN_EXCHANGE_SENTENCES", "0").strip().lower() in (
+    "1",
+    "true",
+    "yes",
+    "on",
+)
 _EXCHANGE_HEADER = re.compile(r"^.*? \(Chat_Exchange\): ")
 
 # What `embed_text` puts before the description: "{name} ({type}): ".
