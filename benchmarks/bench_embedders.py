@@ -8,8 +8,8 @@ consecutive pair of turns stored as one chat exchange, as the bridge stores a tu
 - bulk: `upsert_many` with the background indexer on; writes alone, then until every
   vector is written ("vectors ready"), against the target: within 1.2x of the raw rate;
 - per turn: the same exchanges through `Bridge.observe_now`, one turn at a time;
-- MiniLM with the exchanges' sentence vectors switched on (`BRAIN_EXCHANGE_SENTENCES=1`,
-  the layout before they were dropped by default);
+- MiniLM with the exchanges' sentence vectors (the default layout; without them,
+  `BRAIN_EXCHANGE_SENTENCES=0`, is what the 1.2x target is stated for);
 - one query embedded alone, p50 / p95.
 
 Run: PYTHONPATH=src python -m benchmarks.bench_embedders [--quick]
@@ -42,7 +42,7 @@ TARGET = 1.2
 
 @contextmanager
 def exchange_sentences(on: bool) -> Iterator[None]:
-    """Exchanges embedded with their sentence vectors or without (the default)."""
+    """Exchanges embedded with their sentence vectors (the default) or without."""
     before = parts.EXCHANGE_SENTENCES
     parts.EXCHANGE_SENTENCES = on
     try:
@@ -146,8 +146,8 @@ async def _run(quick: bool) -> str:
     ]
     with tempfile.TemporaryDirectory(prefix="bench-embedders-") as tmp:
         root = Path(tmp)
-        # The default layout (one text per exchange, the rate the target is stated for),
-        # then MiniLM with the exchanges' sentence vectors, to show what they cost.
+        # One text per exchange (the rate the target is stated for), then MiniLM with the
+        # exchanges' sentence vectors (the default layout), to show what they cost.
         cases = [("static", False), ("minilm", False)]
         if not quick:
             cases.append(("minilm", True))

@@ -38,7 +38,13 @@ from brainbridge.embed import load_embedder
 TUNED = (0, 1, 2)  # conversations 1-3; 4-5 are the held-out split
 EARLY_TOKENS = 500
 BRAINS = CACHE_DIR / "block_quality"
-_SOURCES = ("bridge/observe.py", "bridge/changes.py", "bridge/facts.py", "store/sqlite/store.py")
+_SOURCES = (
+    "bridge/observe.py",
+    "bridge/changes.py",
+    "bridge/facts.py",
+    "store/sqlite/store.py",
+    "search/parts.py",  # which texts of an entry get a vector
+)
 
 
 @dataclass(frozen=True)

@@ -73,11 +73,12 @@ async def test_an_exchange_is_as_near_as_its_best_sentence(
     assert [eid for eid, _ in nearest].count(ex.id) == 1  # once, at its best
 
 
-async def test_by_default_an_exchange_is_one_vector_and_an_observation_keeps_its_sentences(
-    make_brain: BrainFactory,
+async def test_switched_off_an_exchange_is_one_vector_and_an_observation_keeps_its_sentences(
+    make_brain: BrainFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """One text embedded per turn, so vectors keep up with the embedder (#34); a longer entry
-    is still matched by its best sentence."""
+    """BRAIN_EXCHANGE_SENTENCES=0: one text embedded per turn, so vectors keep up with the
+    embedder (#34); a longer entry is still matched by its best sentence."""
+    monkeypatch.setattr(parts, "EXCHANGE_SENTENCES", False)  # BRAIN_EXCHANGE_SENTENCES=0
     brain = await make_brain(background_indexing=False)
     description, attrs = exchange_attributes("s1", 1, USER, REPLY)
     ex = await brain.upsert_entity(

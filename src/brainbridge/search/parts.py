@@ -6,7 +6,7 @@ pottery class yesterday.") lands far from that question, and a reply of many sen
 farther still. So an entry of two or more sentences also gets a vector for each of its
 first few sentences, and its cosine with a query is the best of them and the whole
 (docs/benchmarks.md: LoCoMo turn recall@10 +0.05 on the tuned conversations). Chat
-exchanges get them only with BRAIN_EXCHANGE_SENTENCES=1 (`EXCHANGE_SENTENCES` below).
+exchanges too, unless BRAIN_EXCHANGE_SENTENCES=0 (`EXCHANGE_SENTENCES` below).
 
 Each sentence keeps the labels that open its segment ("Melanie: ", the speaker of a
 transcript's turn), as they say who said it; an exchange's own "User:" / "AI:" labels
@@ -27,16 +27,17 @@ MIN_WORDS = 3
 # Stored vectors are named after the embedder and this layout, so a brain whose vectors
 # have no sentences is embedded again in the background, as for a new embedder.
 LAYOUT = "sentences"
-# Chat exchanges get no sentence vectors unless BRAIN_EXCHANGE_SENTENCES=1 (#34,
-# docs/embedders.md): on LoCoMo's tuned conversations they moved the block's evidence
-# recall by +0.005 (0.721 to 0.726) and its first item by -0.010, for 4.6 texts embedded
-# per exchange instead of one, so a turn's vector was ready at a third of the embedder's
-# rate. Notes and documents (long texts, the case sentences were made for) keep theirs.
-EXCHANGE_SENTENCES = os.environ.get("BRAIN_EXCHANGE_SENTENCES", "0").strip().lower() in (
-    "1",
-    "true",
-    "yes",
-    "on",
+# Chat exchanges get sentence vectors unless BRAIN_EXCHANGE_SENTENCES=0 (#34,
+# docs/embedders.md). Measured on LoCoMo's tuned conversations with the relevance model
+# refitted each way (MiniLM): with them the block held evidence recall 0.731 at 642 tokens
+# and led with evidence 0.454 of the time; without, 0.703 at 575 and 0.460. They cost 4.8
+# texts embedded per exchange instead of one (vectors ready at 1.6x the embedder's time
+# instead of 1.02x): =0 is for a brain that must keep up with a fast stream of turns.
+EXCHANGE_SENTENCES = os.environ.get("BRAIN_EXCHANGE_SENTENCES", "1").strip().lower() not in (
+    "0",
+    "false",
+    "no",
+    "off",
 )
 _EXCHANGE_HEADER = re.compile(r"^.*? \(Chat_Exchange\): ")
 
