@@ -42,6 +42,9 @@ RARE_ROWS = 600
 WINDOW_ROWS = 600
 # Up to this many rows, a term in half of them or more still weighs (see _weigh_common).
 SMALL_TABLE = 2000
+FTS5_IDF_FLOOR = 1e-6  # what FTS5's bm25() gives a term in half the rows or more
+# A term's frequency part, with the column weights (3, 1, 0.6) and k1 = 1.2, stays below this.
+MAX_TF_PART = 12.0
 # Document frequencies from this up are cached, as they drift slowly; smaller ones only
 # until the next write (a rare term's count is cheap and must see new rows at once).
 CACHED_DF = 500
@@ -182,20 +185,28 @@ class TextIndex:
     ) -> list[tuple[int, float]]:
         """`hits`, best first, with the weight FTS5 denies a term in half the rows or more.
 
-        FTS5 floors such a term's IDF at 1e-6: in a young brain the project the user
-        speaks of in most exchanges would count for nothing, and a row holding only it
-        would rank with rows matching nothing. Here it weighs as BM25's usual
-        log(1 + (N - n + 0.5) / (n + 0.5)), once (one occurrence at average length).
+        FTS5 floors such a term's IDF at 1e-6 (fts5_aux.c): in a young brain the project
+        the user speaks of in most exchanges would count for nothing, and a row holding
+        only it would rank with rows matching nothing. Here it weighs as BM25's usual
+        log(1 + (N - n + 0.5) / (n + 0.5)), times its term-frequency part as FTS5 scored
+        it (the term's own score over the floor: column weights and length kept).
         """
         scores = dict(hits)
+        if not common or not scores:
+            return sorted(scores.items(), key=lambda h: (-h[1], h[0]))
+        bm25 = _BM25.format(table=table)
+        ids = list(scores)
+        marks = ",".join("?" * len(ids))
         for term in common:
             idf = math.log(1 + (rows - df[term] + 0.5) / (df[term] + 0.5))
+            # Only the rows found are scored on the term (as many as found, at most).
             holding = self.conn.execute(
-                f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (f'"{term}"',)
+                f"SELECT rowid, -{bm25} FROM {table} WHERE {table} MATCH ?"
+                f" AND rowid IN ({marks}) LIMIT ?",
+                (f'"{term}"', *ids, len(ids)),
             )
-            for (eid,) in holding:
-                if eid in scores:
-                    scores[eid] += idf
+            for eid, floored in holding:
+                scores[eid] += idf * min(floored / FTS5_IDF_FLOOR, MAX_TF_PART)
         return sorted(scores.items(), key=lambda h: (-h[1], h[0]))
 
     def _rare_exact(
