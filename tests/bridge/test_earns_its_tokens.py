@@ -13,7 +13,7 @@ from benchmarks.bench_unrelated import messages
 
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
-from brainbridge.bridge.bridge import _successors_before
+from brainbridge.bridge.bridge import Enrichment, _successors_before
 from brainbridge.bridge.own import OwnWorld
 from brainbridge.bridge.queries import keywords
 from brainbridge.cli.sample import load_sample
@@ -270,6 +270,17 @@ async def _observed(tmp_path: Path, said: list[tuple[str, date]]) -> tuple[Brain
     return brain, bridge
 
 
+async def _enriched(tmp_path: Path, said: list[tuple[str, date]], message: str) -> Enrichment:
+    """What `message` gets from a brain that heard `said`, one session each."""
+    brain, bridge = await _observed(tmp_path, said)
+    try:
+        result = await bridge.enrich(message)
+        await bridge.drain()
+    finally:
+        await brain.close()
+    return result
+
+
 async def test_the_users_own_facts_that_share_the_message_words_lead(tmp_path: Path) -> None:
     brain = await _with_facts(tmp_path)
     await brain.upsert_entity(
@@ -305,7 +316,7 @@ def test_what_replaced_a_statement_comes_before_it() -> None:
 async def test_a_replaced_plan_gives_the_lead_to_its_replacement_not_to_a_stray_item(
     tmp_path: Path,
 ) -> None:
-    brain, bridge = await _observed(
+    result = await _enriched(
         tmp_path,
         [
             (
@@ -318,18 +329,14 @@ async def test_a_replaced_plan_gives_the_lead_to_its_replacement_not_to_a_stray_
             ),
             ("I'm planning a garden bed with tomatoes and basil this spring.", date(2026, 5, 1)),
         ],
+        "Make me a training plan for the race I'm doing in April.",
     )
-    try:
-        result = await bridge.enrich("Make me a training plan for the race I'm doing in April.")
-        await bridge.drain()
-    finally:
-        await brain.close()
     lines = _items(result.block)
     assert "10k" in lines[0] and "superseded" not in lines[0], result.block
 
 
 async def test_an_instruction_opening_the_message_is_not_searched_for(tmp_path: Path) -> None:
-    brain, bridge = await _observed(
+    result = await _enriched(
         tmp_path,
         [
             (
@@ -341,12 +348,8 @@ async def test_an_instruction_opening_the_message_is_not_searched_for(tmp_path: 
                 date(2026, 5, 12),
             ),
         ],
+        "Book a reminder for our dog's vaccination appointment.",
     )
-    try:
-        result = await bridge.enrich("Book a reminder for our dog's vaccination appointment.")
-        await bridge.drain()
-    finally:
-        await brain.close()
     assert "Biscuit" in _items(result.block)[0], result.block
     assert not any("Piranesi" in line for line in _items(result.block)), result.block
     # "Book club" opens a sentence but is what the user speaks of.

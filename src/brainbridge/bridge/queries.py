@@ -56,9 +56,11 @@ def keywords(text: str) -> list[str]:
     seen: set[str] = set()
     opening = True  # only "can you please" so far in this sentence
     found = list(_WORD.finditer(text))
+    end = 0  # where the previous word ended: only the gap since is read, once
     for i, m in enumerate(found):
-        if m.start() and text[: m.start()].rstrip()[-1:] in ".!?\n":
+        if text[end : m.start()].rstrip()[-1:] in (".", "!", "?"):
             opening = True
+        end = m.end()
         word = re.sub(r"['’]s$", "", m.group())
         low = word.lower()
         after = found[i + 1].group().lower() if i + 1 < len(found) else ""

@@ -17,7 +17,7 @@ from brainbridge.sanitise import clean_name
 from brainbridge.store.dialect import dialect_of
 from brainbridge.store.sqlite import exchanges, merges, name_keys, records
 from brainbridge.store.sqlite.db import connect
-from brainbridge.store.sqlite.text_index import EXCHANGE_TYPE, HISTORY, TextIndex
+from brainbridge.store.sqlite.text_index import EXCHANGE_TYPE, HISTORY, TextIndex, write_stamp
 from brainbridge.store.sqlite.writes import now_iso, write_tx
 
 MAX_NAME_CHARS = 500
@@ -428,7 +428,7 @@ class SqliteStore:
 
     def change_stamp(self) -> object | None:
         """This connection's writes and SQLite's count of other connections' commits."""
-        return (self.conn.total_changes, self.conn.execute("PRAGMA data_version").fetchone()[0])
+        return write_stamp(self.conn)
 
     def has_turn_key(self, key: str) -> bool:
         """Whether an exchange with this turn key (see hooks/spool.py) is stored."""

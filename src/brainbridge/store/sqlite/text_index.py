@@ -50,6 +50,12 @@ MAX_TF_PART = 12.0
 CACHED_DF = 500
 
 
+def write_stamp(conn: sqlite3.Connection) -> tuple[int, int]:
+    """Moves with every write to the database: this connection's changes, and SQLite's
+    count of commits by other connections (PRAGMA data_version)."""
+    return (conn.total_changes, conn.execute("PRAGMA data_version").fetchone()[0])
+
+
 def table_for(entity_type: str) -> str:
     return HISTORY if entity_type == EXCHANGE_TYPE else KNOWLEDGE
 
@@ -70,6 +76,7 @@ class TextIndex:
         self._df_cache: dict[tuple[str, str], int] = {}
         self._small: dict[tuple[str, str], int] = {}
         self._stamp: tuple[int, int] = (-1, -1)
+        self._row_counts: dict[str, int] = {}  # per table, kept like `_small`
 
     # -- writes (inside the caller's transaction) ----------------------------
 
@@ -87,9 +94,10 @@ class TextIndex:
     def doc_freq(self, terms: Sequence[str], tables: Sequence[str] = TABLES) -> dict[str, int]:
         """Number of rows (over `tables`) whose text holds each term."""
         # Small counts are kept only while nothing was written (here or by another process).
-        stamp = (self.conn.total_changes, self.conn.execute("PRAGMA data_version").fetchone()[0])
+        stamp = write_stamp(self.conn)
         if stamp != self._stamp:
             self._small.clear()
+            self._row_counts.clear()
             self._stamp = stamp
         out = dict.fromkeys(terms, 0)
         for table in tables:
@@ -166,14 +174,12 @@ class TextIndex:
         return self._weigh_common(table, list(found.items()), common, df, rows)[:limit]
 
     def _rows(self, table: str) -> int:
-        """Rows in `table` (counted once per write stamp, as `doc_freq` keeps its counts)."""
-        self.doc_freq([], (table,))  # refreshes the stamp and clears stale counts
-        key = (table, "")
-        if key not in self._small:
-            self._small[key] = self.conn.execute(
-                f"SELECT COUNT(*) FROM {table}_docsize"
-            ).fetchone()[0]
-        return self._small[key]
+        """Rows in `table`, counted once until the next write: read after `doc_freq`,
+        which clears the count when the stamp moved."""
+        if table not in self._row_counts:
+            count = self.conn.execute(f"SELECT COUNT(*) FROM {table}_docsize").fetchone()[0]
+            self._row_counts[table] = count
+        return self._row_counts[table]
 
     def _weigh_common(
         self,
