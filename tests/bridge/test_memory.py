@@ -131,9 +131,27 @@ async def test_an_unrelated_statement_retires_nothing(tmp_path: Path) -> None:
             "Caroline: Hey Mel! Good to see you! How have you been?",
             "Caroline: Cool, thanks Mel! Can't wait. I'll keep ya posted. Bye!",
         ),
+        # A question states no change ("during your move?"), a caption is what was shown,
+        # "since I moved" is background, and "book"/"done" are not past completions here.
+        (
+            "Our family trip to the lake was great, the kids loved the support of the family.",
+            "How has your family been so supportive during your move?",
+        ),
+        (
+            "I ran a charity race for mental health, I'll share a photo of the finish.",
+            "I've known these friends for 4 years, since I moved from my home country.",
+        ),
+        (
+            "I will look for a book shelf and share a photo of it with you.",
+            "Being a mom is awesome. [shares a photo: a book shelf with many books on it]",
+        ),
+        (
+            "I should try a pottery class and paint some art with the kids.",
+            "I haven't done pottery yet, but I'm game for trying new art.",
+        ),
     ],
 )
-async def test_a_statement_that_only_shares_a_date_or_a_greeting_retires_nothing(
+async def test_a_statement_that_changes_nothing_retires_nothing(
     tmp_path: Path, earlier: str, later: str
 ) -> None:
     brain, bridge = await _told(tmp_path, [("2026-03-01", earlier), ("2026-04-02", later)])

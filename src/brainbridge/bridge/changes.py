@@ -29,8 +29,10 @@ from brainbridge.words import CALENDAR_WORDS, STOPWORDS, query_terms
 _CHANGE_VERBS = """move shift switch change relocate transfer migrate replace upgrade downgrade
     reschedule postpone extend raise lower increase decrease reduce bump promote demote stop
     quit leave cancel drop sell end swap rename reassign"""
-_DONE_VERBS = """send finish complete submit deliver hand pay sign wrap file book return ship
-    post settle"""
+# A completion is told in the past ("sent", "paid"): "I'm sending it", "Book a table" and
+# "our book club" complete nothing.
+_DONE = """sent finished completed submitted delivered handed paid signed wrapped filed booked
+    returned shipped posted settled"""
 
 
 def _inflected(verbs: str, irregular: str = "") -> str:
@@ -57,9 +59,7 @@ CHANGE = re.compile(
     re.I,
 )
 _CHANGED = _inflected(_CHANGE_VERBS)
-COMPLETION = re.compile(
-    rf"\b(?:{_inflected(_DONE_VERBS, 'sent paid')}|done with|done|handed in|wrapped up)\b", re.I
-)
+COMPLETION = re.compile(rf"\b(?:{'|'.join(_DONE.split())}|done with|done)\b", re.I)
 PROMISE = re.compile(
     r"\b(?:i|we)(?:'ll| will| need to| have to| must| promised| am going to|'m going to|"
     r" are going to|'re going to| should| plan to|'d)\b|\bpromised\b|\bdue\b",
@@ -112,20 +112,49 @@ class Retired:
 _ARTICLE_BEFORE = re.compile(r"\b(?:the|an?|this|that|its)\s+(?:\w+\s+)?$", re.I)
 
 
-def _is_change(message: str) -> bool:
-    for m in CHANGE.finditer(message):
+# "[shares a photo: ...]": what was shown, not what was said.
+_CAPTION = re.compile(r"\s*\[[^\]]*\]")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# "haven't done pottery yet", "we didn't move it": a verb said not to have happened.
+_NEGATED = re.compile(r"\b(?:not|never|\w+n[’']t)\s+(?:\w+\s+)?$", re.I)
+# "since I moved from Sweden", "when we switched jobs": the background of what is said.
+_BACKGROUND = re.compile(r"\b(?:since|when)\s+(?:i|we|you|he|she|they|my|our)\s+(?:\w+\s+)?$", re.I)
+_CHANGE_VERB = re.compile(rf"(?:{_CHANGED}|left|sold|quit|cut|gave)", re.I)
+
+
+def statements(message: str) -> list[str]:
+    """The sentences of `message` that state something: no question ("How was your
+    move?") and no image caption."""
+    text = _CAPTION.sub("", message)
+    return [t for t in _SENTENCE_END.split(text) if t.strip() and not t.rstrip().endswith("?")]
+
+
+def _is_change(sentence: str) -> bool:
+    for m in CHANGE.finditer(sentence):
         word = m.group().lower()
+        before = sentence[: m.start()]
         bare = " " not in word and not word.endswith(("ed", "ing", "ly")) and word != "now"
-        if not (bare and _ARTICLE_BEFORE.search(message[: m.start()])):
-            return True
+        if bare and _ARTICLE_BEFORE.search(before):
+            continue
+        if _CHANGE_VERB.fullmatch(word) and (_NEGATED.search(before) or _BACKGROUND.search(before)):
+            continue
+        return True
     return False
+
+
+def _is_completion(sentence: str) -> bool:
+    return any(
+        not (_NEGATED.search(sentence[: m.start()]) or _BACKGROUND.search(sentence[: m.start()]))
+        for m in COMPLETION.finditer(sentence)
+    )
 
 
 def kind_of(message: str) -> str | None:
     """ "change", "completion" or None for a user's statement."""
-    if _is_change(message):
+    said_ = statements(message)
+    if any(_is_change(t) for t in said_):
         return "change"
-    if COMPLETION.search(message):
+    if any(_is_completion(t) for t in said_):
         return "completion"
     return None
 
@@ -144,15 +173,14 @@ def anchors(message: str) -> set[str]:
 
 # "Caroline: ..." — a transcript's speaker label names who spoke, not what about.
 _SPEAKER = re.compile(r"^\s*[A-Z][\w'’-]{0,30}:\s+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def _cue_sentences(message: str, kind: str) -> str:
-    """The sentences of `message` (speaker label off) that say the change or the completion: in "Thanks,
-    Melanie! Since I moved from Sweden I've known them for years." only the second
-    speaks of a change, and the name in the first is no topic of it."""
-    said_it = _is_change if kind == "change" else (lambda t: COMPLETION.search(t) is not None)
-    picked = [t for t in _SENTENCE_END.split(message) if said_it(t)]
+    """The statements of `message` (speaker label off) that say the change or the completion:
+    in "Thanks, Melanie! We moved the book club to Clara's." only the second speaks of a
+    change, and the name in the first is no topic of it."""
+    said_it = _is_change if kind == "change" else _is_completion
+    picked = [t for t in statements(message) if said_it(t)]
     return " ".join(picked) or message
 
 
