@@ -425,3 +425,25 @@ async def test_the_users_facts_are_read_again_only_after_a_write(tmp_path: Path)
         await brain.close()
     assert first > 0 and again == 0
     assert "Bouldergarten" in " ".join(e.name for e in own.lookup("what is my gym?")[1])
+
+
+async def test_the_answer_to_a_question_asked_in_the_exchange_before_is_loaded(
+    tmp_path: Path,
+) -> None:
+    # The assistant asks, the user answers in the next message: the words of a later
+    # request land on the question, the fact sits in the answer.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        turns = [
+            ("I'm planning a trip to Lisbon in May with my sister.", "Nice! What's your budget?"),
+            ("Around 2,000 euros for both of us, flights included.", "Got it."),
+            ("My sister gets seasick, by the way.", "Noted, no boat tours then."),
+        ]
+        for n, (user, reply) in enumerate(turns, start=1):
+            await bridge.observe_now("s1", n, user, reply, today=date(2026, 11, 2))
+        result = await bridge.enrich("Plan the Lisbon trip for my sister and me within our budget.")
+        await bridge.drain()
+    finally:
+        await brain.close()
+    assert any("2,000 euros" in line for line in _items(result.block)), result.block

@@ -50,6 +50,8 @@ FEATURES = (
     "said_rank",
     "same_session",
     "said_by_named",
+    "answers",
+    "asked",
 )
 _SENTENCE = re.compile(r"(?<=[.!?|])\s+")
 # An exchange's text is "User: ... | AI: ...": what one side said.
@@ -153,6 +155,8 @@ def features(c: Candidate) -> dict[str, float]:
         "query3": float(c.query >= 2),
         "queries": float(c.queries - 1),
         "fused": c.hit.score,
+        "answers": float("answer" in found),
+        "asked": s.get("asked", 0.0),
     }
     if "cosine" in s:
         out["has_cosine"] = 1.0
