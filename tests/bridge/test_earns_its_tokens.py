@@ -447,3 +447,31 @@ async def test_the_answer_to_a_question_asked_in_the_exchange_before_is_loaded(
     finally:
         await brain.close()
     assert any("2,000 euros" in line for line in _items(result.block)), result.block
+
+
+async def test_what_only_the_assistant_said_does_not_lead(tmp_path: Path) -> None:
+    # The user asked about the newsletter; the assistant's reply recalled the garden.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        await bridge.observe_now(
+            "s1",
+            1,
+            "Should the school newsletter go out on Friday or Monday?",
+            "Friday. Mention the tomato seedlings in the raised garden beds, parents loved them.",
+            today=date(2026, 11, 2),
+        )
+        await bridge.observe_now(
+            "s2",
+            1,
+            "The tomato seedlings in the raised garden beds got aphids again this week.",
+            "Try a soap spray in the evening.",
+            today=date(2026, 11, 3),
+        )
+        result = await bridge.enrich(
+            "What should I do about the tomato seedlings in the garden beds?"
+        )
+        await bridge.drain()
+    finally:
+        await brain.close()
+    assert "aphids" in _items(result.block)[0], result.block

@@ -36,12 +36,9 @@ async def test_the_demo_block_leaves_out_the_unrelated_board_session(demo: Brain
     await bridge.drain()
 
     assert result.judgment is Judgment.ENRICH and result.block
-    # Of the board meeting, only the exchange that speaks of the sync conflicts may come,
-    # and never before what the sync conversation itself holds.
-    board = [n for n in result.loaded if n.startswith(BOARD_SESSION)]
-    lines = {n: ln for n in result.loaded for ln in result.block.splitlines() if f"**{n}**" in ln}
-    assert all("sync conflicts" in lines[n] for n in board), result.block
-    assert not result.loaded[0].startswith(BOARD_SESSION)
+    # Nothing of the board meeting, not even the exchange whose reply recalled the sync
+    # bug (the user asked there whether to mention the slipped beta).
+    assert not [n for n in result.loaded if n.startswith(BOARD_SESSION)], result.block
     # Each item says where it comes from: knowledge, or a past conversation and its date.
     lines = [ln for ln in result.block.splitlines() if ln.startswith("- ")]
     assert len(lines) == len(result.loaded)

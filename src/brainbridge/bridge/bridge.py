@@ -37,7 +37,7 @@ from brainbridge.bridge.own import OwnWorld
 from brainbridge.bridge.predicates import PREDICATE_WORDS, USER
 from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
 from brainbridge.bridge.queries import FILLER, REFERENCED_NOUN, build_queries, keywords
-from brainbridge.bridge.rank import Candidate, Said, model, probability
+from brainbridge.bridge.rank import Candidate, Said, model, probability, said_text
 from brainbridge.errors import AlreadyStored, LLMError
 from brainbridge.model import (
     CHAT_EXCHANGE,
@@ -810,7 +810,9 @@ def _rank(
             for r, h in enumerate(shown):
                 where.setdefault(h.entity.id, []).append((i, r))
     measured = {
-        h.entity.id: said.measure(entity_text(h.entity)) for _, hits in results for h in hits
+        h.entity.id: said.measure(said_text(entity_text(h.entity)))
+        for _, hits in results
+        for h in hits
     }
     best = max((m.get("said", 0.0) for m in measured.values()), default=0.0)
     order = sorted(measured, key=lambda e: (-measured[e].get("said", 0.0), e))

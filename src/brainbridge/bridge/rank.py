@@ -58,6 +58,16 @@ _SENTENCE = re.compile(r"(?<=[.!?|])\s+")
 _PART = re.compile(r"\s\|\s")
 # A transcript of several people labels each side with its speaker: "User: Caroline: ...".
 _SPEAKER = re.compile(r"\b(?:User|AI):\s+([A-Z][\w'’-]{1,30}):\s")
+# The assistant's own reply: an exchange's AI side with no speaker of a transcript.
+_ASSISTANT = re.compile(r"\s\|\sAI:\s+(?![A-Z][\w'’-]{1,30}:\s).*", re.S)
+
+
+def said_text(text: str) -> str:
+    """What people said in an item's text: an assistant's reply is left out, as it
+    suggests, repeats and guesses; the user's words say what the exchange is about
+    (`brain demo`: a board-update exchange whose reply recalled the sync bug led the
+    block for a question on the sync bug). A transcript's two speakers both count."""
+    return _ASSISTANT.sub("", text, count=1)
 
 
 class Said:
