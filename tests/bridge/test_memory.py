@@ -149,6 +149,19 @@ async def test_an_unrelated_statement_retires_nothing(tmp_path: Path) -> None:
             "I should try a pottery class and paint some art with the kids.",
             "I haven't done pottery yet, but I'm game for trying new art.",
         ),
+        # A gerund, an adjective, a plural noun and "keep you posted" change nothing.
+        (
+            "I want to keep promoting the dance studio on social media this year.",
+            "Art gives me freedom, and so does promoting the dance studio on social media.",
+        ),
+        (
+            "The dance studio opening night was a moving experience for the whole family.",
+            "Handling changes at the dance studio has been hard, but the family helps.",
+        ),
+        (
+            "I will send you the dance studio photos when the studio opens.",
+            "Thanks! I'll keep you posted on the dance studio photos.",
+        ),
     ],
 )
 async def test_a_statement_that_changes_nothing_retires_nothing(

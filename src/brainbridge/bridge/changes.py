@@ -46,7 +46,7 @@ def _inflected(verbs: str, irregular: str = "") -> str:
 
 
 CHANGE = re.compile(
-    rf"\b(?:{_inflected(_CHANGE_VERBS, 'left sold quit cut gave')}|pushed back|pushed out|brought forward|gave up|"
+    rf"\b(?:{_inflected(_CHANGE_VERBS, 'left sold quit cut')}|pushed back|pushed out|brought forward|gave up|"
     r"no longer|not anymore|any ?more|instead|from now on|is now|are now|"
     r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|new (?:\w+ )?(?:is|will be)|"
     r"took over|turns out|actually|"
@@ -119,7 +119,18 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _NEGATED = re.compile(r"\b(?:not|never|\w+n[’']t)\s+(?:\w+\s+)?$", re.I)
 # "since I moved from Sweden", "when we switched jobs": the background of what is said.
 _BACKGROUND = re.compile(r"\b(?:since|when)\s+(?:i|we|you|he|she|they|my|our)\s+(?:\w+\s+)?$", re.I)
-_CHANGE_VERB = re.compile(rf"(?:{_CHANGED}|left|sold|quit|cut|gave)", re.I)
+_CHANGE_VERB = re.compile(rf"(?:{_CHANGED}|left|sold|quit|cut)", re.I)
+# "we're moving the standup", "is being moved": an -ing form is a change in progress only
+# after a form of "be"; else it is a gerund or an adjective ("promoting LGBTQ rights",
+# "a moving experience").
+_PROGRESSIVE = re.compile(
+    r"\b(?:am|is|are|was|were|be|been|being|\w+['’](?:m|re|s))\s+(?:\w+ly\s+)?$", re.I
+)
+# "the standup moves to Thursdays": an -s form is a verb of change only with where to
+# ("Handling changes has been hard", "their best moves").
+_WHERE_TO = re.compile(r"^\s+(?:[\w'’\-]+\s+){0,3}?(?:to|from|back|out|up|over)\b", re.I)
+# "Keep you posted": a promise, not a completion.
+_KEEP_POSTED = re.compile(r"\bkeep\s+\w+\s+$", re.I)
 
 
 def statements(message: str) -> list[str]:
@@ -136,15 +147,20 @@ def _is_change(sentence: str) -> bool:
         bare = " " not in word and not word.endswith(("ed", "ing", "ly")) and word != "now"
         if bare and _ARTICLE_BEFORE.search(before):
             continue
-        if _CHANGE_VERB.fullmatch(word) and (_NEGATED.search(before) or _BACKGROUND.search(before)):
-            continue
+        if _CHANGE_VERB.fullmatch(word):
+            if _NEGATED.search(before) or _BACKGROUND.search(before):
+                continue
+            if word.endswith("ing") and not _PROGRESSIVE.search(before):
+                continue
+            if word.endswith("s") and not _WHERE_TO.match(sentence[m.end() :]):
+                continue
         return True
     return False
 
 
 def _is_completion(sentence: str) -> bool:
     return any(
-        not (_NEGATED.search(sentence[: m.start()]) or _BACKGROUND.search(sentence[: m.start()]))
+        not any(p.search(sentence[: m.start()]) for p in (_NEGATED, _BACKGROUND, _KEEP_POSTED))
         for m in COMPLETION.finditer(sentence)
     )
 
