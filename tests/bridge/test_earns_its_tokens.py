@@ -14,8 +14,9 @@ from benchmarks.bench_unrelated import messages
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.bridge.bridge import Enrichment, _successors_before
+from brainbridge.bridge.names import Mention
 from brainbridge.bridge.own import OwnWorld
-from brainbridge.bridge.queries import keywords
+from brainbridge.bridge.queries import build_queries, keywords
 from brainbridge.cli.sample import load_sample
 from brainbridge.model import Entity, Hit, Judgment
 from bridge.judge_set import connection
@@ -475,3 +476,12 @@ async def test_what_only_the_assistant_said_does_not_lead(tmp_path: Path) -> Non
     finally:
         await brain.close()
     assert "aphids" in _items(result.block)[0], result.block
+
+
+def test_a_question_naming_two_things_searches_for_them_together() -> None:
+    # One query per name found "Rome" where someone else had been there and "Jon" in his
+    # most talked-of exchange; the trip holds both.
+    mentions = [Mention("Person", "Jon", "Jon"), Mention("Place", "Rome", "Rome", "history")]
+    queries = build_queries("When exactly was Jon in Rome last time?", mentions)
+    assert queries[0].split()[:2] == ["Jon", "Rome"], queries
+    assert len(queries) <= 2, queries

@@ -95,10 +95,15 @@ def build_queries(
     named = list(dict.fromkeys(m.name for m in mentions))
     covered = {w.lower() for m in mentions for w in keywords(m.matched)}
     topic = [w for w in words if w.lower() not in covered]
-    if named:
-        for name in named[:2]:
-            queries.append(" ".join([name, *topic[: MAX_TERMS - len(name.split())]]))
-    elif topic:
+    if len(named) > 1:
+        # "When was Jon in Rome?": what the message asks holds both names, then the first
+        # alone (a query per name found each name's most talked-of exchange first).
+        both = " ".join(named[:2]).split()
+        queries.append(" ".join([*both, *topic[: max(MAX_TERMS - len(both), 0)]]))
+        named = named[:1]
+    for name in named:
+        queries.append(" ".join([name, *topic[: MAX_TERMS - len(name.split())]]))
+    if not named and topic:
         queries.append(" ".join(topic[:MAX_TERMS]))
     if summary:
         for match in REFERENCED_NOUN.finditer(message):
