@@ -160,7 +160,7 @@ def main() -> None:
     parser.add_argument("--folder", type=Path, default=Path("/tmp/probe-person"))
     parser.add_argument("--stop", action="store_true")
     args = parser.parse_args()
-    server = EmbeddedServer.start(args.folder / "pg", keep_running=True)
+    server = EmbeddedServer.start(args.folder / "pg", keep_running=not args.stop)
     if args.stop:
         server.stop()
         return
