@@ -36,8 +36,17 @@ def _team(url: str) -> tuple[PostgresStore, PostgresStore, PostgresStore]:
 
 
 def _share(store: PostgresStore, word: str) -> float | None:
+    """The share of knowledge rows holding `word`, as `brain_term_share` answers; and as
+    `brain_term_rows` (migration 007), which search asks, must answer alike."""
     row = store.conn.execute("SELECT brain_term_share(0::smallint, ?)", (word,)).fetchone()
-    return None if row[0] is None else float(row[0])
+    share = None if row[0] is None else float(row[0])
+    rows = store.conn.execute(
+        "SELECT n, share FROM brain_term_rows(0::smallint, ARRAY[?], 300)", (word,)
+    ).fetchall()
+    assert (None if rows[0][1] is None else float(rows[0][1])) == share
+    if share is None:  # never more than the rows the caller may read
+        assert rows[0][0] == store.text.doc_freq([word], ("entities_fts",))[word]
+    return share
 
 
 def test_a_person_gets_the_share_of_a_common_word(tmp_path: Path, database_url: str) -> None:
@@ -91,6 +100,8 @@ def test_the_function_is_not_open_to_every_login(tmp_path: Path, database_url: s
         try:
             with pytest.raises(sqlite3.DatabaseError):
                 owner.conn.execute("SELECT brain_term_share(0::smallint, 'falcon')")
+            with pytest.raises(sqlite3.DatabaseError):
+                owner.conn.execute("SELECT * FROM brain_term_rows(0::smallint, '{falcon}', 1)")
         finally:
             owner.conn.execute("RESET ROLE")
             owner.conn.execute(f'DROP ROLE "{stranger}"')

@@ -150,6 +150,7 @@ def _ensure_group(conn: Any, group: str) -> None:
     conn.execute(f"GRANT SELECT (name, role, revoked_at) ON brain_users TO {g}")
     conn.execute(f"GRANT SELECT ON brain_members, _migrations TO {g}")
     conn.execute(f"GRANT EXECUTE ON FUNCTION brain_term_share(smallint, text) TO {g}")
+    conn.execute(f"GRANT EXECUTE ON FUNCTION brain_term_rows(smallint, text[], integer) TO {g}")
 
 
 def join(conn: Any, name: str, workspace: str, can_write: bool = True) -> None:

@@ -120,10 +120,13 @@ class PgTextIndex:
         return out
 
     def _counts(self, history: int, terms: list[str]) -> dict[str, int]:
-        """Rows of one half holding each term, in one round trip. A count stops at
-        COUNT_CAP: a term in more rows than that is common, and its count is estimated from
-        the planner's statistics. Counts from FRESH_BELOW up are kept a minute; a rarer
-        term is counted exactly at every call, so a row written a moment ago counts."""
+        """Rows of one half holding each term, in one round trip (`brain_term_rows`, schema
+        migration 007). A count stops at COUNT_CAP: a term in more rows than that is
+        common, and its count is estimated from the planner's statistics (its share of rows
+        in `most_common_elems`, refreshed by autovacuum's ANALYZE, times the half's rows,
+        never below COUNT_CAP), or counted in full where they do not list it. Counts from
+        FRESH_BELOW up are kept a minute; a rarer term is counted exactly at every call,
+        so a row written a moment ago counts."""
         now = time.monotonic()
         if now - self._common_at > COUNTS_SECONDS:
             self._common.clear()
@@ -137,35 +140,24 @@ class PgTextIndex:
         todo = [t for t in terms if t not in out]
         if todo:
             rows = self.conn.execute(
-                "SELECT i, brain_rows_holding(?::smallint, t, ?)"
-                " FROM unnest(?::text[]) WITH ORDINALITY AS u(t, i)",
-                (history, COUNT_CAP, todo),
+                "SELECT i, n, share FROM brain_term_rows(?::smallint, ?::text[], ?)",
+                (history, todo, COUNT_CAP),
             )
-            counts = {int(r[0]) - 1: int(r[1]) for r in rows}
+            found = {int(r[0]) - 1: (int(r[1]), r[2]) for r in rows}
             for i, term in enumerate(todo):
-                out[term] = counts.get(i, 0)
-                if out[term] >= COUNT_CAP:
-                    out[term] = self._estimate(history, term)
-                if out[term] >= FRESH_BELOW:
-                    self._common[(history, term)] = out[term]
+                count, share = found.get(i, (0, None))
+                if count >= COUNT_CAP and share:
+                    count = max(COUNT_CAP, int(float(share) * self._rows(history)))
+                out[term] = count
+                if count >= FRESH_BELOW:
+                    self._common[(history, term)] = count
                 else:
-                    self._rare[(history, term)] = out[term]
+                    self._rare[(history, term)] = count
         return out
 
-    def _estimate(self, history: int, term: str) -> int:
-        """A common term's row count in one half: its share of rows in the planner's
-        statistics (`most_common_elems`, refreshed by autovacuum's ANALYZE, read through
-        `brain_term_share` so a person gets them too) times the half's rows, never below
-        COUNT_CAP, which it is known to reach; counted when the statistics do not list it."""
-        share = self.conn.execute(
-            "SELECT brain_term_share(?::smallint, ?)", (history, term)
-        ).fetchone()[0]
-        if not share:  # no statistics yet (a brain just filled): count it once, in full
-            row = self.conn.execute(
-                "SELECT brain_rows_holding(?::smallint, ?, NULL)", (history, term)
-            ).fetchone()
-            return int(row[0])
-        return max(COUNT_CAP, int(float(share) * self._rows(history)))
+    def rows(self) -> int:
+        """Rows in both halves: the entities indexed, as last counted (kept a while)."""
+        return sum(self._rows(history) for history in (0, 1))
 
     def _rows(self, history: int) -> int:
         """Rows in one half of the index (kept a while: counting scans the half)."""
