@@ -137,8 +137,9 @@ class HybridSearch:
         self._cache: dict[str, np.ndarray] = {}  # query -> vector, oldest first
 
     def entity_count(self) -> int:
-        """The brain's size for IDF: exact on small brains, at most 5 s old on big ones
-        (counting 300k rows costs ~3 ms, and IDF needs the size only roughly)."""
+        """The brain's size for IDF: exact on small brains, asked of the store at most every
+        5 s on big ones (SQLite counts 300k rows in ~3 ms; PostgreSQL answers from its text
+        index's row count, itself kept a few minutes), as IDF needs the size only roughly."""
         count, changes, when = self._total
         now = time.monotonic()
         changed = changes != self.store.changes()
