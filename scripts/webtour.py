@@ -24,7 +24,8 @@ from brainbridge.store.sqlite.directives import SqliteDirectiveStore
 SESSION = "tour-7f3a9c21"
 TURNS = [
     (
-        "Drivers at Acme still lose stops after syncing; any new ideas for the offline sync?",
+        "Turns out the offline sync still loses stops for drivers at Acme."
+        " Any new ideas for the offline sync?",
         "Keep one writer per route: the phone that opened the route owns it until it syncs.",
     ),
     (
