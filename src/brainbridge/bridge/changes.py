@@ -29,6 +29,7 @@ from brainbridge.words import CALENDAR_WORDS, STOPWORDS, query_terms
 _CHANGE_VERBS = """move shift switch change relocate transfer migrate replace upgrade downgrade
     reschedule postpone extend raise lower increase decrease reduce bump promote demote stop
     quit leave cancel drop sell end swap rename reassign"""
+_IRREGULAR = "left sold quit cut"  # past forms _inflected cannot make
 # A completion is told in the past ("sent", "paid"): "I'm sending it", "Book a table" and
 # "our book club" complete nothing.
 _DONE = """sent finished completed submitted delivered handed paid signed wrapped filed booked
@@ -45,8 +46,10 @@ def _inflected(verbs: str, irregular: str = "") -> str:
     return "|".join(sorted(forms | set(irregular.split()), key=len, reverse=True))
 
 
+# Every form of a verb of change, for the cue and for the checks on a cue that is a verb.
+_CHANGE_FORMS = _inflected(_CHANGE_VERBS, _IRREGULAR)
 CHANGE = re.compile(
-    rf"\b(?:{_inflected(_CHANGE_VERBS, 'left sold quit cut')}|pushed back|pushed out|brought forward|gave up|"
+    rf"\b(?:{_CHANGE_FORMS}|pushed back|pushed out|brought forward|gave up|"
     r"no longer|not anymore|any ?more|instead|from now on|is now|are now|"
     r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|new (?:\w+ )?(?:is|will be)|"
     r"took over|turns out|actually|"
@@ -119,7 +122,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _NEGATED = re.compile(r"\b(?:not|never|\w+n[’']t)\s+(?:\w+\s+)?$", re.I)
 # "since I moved from Sweden", "when we switched jobs": the background of what is said.
 _BACKGROUND = re.compile(r"\b(?:since|when)\s+(?:i|we|you|he|she|they|my|our)\s+(?:\w+\s+)?$", re.I)
-_CHANGE_VERB = re.compile(rf"(?:{_CHANGED}|left|sold|quit|cut)", re.I)
+_CHANGE_VERB = re.compile(rf"(?:{_CHANGE_FORMS})", re.I)
 # "we're moving the standup", "is being moved": an -ing form is a change in progress only
 # after a form of "be"; else it is a gerund or an adjective ("promoting LGBTQ rights",
 # "a moving experience").
