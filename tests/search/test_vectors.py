@@ -318,3 +318,25 @@ def test_sentences_replaced_by_fewer_are_never_matched_again(
         assert dict(hits).get(eid, cosines[eid]) == pytest.approx(cosines[eid], abs=1e-5)
         assert index.cosines([eid], q)[eid] == pytest.approx(cosines[eid], abs=1e-5)
     assert recall_at_10(index, brain, brain.near_topics(30)) >= RECALL_AT_10
+
+
+@pytest.mark.parametrize("filters", [KNOWLEDGE, HISTORY, {}])
+def test_queries_searched_together_find_what_each_finds_alone(brain: Corpus, filters) -> None:
+    """Enrich's 1-3 queries read the cells once for all (`nearest_many`): each query still
+    gets its exact cosines, its background and at least the recall it has alone."""
+    index = clustered_index(brain)
+    queries = brain.near_topics(30)
+    together_found = alone_found = 0
+    for group in (queries[i : i + 3] for i in range(0, len(queries), 3)):
+        together = index.nearest_many(list(group), 10, **filters)
+        assert len(together) == len(group)
+        for q, (hits, background) in zip(group, together, strict=True):
+            truth, cosines, _ = brain.exact(q, 10, **filters)
+            alone, alone_background = index.nearest(q, 10, **filters)
+            assert background == pytest.approx(alone_background, abs=1e-6)
+            for eid, cos in hits:
+                assert cos == pytest.approx(cosines[eid], abs=1e-5)
+            together_found += len(set(truth) & {eid for eid, _ in hits})
+            alone_found += len(set(truth) & {eid for eid, _ in alone})
+    assert together_found >= alone_found
+    assert index.nearest_many([], 10, **filters) == []

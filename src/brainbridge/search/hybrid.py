@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brainbridge.model import CHAT_EXCHANGE, Entity, Hit, holds_at
 from brainbridge.ports import Embedder, Store
@@ -171,10 +171,37 @@ class HybridSearch:
         embedding = self._embed(queries) if opt.vectors else None
         texts = [self._text(r, opt) if ok else None for r, ok in zip(requests, live, strict=True)]
         vectors = embedding() if embedding else {}
+        near = self._nearest(requests, texts, vectors)
         return [
-            self._search(r, text, vectors.get(r.query), opt) if text is not None else []
-            for r, text in zip(requests, texts, strict=True)
+            self._search(r, text, vectors.get(r.query), near.get(i), opt)
+            if text is not None
+            else []
+            for i, (r, text) in enumerate(zip(requests, texts, strict=True))
         ]
+
+    def _nearest(
+        self,
+        requests: Sequence[SearchRequest],
+        texts: Sequence[_Text | None],
+        vectors: dict[str, np.ndarray],
+    ) -> dict[int, tuple[list[tuple[int, float]], float]]:
+        """The nearest vectors of each request's query, by request position: the requests
+        that share a type filter are answered together (enrich searches knowledge and
+        history for each of its queries), so the index reads its cells once per filter."""
+        if self.index is None or not vectors:
+            return {}
+        groups: dict[tuple[Any, ...], list[int]] = {}
+        for i, (req, text) in enumerate(zip(requests, texts, strict=True)):
+            if text is not None and req.query in vectors:
+                key = (tuple(req.entity_types or ()), tuple(req.exclude_types or ()), text.k)
+                groups.setdefault(key, []).append(i)
+        out: dict[int, tuple[list[tuple[int, float]], float]] = {}
+        for (types, excluded, k), members in groups.items():
+            found = self.index.nearest_many(
+                [vectors[requests[i].query] for i in members], k, types or None, excluded or None
+            )
+            out.update(zip(members, found, strict=True))
+        return out
 
     def _embed(self, queries: Sequence[str]) -> Callable[[], dict[str, np.ndarray]] | None:
         """A call that returns the query vectors, started now on the embedding thread; None
@@ -222,10 +249,11 @@ class HybridSearch:
         req: SearchRequest,
         found_text: _Text,
         query_vector: np.ndarray | None,
+        near: tuple[list[tuple[int, float]], float] | None,
         opt: SearchOptions,
     ) -> list[Hit]:
         k, bm25, context, text = found_text
-        cosine, nearest, background = self._vectors(query_vector, k, text, req)
+        cosine, nearest, background = self._vectors(query_vector, near, text)
         entities: dict[int, Entity] = {}  # loaded as the floor walks down the ranking
 
         found: dict[int, list[str]] = {}
@@ -280,14 +308,16 @@ class HybridSearch:
         ]
 
     def _vectors(
-        self, query_vector: np.ndarray | None, k: int, text: dict[int, float], req: SearchRequest
+        self,
+        query_vector: np.ndarray | None,
+        near: tuple[list[tuple[int, float]], float] | None,
+        text: dict[int, float],
     ) -> tuple[dict[int, float], list[int], float]:
-        """(cosine of every candidate that has a vector, ids of the k nearest, background)."""
-        if self.index is None or query_vector is None:
+        """(cosine of every candidate that has a vector, ids of the k nearest, background),
+        from the request's nearest vectors (`_nearest`) and the cosines of its text hits."""
+        if self.index is None or query_vector is None or near is None:
             return {}, [], 0.0
-        nearest, background = self.index.nearest(
-            query_vector, k, req.entity_types, req.exclude_types
-        )
+        nearest, background = near
         cosine = dict(nearest)
         cosine.update(self.index.cosines([e for e in text if e not in cosine], query_vector))
         return cosine, [eid for eid, _ in nearest], background

@@ -74,37 +74,52 @@ class Ivf:
 
         `allowed` is a bool per type code (None: every type).
         """
-        qy = query @ self.projection
+        return self.candidates_many(query[None, :], k, allowed)[0]
+
+    def candidates_many(
+        self, queries: np.ndarray, k: int, allowed: np.ndarray | None
+    ) -> list[np.ndarray]:
+        """`candidates` for each row of `queries` (the 1-3 queries of one enrich): the cells
+        probed for any of them are scanned once for all. Scanning is bound by reading the
+        cells from memory, so three queries cost about what one does (docs/benchmarks.md),
+        and each query is ranked over every probed cell, its own and the others'."""
+        qy = queries @ self.projection
         want = max(200, self.params.rerank * k)
-        found = []
+        found: list[list[np.ndarray]] = [[] for _ in queries]
         for part in self.partitions:
             keep = part.matching(allowed)
             if keep == 0:
                 continue
             mixed = keep < len(part.rows)
             if part.centroids is None:
-                scores = matvec(part.vectors, query)
-                if mixed:
-                    assert allowed is not None
-                    scores[~allowed[part.codes]] = -np.inf
-                found.append(part.rows[_best(scores, want)])
+                for j, query in enumerate(queries):
+                    scores = matvec(part.vectors, query)
+                    if mixed:
+                        assert allowed is not None
+                        scores[~allowed[part.codes]] = -np.inf
+                    found[j].append(part.rows[_best(scores, want)])
             elif mixed and keep < EXACT_SHARE * len(part.rows):
                 assert allowed is not None
-                found.append(part.rows[allowed[part.codes]])
+                for rows in found:
+                    rows.append(part.rows[allowed[part.codes]])
             else:
-                found.append(self._probe(part, qy, want, allowed if mixed else None, keep))
-        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+                probed = self._probe(part, qy, want, allowed if mixed else None, keep)
+                for rows, best in zip(found, probed, strict=True):
+                    rows.append(best)
+        return [np.concatenate(f) if f else np.zeros(0, dtype=np.int64) for f in found]
 
     def _probe(
         self, part: Partition, qy: np.ndarray, want: int, allowed: np.ndarray | None, keep: int
-    ) -> np.ndarray:
+    ) -> list[np.ndarray]:
+        """The best `want` rows of the probed cells for each projected query (a row of qy)."""
         assert part.centroids is not None
         cells = len(part.centroids)
         share = keep / len(part.rows)
         nprobe = min(cells, math.ceil(self.params.probe * math.sqrt(cells) / share))
-        near = matvec(part.centroids, qy)
         if nprobe < cells:
-            probed = np.sort(np.argpartition(-near, nprobe - 1)[:nprobe])
+            near = part.centroids @ qy.T if len(qy) > 1 else matvec(part.centroids, qy[0])[:, None]
+            chosen = np.argpartition(-near, nprobe - 1, axis=0)[:nprobe]
+            probed = np.unique(chosen)
         else:
             probed = np.arange(cells)
         # Neighbouring cells are neighbours in memory too: scan each run of them at once.
@@ -119,19 +134,27 @@ class Ivf:
             if b > a
         ]
         if not runs:
-            return np.zeros(0, dtype=np.int64)
+            return [np.zeros(0, dtype=np.int64) for _ in qy]
         at = np.zeros(len(runs) + 1, dtype=np.int64)
         at[1:] = np.cumsum([b - a for a, b in runs])
-        scores = np.empty(int(at[-1]), dtype=np.float32)
-        for i, (a, b) in enumerate(runs):
-            matvec(part.vectors[a:b], qy, out=scores[at[i] : at[i + 1]])
+        scores = np.empty((int(at[-1]), len(qy)), dtype=np.float32)
+        if len(qy) == 1:
+            for i, (a, b) in enumerate(runs):
+                matvec(part.vectors[a:b], qy[0], out=scores[at[i] : at[i + 1], 0])
+        else:  # one small product per run: (rows, dims) by (dims, queries)
+            columns = np.ascontiguousarray(qy.T)
+            for i, (a, b) in enumerate(runs):
+                np.matmul(part.vectors[a:b], columns, out=scores[at[i] : at[i + 1]])
         if allowed is not None:
             codes = np.concatenate([part.codes[a:b] for a, b in runs])
             scores[~allowed[codes]] = -np.inf
-        best = _best(scores, want)
-        run = np.searchsorted(at, best, side="right") - 1
         firsts = np.array([a for a, _ in runs], dtype=np.int64)
-        return part.rows[firsts[run] + best - at[run]]
+        out = []
+        for j in range(len(qy)):
+            best = _best(np.ascontiguousarray(scores[:, j]), want)
+            run = np.searchsorted(at, best, side="right") - 1
+            out.append(part.rows[firsts[run] + best - at[run]])
+        return out
 
 
 def matvec(matrix: np.ndarray, vector: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:

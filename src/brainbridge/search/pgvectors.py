@@ -57,6 +57,16 @@ class PgVectorIndex:
         ranked = sorted(hits.items(), key=lambda h: -h[1])
         return ranked, float(self._mean(entity_types, exclude_types) @ query.astype(np.float32))
 
+    def nearest_many(
+        self,
+        queries: Sequence[np.ndarray],
+        k: int,
+        entity_types: Sequence[str] | None = None,
+        exclude_types: Sequence[str] | None = None,
+    ) -> list[tuple[list[tuple[int, float]], float]]:
+        """`nearest` for each query (the server's index answers each on its own)."""
+        return [self.nearest(q, k, entity_types, exclude_types) for q in queries]
+
     def cosines(self, ids: Sequence[int], query: np.ndarray) -> dict[int, float]:
         """Cosine of the query with each listed entity that has a vector: the best of its
         whole text's and its sentences'."""

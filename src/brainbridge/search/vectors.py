@@ -325,23 +325,49 @@ class VectorIndex:
         Cosines are exact; on a clustered index the top-k may miss a row in a cell not
         probed (recall@10 is measured in docs/benchmarks.md).
         """
+        return self.nearest_many([query], k, entity_types, exclude_types)[0]
+
+    def nearest_many(
+        self,
+        queries: Sequence[np.ndarray],
+        k: int,
+        entity_types: Sequence[str] | None = None,
+        exclude_types: Sequence[str] | None = None,
+    ) -> list[tuple[list[tuple[int, float]], float]]:
+        """`nearest` for several queries under one type filter; on a clustered index the
+        cells any of them probes are read once for all (`Ivf.candidates_many`)."""
         self._publish()
-        if not self._row_of or k <= 0:
-            return [], 0.0
-        q = query.astype(np.float32)
+        if not self._row_of or k <= 0 or not len(queries):
+            return [([], 0.0) for _ in queries]
         allowed = self._allowed(entity_types, exclude_types)
         counts = self._counts if allowed is None else np.where(allowed, self._counts, 0)
         total = int(counts.sum())
         if total == 0:
-            return [], 0.0
-        sums = self._sums if allowed is None else self._sums[allowed]
-        background = float(sums.sum(axis=0) @ q) / total
+            return [([], 0.0) for _ in queries]
+        sums = (self._sums if allowed is None else self._sums[allowed]).sum(axis=0)
+        qs = np.stack([q.astype(np.float32) for q in queries])
         if self._ivf is None:
-            ids, sims = self._ids[: self._n], matvec(self._matrix[: self._n], q)
-            codes = self._codes[: self._n]
+            ids, codes = self._ids[: self._n], self._codes[: self._n]
+            scanned = [(ids, codes, matvec(self._matrix[: self._n], q)) for q in qs]
         else:
-            rows, sims = self._probe(self._ivf, q, k, allowed)
-            ids, codes = self._ids[rows], self._codes[rows]
+            scanned = [
+                (self._ids[rows], self._codes[rows], sims)
+                for rows, sims in self._probe(self._ivf, qs, k, allowed)
+            ]
+        return [
+            (self._top(ids, codes, sims, k, allowed), float(sums @ q) / total)
+            for (ids, codes, sims), q in zip(scanned, qs, strict=True)
+        ]
+
+    def _top(
+        self,
+        ids: np.ndarray,
+        codes: np.ndarray,
+        sims: np.ndarray,
+        k: int,
+        allowed: np.ndarray | None,
+    ) -> list[tuple[int, float]]:
+        """The k best entities of scored rows, each at its best row."""
         if allowed is not None:
             sims = np.where(allowed[codes], sims, -np.inf)
         if self._dead:
@@ -349,7 +375,7 @@ class VectorIndex:
         # An entity has at most 1 + MAX_PARTS rows: this many rows hold the best k entities.
         rows_k = min(k * (1 + MAX_PARTS), len(sims))
         if rows_k == 0:
-            return [], background
+            return []
         top = np.argpartition(-sims, rows_k - 1)[:rows_k]
         top = top[np.argsort(-sims[top])]
         best: dict[int, float] = {}  # each entity at its best row, the first seen
@@ -359,21 +385,24 @@ class VectorIndex:
             best.setdefault(int(ids[i]), float(sims[i]))
             if len(best) >= k:
                 break
-        return list(best.items()), background
+        return list(best.items())
 
     def _probe(
-        self, cells: Ivf, q: np.ndarray, k: int, allowed: np.ndarray | None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """(rows, exact cosines): the best of the probed cells, the tail, stale rows."""
-        found = cells.candidates(q, k, allowed)
+        self, cells: Ivf, qs: np.ndarray, k: int, allowed: np.ndarray | None
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(rows, exact cosines) for each query: the best of the probed cells, the tail,
+        stale rows."""
         stale = np.fromiter(self._stale, dtype=np.int64, count=len(self._stale))
-        if len(stale):
-            found = np.concatenate([found[~np.isin(found, stale)], stale])
         tail = np.arange(cells.covered, self._n)
-        sims = np.concatenate(
-            [matvec(self._matrix[found], q), matvec(self._matrix[cells.covered : self._n], q)]
-        )
-        return np.concatenate([found, tail]), sims
+        out = []
+        for found, q in zip(cells.candidates_many(qs, k, allowed), qs, strict=True):
+            if len(stale):
+                found = np.concatenate([found[~np.isin(found, stale)], stale])
+            sims = np.concatenate(
+                [matvec(self._matrix[found], q), matvec(self._matrix[cells.covered : self._n], q)]
+            )
+            out.append((np.concatenate([found, tail]), sims))
+        return out
 
     def _allowed(
         self, entity_types: Sequence[str] | None, exclude_types: Sequence[str] | None
