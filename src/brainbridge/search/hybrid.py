@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from brainbridge.model import CHAT_EXCHANGE, Entity, Hit, holds_at
 from brainbridge.ports import Embedder, Store
@@ -110,6 +110,16 @@ def _embedding_pool() -> ThreadPoolExecutor:
         return _pool
 
 
+# A query's nearest vectors under a request's filter: ((entity id, cosine) best first, the
+# query's mean cosine over the searched vectors).
+_Near = tuple[list[tuple[int, float]], float]
+
+
+def _k(req: SearchRequest, opt: SearchOptions) -> int:
+    """Candidates each retriever returns for a request."""
+    return max(opt.candidates, req.num_results * 3)
+
+
 class _Text(NamedTuple):
     k: int
     bm25: dict[int, float]
@@ -163,15 +173,14 @@ class HybridSearch:
     def search_many(
         self, requests: Sequence[SearchRequest], options: SearchOptions | None = None
     ) -> list[list[Hit]]:
-        """Several searches, one result list each; the distinct queries are embedded in one
-        model call, on another thread while BM25 runs, and remembered for repeated text."""
+        """Several searches, one result list each. The vector half runs on another thread
+        while BM25 runs on this one: the distinct queries embedded in one model call (and
+        remembered for repeated text), then the index probed for all of them."""
         opt = options or SearchOptions()
         live = [r.num_results > 0 and bool(r.query.strip()) for r in requests]
-        queries = [r.query for r, ok in zip(requests, live, strict=True) if ok]
-        embedding = self._embed(queries) if opt.vectors else None
+        vector_half = self._vector_half(requests, live, opt) if opt.vectors else None
         texts = [self._text(r, opt) if ok else None for r, ok in zip(requests, live, strict=True)]
-        vectors = embedding() if embedding else {}
-        near = self._nearest(requests, texts, vectors)
+        vectors, near = vector_half() if vector_half else ({}, {})
         return [
             self._search(r, text, vectors.get(r.query), near.get(i), opt)
             if text is not None
@@ -179,23 +188,62 @@ class HybridSearch:
             for i, (r, text) in enumerate(zip(requests, texts, strict=True))
         ]
 
+    def _vector_half(
+        self, requests: Sequence[SearchRequest], live: Sequence[bool], opt: SearchOptions
+    ) -> Callable[[], tuple[dict[str, np.ndarray], dict[int, _Near]]] | None:
+        """A call that returns (the query vectors, each live request's nearest vectors by
+        position), started now on the embedding thread; None without an embedder or with
+        nothing indexed to compare with (no model call).
+
+        The in-memory index is probed on that thread too: this thread runs only BM25 and
+        the store's reads until the call returns, so nothing else touches the index
+        meanwhile (its refresh happens here, first). PostgreSQL's index asks the server
+        through the store's connection, so it is asked on this thread, afterwards."""
+        if self.embedder is None or self.index is None:
+            return None
+        self.index.refresh()
+        queries = [r.query for r, ok in zip(requests, live, strict=True) if ok]
+        if not len(self.index) or not queries:
+            return None
+        known = {q: v for q in dict.fromkeys(queries) if (v := self._cache.get(q)) is not None}
+        todo = [q for q in dict.fromkeys(queries) if q not in known]
+        # Requests that share a type filter are probed together (enrich searches knowledge
+        # and history for each of its queries): the index reads its cells once per filter.
+        groups: dict[tuple[tuple[str, ...], tuple[str, ...], int], list[int]] = {}
+        for i, (req, ok) in enumerate(zip(requests, live, strict=True)):
+            if ok:
+                key = (tuple(req.entity_types or ()), tuple(req.exclude_types or ()), _k(req, opt))
+                groups.setdefault(key, []).append(i)
+        embedder = self.embedder
+        here = not self.index.concurrent_reads
+
+        def work() -> tuple[dict[str, np.ndarray], dict[int, _Near]]:
+            vectors = dict(known)
+            if todo:
+                vectors.update(zip(todo, embedder.embed(todo), strict=True))
+            return vectors, ({} if here else self._nearest(requests, groups, vectors))
+
+        future = _embedding_pool().submit(work)
+
+        def collect() -> tuple[dict[str, np.ndarray], dict[int, _Near]]:
+            vectors, near = future.result()
+            for q in todo:
+                self._cache[q] = vectors[q]
+            while len(self._cache) > QUERY_CACHE:
+                self._cache.pop(next(iter(self._cache)))
+            return vectors, (self._nearest(requests, groups, vectors) if here else near)
+
+        return collect
+
     def _nearest(
         self,
         requests: Sequence[SearchRequest],
-        texts: Sequence[_Text | None],
+        groups: dict[tuple[tuple[str, ...], tuple[str, ...], int], list[int]],
         vectors: dict[str, np.ndarray],
-    ) -> dict[int, tuple[list[tuple[int, float]], float]]:
-        """The nearest vectors of each request's query, by request position: the requests
-        that share a type filter are answered together (enrich searches knowledge and
-        history for each of its queries), so the index reads its cells once per filter."""
-        if self.index is None or not vectors:
-            return {}
-        groups: dict[tuple[Any, ...], list[int]] = {}
-        for i, (req, text) in enumerate(zip(requests, texts, strict=True)):
-            if text is not None and req.query in vectors:
-                key = (tuple(req.entity_types or ()), tuple(req.exclude_types or ()), text.k)
-                groups.setdefault(key, []).append(i)
-        out: dict[int, tuple[list[tuple[int, float]], float]] = {}
+    ) -> dict[int, _Near]:
+        """Each grouped request's nearest vectors, by position: one probe per group."""
+        assert self.index is not None
+        out: dict[int, _Near] = {}
         for (types, excluded, k), members in groups.items():
             found = self.index.nearest_many(
                 [vectors[requests[i].query] for i in members], k, types or None, excluded or None
@@ -203,32 +251,9 @@ class HybridSearch:
             out.update(zip(members, found, strict=True))
         return out
 
-    def _embed(self, queries: Sequence[str]) -> Callable[[], dict[str, np.ndarray]] | None:
-        """A call that returns the query vectors, started now on the embedding thread; None
-        without an embedder or with nothing indexed to compare with (no model call)."""
-        if self.embedder is None or self.index is None:
-            return None
-        self.index.refresh()
-        if not len(self.index) or not queries:
-            return None
-        known = {q: v for q in dict.fromkeys(queries) if (v := self._cache.get(q)) is not None}
-        todo = [q for q in dict.fromkeys(queries) if q not in known]
-        if not todo:
-            return lambda: known
-        future = _embedding_pool().submit(self.embedder.embed, todo)
-
-        def collect() -> dict[str, np.ndarray]:
-            for q, v in zip(todo, future.result(), strict=True):
-                known[q] = self._cache[q] = v
-            while len(self._cache) > QUERY_CACHE:
-                self._cache.pop(next(iter(self._cache)))
-            return known
-
-        return collect
-
     def _text(self, req: SearchRequest, opt: SearchOptions) -> _Text:
         """The text half of a search: BM25, and the exchanges beside its matches."""
-        k = max(opt.candidates, req.num_results * 3)
+        k = _k(req, opt)
         bm25 = dict(self.store.bm25(req.query, k, req.entity_types, req.exclude_types))
         # A search that leaves exchanges out has no neighbours to read.
         history = CHAT_EXCHANGE not in (req.exclude_types or ()) and (
@@ -249,7 +274,7 @@ class HybridSearch:
         req: SearchRequest,
         found_text: _Text,
         query_vector: np.ndarray | None,
-        near: tuple[list[tuple[int, float]], float] | None,
+        near: _Near | None,
         opt: SearchOptions,
     ) -> list[Hit]:
         k, bm25, context, text = found_text
@@ -310,7 +335,7 @@ class HybridSearch:
     def _vectors(
         self,
         query_vector: np.ndarray | None,
-        near: tuple[list[tuple[int, float]], float] | None,
+        near: _Near | None,
         text: dict[int, float],
     ) -> tuple[dict[int, float], list[int], float]:
         """(cosine of every candidate that has a vector, ids of the k nearest, background),

@@ -23,6 +23,9 @@ CACHE_SECONDS = 30.0
 class PgVectorIndex:
     """Cosine search over one model's vectors in PostgreSQL. Use from the store's thread."""
 
+    # Asked through the store's connection: only from the store's thread.
+    concurrent_reads = False
+
     def __init__(self, store: Any, model: str, dim: int) -> None:
         self.store = store
         self.model = model

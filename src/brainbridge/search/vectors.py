@@ -53,9 +53,13 @@ class _Build:
 class VectorIndex:
     """Cosine search over every stored vector of one embedding model.
 
-    Use from one thread (the store's); a clustering runs on its own thread and is only
-    published from the using thread.
+    Use from one thread at a time (the store's, or the query-embedding thread while the
+    store's waits for it); a clustering runs on its own thread and is only published from
+    the using thread.
     """
+
+    # Searched from memory: `HybridSearch` may probe it on its embedding thread.
+    concurrent_reads = True
 
     def __init__(
         self,
