@@ -485,3 +485,38 @@ def test_a_question_naming_two_things_searches_for_them_together() -> None:
     queries = build_queries("When exactly was Jon in Rome last time?", mentions)
     assert queries[0].split()[:2] == ["Jon", "Rome"], queries
     assert len(queries) <= 2, queries
+
+
+async def test_a_thing_the_user_called_the_x_before_is_theirs_when_named_so_again(
+    tmp_path: Path,
+) -> None:
+    # "the standup": the user spoke of it as a known thing before, so a request naming it
+    # so again needs what was said, though only past exchanges hold the word and the
+    # request has no cue but "these days".
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        turns = [
+            ("We moved the standup to Google Meet, Zoom kept dropping people.", "Noted."),
+            ("My sister says the sky was so blue in Lisbon, and that happens every May.", "Nice."),
+        ]
+        for n, (user, reply) in enumerate(turns, start=1):
+            await bridge.observe_now("s1", n, user, reply, today=date(2026, 11, 2))
+        standup = await bridge.enrich("Which tool do we use for the standup these days?")
+        # A word the user pointed at loosely ("the sky was so blue"), or one after "that",
+        # is not a thing of theirs: these stay general questions.
+        general = [
+            await bridge.enrich(m)
+            for m in (
+                "Why is the sky blue during the day but red at sunset?",
+                "Java throws a NullPointerException on this getter, why would that happen?",
+            )
+        ]
+        await bridge.drain()
+    finally:
+        await brain.close()
+    assert standup.judgment is Judgment.ENRICH, standup.reasons
+    assert "Google Meet" in _items(standup.block)[0], standup.block
+    assert [r.judgment for r in general] == [Judgment.PASS_THROUGH] * 2, [
+        r.reasons for r in general
+    ]

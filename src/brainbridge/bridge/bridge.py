@@ -15,6 +15,7 @@ from brainbridge.bridge.judge import (
     OWN,
     QUESTION,
     SHORT_MESSAGE_WORDS,
+    SPOKEN_OF,
     TOPIC_TERMS,
     Match,
     Verdict,
@@ -76,6 +77,10 @@ SINGLE_TERM_COVERAGE = 0.45
 _ASKS = re.compile(r"\?\s*(?:\[[^\]]*\]\s*)*$")
 # Past exchanges read to see whether the user spoke of a thing as theirs ("my landlord").
 OWNED_SAMPLE = 10
+# The word right after "the" ("the standup", "the kids' school": kids), and what
+# `_spoken_of` returns when the user said "the <word>" (or "our <word>") before.
+THE_NOUN = re.compile(r"\bthe\s+([\w'’-]+)", re.I)
+SAID_THE = 2
 
 
 @dataclass(frozen=True)
@@ -310,22 +315,37 @@ class Bridge:
         # brain holds a fact of theirs by that name), and "the offsite" is a thing the
         # user spoke of only if they did so before ("the sky" in someone's story is not):
         # a word some entry uses is not enough.
-        known = [
-            (det if det not in OWN or self._owned(w) else "the", w)
-            for det, w in pointed
-            if df.get(w, 0) > in_history.get(w, 0) or (df.get(w) and self._spoken_of(w))
-        ]
+        # "the standup" when the user said "the standup" before (a thing only past
+        # exchanges hold): marked SPOKEN_OF, a surer sign than a word some entry uses.
+        named = {re.sub(r"['’]s$", "", w.lower().strip("'’-")) for w in THE_NOUN.findall(message)}
+        known = []
+        for det, w in pointed:
+            entry = df.get(w, 0) > in_history.get(w, 0)
+            spoken = 0 if entry or not df.get(w) else self._spoken_of(w)
+            if not entry and not spoken:
+                continue
+            if det in OWN and self._owned(w):
+                known.append((det, w))
+            else:
+                sure = spoken == SAID_THE and det == "the" and w in named
+                known.append((SPOKEN_OF if sure else "the", w))
         match = self._best_coverage(message, cued or bool(known))
         knows_user = bool(ABOUT_ME.search(message)) and bool(self._user_facts(1))
         return match, known, knows_user
 
-    def _spoken_of(self, word: str) -> bool:
-        """Whether the user pointed at `word` in a past message ("the offsite", "our lease")."""
-        said = re.compile(
+    def _spoken_of(self, word: str) -> int:
+        """Whether the user pointed at `word` in a past message: SAID_THE when they said
+        "the <word>" ("the offsite", "our book club"), 1 when a pointer came a word or two
+        before ("our new lease"), else 0."""
+        near = re.compile(
             rf"\b(?:the|that|this|these|those|my|our)\s+(?:[\w'’-]+\s+){{0,2}}?{re.escape(word)}",
             re.I,
         )
-        return any(said.search(text) for text in self._history_texts(word, OWNED_SAMPLE))
+        the = re.compile(rf"\b(?:the|my|our)\s+{re.escape(word)}\b", re.I)
+        texts = self._history_texts(word, OWNED_SAMPLE)
+        if any(the.search(text) for text in texts):
+            return SAID_THE
+        return int(any(near.search(text) for text in texts))
 
     def _owned(self, word: str) -> bool:
         """Whether the user called `word` theirs in a past exchange or holds a fact of it."""

@@ -134,6 +134,9 @@ COMMON_POSSESSIONS = frozenset(
     end point problem answer help people family friends home house place days moment while""".split()
 )
 OWN = frozenset({"my", "our"})
+# The determiner `known_refs` gives a word the user pointed at in a past message ("the
+# standup") that no entry outside past exchanges holds.
+SPOKEN_OF = "the (spoken of)"
 # A request about the user as a whole: a bio, an introduction, a CV, "tell them about me".
 ABOUT_ME = re.compile(
     r"\b(?:bio|biography|about me|about myself|introduce me|introduce myself|introduction|"
@@ -261,6 +264,11 @@ def judge_locally(
     elif pointed:
         score += 0.5
         reasons.append("it points at " + ", ".join(pointed[:3]) + ", which the brain knows")
+        # "the standup", "the book club": the user pointed at it the same way before.
+        spoken = sorted({w for det, w in known_refs or () if det == SPOKEN_OF})
+        if spoken:
+            score += 0.5
+            reasons.append("the user spoke of the " + ", ".join(spoken[:3]) + " before")
     about_user = knows_user and about_self(message) and bool(ABOUT_ME.search(message))
     if about_user:
         score += 2
