@@ -293,6 +293,28 @@ async def test_search_many_matches_single_searches_and_embeds_each_query_once(
     assert embedded == [["the spring cohort accelerator", "bakes sourdough"]]
 
 
+async def test_queries_prepared_before_a_search_are_embedded_once_ahead_of_it(
+    filled: Brain,
+) -> None:
+    # The bridge starts embedding a likely search's queries while its judge decides.
+    embedded: list[list[str]] = []
+    embed = filled.embedder.embed  # type: ignore[union-attr]
+
+    def counting(texts: Sequence[str]) -> np.ndarray:
+        embedded.append(list(texts))
+        return embed(texts)
+
+    filled.embedder.embed = counting  # type: ignore[union-attr, method-assign]
+    try:
+        await filled._run(filled.prepare_search, ["who bakes sourdough?", "a query searched later"])
+        prepared = await filled.search("who bakes sourdough?", 2, exclude_types=["Project"])
+        await filled.search("a query searched later", 2)
+    finally:
+        del filled.embedder.embed  # type: ignore[union-attr]
+    assert _names(prepared) == ["Maria Gonzalez"]
+    assert embedded == [["who bakes sourdough?", "a query searched later"]]
+
+
 async def test_an_entity_the_query_names_clears_the_floor(make_brain: BrainFactory) -> None:
     brain = await make_brain(embedder=None)
     await brain.upsert_entity("Person", "Priya", {}, description="The user's manager")

@@ -434,6 +434,11 @@ class Brain:
         )
         return (await self.search_many([request], options))[0]
 
+    def prepare_search(self, queries: Sequence[str]) -> None:
+        """Start embedding the queries a search will likely run soon, on the embedding
+        thread (`HybridSearch.prepare`). Call from the store's thread (inside `_run`)."""
+        self.searcher.prepare([clean_text(q) for q in queries])
+
     async def search_many(
         self, requests: Sequence[SearchRequest], options: SearchOptions | None = None
     ) -> list[list[Hit]]:

@@ -212,7 +212,7 @@ class Bridge:
             session = await self.brain._run(self.brain.sessions.get, session) or Session(session)
         summary = session.summary if session else ""
         turn = (session.message_count + 1) if session else 0
-        mentions = await self.brain._run(self._mentions, message)
+        mentions = await self.brain._run(self._mentions, message, summary)
         verdict, queries, source = await self._judge(message, summary, mentions)
         if verdict.judgment is Judgment.STEP_BACK:
             result = Enrichment(
@@ -232,7 +232,16 @@ class Bridge:
             self._log_turn(session.id, result)
         return result
 
-    def _mentions(self, message: str) -> list[Mention]:
+    def _mentions(self, message: str, summary: str | None = None) -> list[Mention]:
+        """The names the message holds; with `summary` (the session's, "" for none), the
+        queries of a message likely enriched start embedding meanwhile, while the judge
+        decides (the local judge builds the same queries when it enriches)."""
+        mentions = self._names_in(message)
+        if summary is not None and self.llm is None and has_cues(message, mentions):
+            self.brain.prepare_search(build_queries(message, mentions, summary))
+        return mentions
+
+    def _names_in(self, message: str) -> list[Mention]:
         found = self.names.find(message)
         # People and places often live only in past conversations (no entity names them):
         # a name-like word used in a few past exchanges is someone the user has talked about.

@@ -22,7 +22,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -145,6 +145,8 @@ class HybridSearch:
             self.index = VectorIndex(store, vector_model(embedder), embedder.dim)
         self._total = (0, -1, 0.0)  # (entity count, total_changes, when) for IDF
         self._cache: dict[str, np.ndarray] = {}  # query -> vector, oldest first
+        # query -> (its embedding in flight, its position in that call), from `prepare`
+        self._pending: dict[str, tuple[Future[np.ndarray], int]] = {}
 
     def entity_count(self) -> int:
         """The brain's size for IDF: exact on small brains, asked of the store at most every
@@ -188,6 +190,36 @@ class HybridSearch:
             for i, (r, text) in enumerate(zip(requests, texts, strict=True))
         ]
 
+    def prepare(self, queries: Sequence[str]) -> None:
+        """Start embedding `queries` on the embedding thread now, for a search that will
+        likely follow (the bridge calls this before its judge decides): that search then
+        waits less, or not at all, for its query vectors."""
+        self._settle()
+        if self.embedder is None or self.index is None:
+            return
+        self.index.refresh()
+        if not len(self.index):
+            return
+        todo = [
+            q for q in dict.fromkeys(queries) if q not in self._cache and q not in self._pending
+        ]
+        if todo:
+            future = _embedding_pool().submit(self.embedder.embed, todo)
+            self._pending.update((q, (future, i)) for i, q in enumerate(todo))
+
+    def _settle(self) -> None:
+        """Move finished prepared vectors into the cache (a search may never have come)."""
+        for q, (future, i) in list(self._pending.items()):
+            if future.done():
+                del self._pending[q]
+                if future.exception() is None:
+                    self._remember(q, future.result()[i])
+
+    def _remember(self, query: str, vector: np.ndarray) -> None:
+        self._cache[query] = vector
+        while len(self._cache) > QUERY_CACHE:
+            self._cache.pop(next(iter(self._cache)))
+
     def _vector_half(
         self, requests: Sequence[SearchRequest], live: Sequence[bool], opt: SearchOptions
     ) -> Callable[[], tuple[dict[str, np.ndarray], dict[int, _Near]]] | None:
@@ -205,8 +237,12 @@ class HybridSearch:
         queries = [r.query for r, ok in zip(requests, live, strict=True) if ok]
         if not len(self.index) or not queries:
             return None
+        self._settle()
         known = {q: v for q in dict.fromkeys(queries) if (v := self._cache.get(q)) is not None}
-        todo = [q for q in dict.fromkeys(queries) if q not in known]
+        # Prepared but still in flight: the work below waits for it on the same thread,
+        # which runs it first.
+        coming = {q: self._pending.pop(q) for q in dict.fromkeys(queries) if q in self._pending}
+        todo = [q for q in dict.fromkeys(queries) if q not in known and q not in coming]
         # Requests that share a type filter are probed together (enrich searches knowledge
         # and history for each of its queries): the index reads its cells once per filter.
         groups: dict[tuple[tuple[str, ...], tuple[str, ...], int], list[int]] = {}
@@ -219,6 +255,7 @@ class HybridSearch:
 
         def work() -> tuple[dict[str, np.ndarray], dict[int, _Near]]:
             vectors = dict(known)
+            vectors.update((q, future.result()[i]) for q, (future, i) in coming.items())
             if todo:
                 vectors.update(zip(todo, embedder.embed(todo), strict=True))
             return vectors, ({} if here else self._nearest(requests, groups, vectors))
@@ -227,10 +264,8 @@ class HybridSearch:
 
         def collect() -> tuple[dict[str, np.ndarray], dict[int, _Near]]:
             vectors, near = future.result()
-            for q in todo:
-                self._cache[q] = vectors[q]
-            while len(self._cache) > QUERY_CACHE:
-                self._cache.pop(next(iter(self._cache)))
+            for q in (*todo, *coming):
+                self._remember(q, vectors[q])
             return vectors, (self._nearest(requests, groups, vectors) if here else near)
 
         return collect
