@@ -498,11 +498,14 @@ async def test_a_thing_the_user_called_the_x_before_is_theirs_when_named_so_agai
         bridge = Bridge(brain)
         turns = [
             ("We moved the standup to Google Meet, Zoom kept dropping people.", "Noted."),
+            ("The offsite will be at Hotel Infante, main hall, December 4.", "Great."),
             ("My sister says the sky was so blue in Lisbon, and that happens every May.", "Nice."),
         ]
         for n, (user, reply) in enumerate(turns, start=1):
             await bridge.observe_now("s1", n, user, reply, today=date(2026, 11, 2))
         standup = await bridge.enrich("Which tool do we use for the standup these days?")
+        # Two pointers in a row: "the agenda for the offsite" points at both.
+        offsite = await bridge.enrich("Draft the agenda for the offsite, half a day.")
         # A word the user pointed at loosely ("the sky was so blue"), or one after "that",
         # is not a thing of theirs: these stay general questions.
         general = [
@@ -517,6 +520,8 @@ async def test_a_thing_the_user_called_the_x_before_is_theirs_when_named_so_agai
         await brain.close()
     assert standup.judgment is Judgment.ENRICH, standup.reasons
     assert "Google Meet" in _items(standup.block)[0], standup.block
+    assert offsite.judgment is Judgment.ENRICH, offsite.reasons
+    assert "Hotel Infante" in _items(offsite.block)[0], offsite.block
     assert [r.judgment for r in general] == [Judgment.PASS_THROUGH] * 2, [
         r.reasons for r in general
     ]

@@ -124,8 +124,9 @@ QUESTION = re.compile(
 )
 # A thing the speaker points at ("my landlord", "our standup", "the offsite"): the next
 # few words after a possessive or a definite article.
+# The words are read ahead, not consumed: "the agenda for the offsite" points twice.
 _POINTER = re.compile(
-    r"\b(my|our|the|that|this|these|those)\s+((?:[\w'’\-]+\s+){0,2}[\w'’\-]+)", re.I
+    r"\b(my|our|the|that|this|these|those)\s+(?=((?:[\w'’\-]+\s+){0,2}[\w'’\-]+))", re.I
 )
 # Possessions everyone has: "my team" or "our code" point at nothing the brain must know.
 COMMON_POSSESSIONS = frozenset(
