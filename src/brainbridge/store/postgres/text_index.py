@@ -273,13 +273,10 @@ class PgTextIndex:
         if _walk_back(df[common], self._rows(history)):
             newest = f"({match.format(q)} ORDER BY t.entity_id DESC LIMIT {WINDOW_ROWS})"
         else:
-            # The window's rows are read again by their place in the heap (a TID scan),
-            # not looked up by key (600 index probes: 3 ms of 15); sorting the matches
-            # with their text instead cost more than either.
             newest = (
-                f"(SELECT t.entity_id, {score} AS s FROM texts t WHERE t.ctid = ANY (ARRAY("
-                f"SELECT ctid FROM (SELECT ctid, entity_id FROM texts WHERE history = ?"
-                f" AND tsv @@ {q} OFFSET 0) m ORDER BY entity_id DESC LIMIT {WINDOW_ROWS})))"
+                f"(SELECT t.entity_id, {score} AS s FROM (SELECT entity_id FROM"
+                f" (SELECT entity_id FROM texts WHERE history = ? AND tsv @@ {q} OFFSET 0) m"
+                f" ORDER BY entity_id DESC LIMIT {WINDOW_ROWS}) w JOIN texts t USING (entity_id))"
             )
         window = [*scored, history, common]
         if not rare:
