@@ -151,6 +151,7 @@ def _ensure_group(conn: Any, group: str) -> None:
     conn.execute(f"GRANT SELECT ON brain_members, _migrations TO {g}")
     conn.execute(f"GRANT EXECUTE ON FUNCTION brain_term_share(smallint, text) TO {g}")
     conn.execute(f"GRANT EXECUTE ON FUNCTION brain_term_rows(smallint, text[], integer) TO {g}")
+    conn.execute(f"GRANT EXECUTE ON FUNCTION brain_term_counts(text[]) TO {g}")
 
 
 def join(conn: Any, name: str, workspace: str, can_write: bool = True) -> None:

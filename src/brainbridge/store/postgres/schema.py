@@ -447,6 +447,114 @@ VISIBLE_STATISTICS_007 = [
     *(f"ANALYZE {t}" for t in (*KNOWLEDGE, *DERIVED)),
 ]
 
+# `term_rows`: how many rows of each half of `texts`, in each workspace, hold each word
+# (lexeme), kept by the statements that write `texts`, as FTS5 keeps its doclists: a
+# search's document counts are then index reads of a few rows. Counted from `texts`
+# itself, through the GIN index, a word cost a heap fetch per row holding it (about 5 us
+# each, 300 of them for a common word, every row of a word the statistics do not list):
+# a third of an owner's search at 300k rows (`benchmarks/probe_person.py`).
+# `brain_term_counts`: the rows of each half holding each word, in the caller's
+# workspaces (a person's, by their membership, as the views decide it); a word of several
+# lexemes ("e-mail") is counted in `texts` as the query matches it, every row holding all.
+_TERM_DELTA = """INSERT INTO public.term_rows(lexeme, history, workspace, n)
+        SELECT u.lexeme, r.history, r.workspace, {sign} count(*)
+        FROM {rows} r, unnest(r.tsv) AS u GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+        ON CONFLICT (lexeme, history, workspace) DO UPDATE SET n = term_rows.n + excluded.n"""
+TERM_ROWS_008 = [
+    """CREATE TABLE term_rows (
+        lexeme TEXT NOT NULL,
+        history SMALLINT NOT NULL,
+        workspace TEXT NOT NULL,
+        n BIGINT NOT NULL,
+        PRIMARY KEY (lexeme, history, workspace)
+    )""",
+    f"""CREATE FUNCTION brain_term_rows_added() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public AS
+    $$ BEGIN
+        {_TERM_DELTA.format(sign="", rows="added")};
+        RETURN NULL;
+    END $$""",
+    f"""CREATE FUNCTION brain_term_rows_removed() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public AS
+    $$ BEGIN
+        {_TERM_DELTA.format(sign="-", rows="removed")};
+        RETURN NULL;
+    END $$""",
+    """CREATE FUNCTION brain_term_rows_changed() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public AS
+    $$ BEGIN
+        INSERT INTO public.term_rows(lexeme, history, workspace, n)
+        SELECT lexeme, history, workspace, sum(n) FROM (
+            SELECT u.lexeme, r.history, r.workspace, 1 AS n FROM added r, unnest(r.tsv) AS u
+            UNION ALL
+            SELECT u.lexeme, r.history, r.workspace, -1 FROM removed r, unnest(r.tsv) AS u
+        ) d GROUP BY 1, 2, 3 HAVING sum(n) <> 0 ORDER BY 1, 2, 3
+        ON CONFLICT (lexeme, history, workspace) DO UPDATE SET n = term_rows.n + excluded.n;
+        RETURN NULL;
+    END $$""",
+    """CREATE FUNCTION brain_term_rows_emptied() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public AS
+    $$ BEGIN
+        DELETE FROM public.term_rows;
+        RETURN NULL;
+    END $$""",
+    # Made before the table is filled: making a trigger waits for the writers of `texts`
+    # and holds off new ones until this migration commits, so no row is missed or counted
+    # twice.
+    "CREATE TRIGGER texts_term_rows_added AFTER INSERT ON texts REFERENCING NEW TABLE AS added"
+    " FOR EACH STATEMENT EXECUTE FUNCTION brain_term_rows_added()",
+    "CREATE TRIGGER texts_term_rows_removed AFTER DELETE ON texts"
+    " REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION brain_term_rows_removed()",
+    "CREATE TRIGGER texts_term_rows_changed AFTER UPDATE ON texts"
+    " REFERENCING OLD TABLE AS removed NEW TABLE AS added"
+    " FOR EACH STATEMENT EXECUTE FUNCTION brain_term_rows_changed()",
+    "CREATE TRIGGER texts_term_rows_emptied AFTER TRUNCATE ON texts"
+    " FOR EACH STATEMENT EXECUTE FUNCTION brain_term_rows_emptied()",
+    "INSERT INTO term_rows(lexeme, history, workspace, n)"
+    " SELECT u.lexeme, t.history, t.workspace, count(*) FROM texts t, unnest(t.tsv) AS u"
+    " GROUP BY 1, 2, 3",
+    """CREATE FUNCTION brain_term_counts(terms text[])
+    RETURNS TABLE (i integer, knowledge bigint, history bigint)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, public SET enable_seqscan = off AS
+    $$ DECLARE
+        caller text := current_setting('role');
+        readable text[];
+        lexemes text[];
+        q tsquery;
+    BEGIN
+        IF caller <> 'none' THEN
+            readable := ARRAY(SELECT m.workspace FROM public.brain_members m
+                JOIN public.brain_users u ON u.name = m.user_name
+                WHERE u.role = caller AND u.revoked_at IS NULL);
+        END IF;
+        FOR k IN 1 .. coalesce(cardinality(terms), 0) LOOP
+            i := k;
+            lexemes := tsvector_to_array(to_tsvector('english', terms[k]));
+            IF cardinality(lexemes) = 1 THEN
+                SELECT coalesce(sum(c.n) FILTER (WHERE c.history = 0), 0),
+                       coalesce(sum(c.n) FILTER (WHERE c.history = 1), 0)
+                    INTO knowledge, history FROM public.term_rows c
+                    WHERE c.lexeme = lexemes[1]
+                    AND (readable IS NULL OR c.workspace = ANY (readable));
+            ELSIF cardinality(lexemes) = 0 THEN
+                knowledge := 0;
+                history := 0;
+            ELSE
+                q := plainto_tsquery('english', terms[k]);
+                SELECT count(*) INTO knowledge FROM public.texts t
+                    WHERE t.history = 0 AND t.tsv @@ q
+                    AND (readable IS NULL OR t.workspace = ANY (readable));
+                SELECT count(*) INTO history FROM public.texts t
+                    WHERE t.history = 1 AND t.tsv @@ q
+                    AND (readable IS NULL OR t.workspace = ANY (readable));
+            END IF;
+            RETURN NEXT;
+        END LOOP;
+    END $$""",
+    "REVOKE ALL ON FUNCTION brain_term_counts(text[]) FROM PUBLIC",
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("001_schema", [x for x in SCHEMA_001.split(";") if x.strip()]),
     ("002_pgvector", [PGVECTOR_002]),
@@ -455,6 +563,7 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ("005_text_counts", TEXT_COUNTS_005),
     ("006_description_head", DESCRIPTION_HEAD_006),
     ("007_visible_statistics", VISIBLE_STATISTICS_007),
+    ("008_term_rows", TERM_ROWS_008),
 ]
 
 

@@ -14,12 +14,12 @@ b = 0.75, IDF from the same document counts the relevance floor reads, and a ter
 counted once per field (no term frequency: tsvector positions are not read).
 Scores are on their own scale; search fuses them by rank and relative score only.
 
-Document frequencies: a term in fewer than FRESH_BELOW rows is counted exactly at every
-query (cheap: few rows, and a row written a moment ago must count; reused for a second
-within one search while this connection writes nothing); other counts are kept
-a minute, and a term in COUNT_CAP rows or more is estimated from the planner's
-statistics (its IDF is small and drifts slowly), as the file caches its large counts. The row totals and average field lengths are read again every few
-minutes.
+Document frequencies are read from `term_rows` (schema migration 008), which the writes
+of `texts` keep exact, as FTS5 keeps its doclists: one round trip of index reads for
+both halves. A term in fewer than FRESH_BELOW rows is read again at every query (a row
+written a moment ago must count; reused for a second within one search while this
+connection writes nothing); other counts are kept a minute, as the file caches its large
+counts. The row totals and average field lengths are read again every few minutes.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from brainbridge.store.postgres import schema
 from brainbridge.store.sqlite.fts import MAX_TERMS
 from brainbridge.store.sqlite.text_index import (
     EXACT_ROWS,
@@ -49,7 +48,6 @@ CONFIG = "english"
 FIELDS = (("name_tsv", 3.0), ("desc_tsv", 1.0), ("body_tsv", 0.6))
 K1, B = 1.2, 0.75
 CACHE_SECONDS = 300.0
-COUNT_CAP = schema.COUNT_CAP
 FRESH_BELOW = 20
 COUNTS_SECONDS = 60.0
 # A row passed over in an index walk costs about this share of a GIN match's heap fetch
@@ -120,13 +118,11 @@ class PgTextIndex:
         return out
 
     def _counts(self, history: int, terms: list[str]) -> dict[str, int]:
-        """Rows of one half holding each term, in one round trip (`brain_term_rows`, schema
-        migration 007). A count stops at COUNT_CAP: a term in more rows than that is
-        common, and its count is estimated from the planner's statistics (its share of rows
-        in `most_common_elems`, refreshed by autovacuum's ANALYZE, times the half's rows,
-        never below COUNT_CAP), or counted in full where they do not list it. Counts from
-        FRESH_BELOW up are kept a minute; a rarer term is counted exactly at every call,
-        so a row written a moment ago counts."""
+        """Rows of one half holding each term. Both halves are read together, in one round
+        trip of index reads (`term_rows`, schema migration 008). Counts from FRESH_BELOW
+        up are kept a minute; a rarer term is read again at every call (reused within a
+        second while this connection writes nothing), so a row written a moment ago
+        counts."""
         now = time.monotonic()
         if now - self._common_at > COUNTS_SECONDS:
             self._common.clear()
@@ -140,19 +136,14 @@ class PgTextIndex:
         todo = [t for t in terms if t not in out]
         if todo:
             rows = self.conn.execute(
-                "SELECT i, n, share FROM brain_term_rows(?::smallint, ?::text[], ?)",
-                (history, todo, COUNT_CAP),
+                "SELECT i, knowledge, history FROM brain_term_counts(?::text[])", (todo,)
             )
-            found = {int(r[0]) - 1: (int(r[1]), r[2]) for r in rows}
+            found = {int(r[0]) - 1: (int(r[1]), int(r[2])) for r in rows}
             for i, term in enumerate(todo):
-                count, share = found.get(i, (0, None))
-                if count >= COUNT_CAP and share:
-                    count = max(COUNT_CAP, int(float(share) * self._rows(history)))
-                out[term] = count
-                if count >= FRESH_BELOW:
-                    self._common[(history, term)] = count
-                else:
-                    self._rare[(history, term)] = count
+                for half, count in enumerate(found.get(i, (0, 0))):
+                    cache = self._common if count >= FRESH_BELOW else self._rare
+                    cache[(half, term)] = count
+                out[term] = found.get(i, (0, 0))[history]
         return out
 
     def rows(self) -> int:
