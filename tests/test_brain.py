@@ -6,7 +6,7 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import ExitStack, closing
+from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -259,6 +259,23 @@ async def test_camel_case_and_snake_case_names_found_by_their_parts(brain: Brain
     assert _names(await brain.search("event bus")) == ["event_bus_v2"]
 
 
+@contextmanager
+def _embedding_calls(brain: Brain) -> Iterator[list[list[str]]]:
+    """The texts of each call to the brain's embedder while inside."""
+    embedded: list[list[str]] = []
+    embed = brain.embedder.embed  # type: ignore[union-attr]
+
+    def counting(texts: Sequence[str]) -> np.ndarray:
+        embedded.append(list(texts))
+        return embed(texts)
+
+    brain.embedder.embed = counting  # type: ignore[union-attr, method-assign]
+    try:
+        yield embedded
+    finally:
+        del brain.embedder.embed  # type: ignore[union-attr]
+
+
 async def test_search_many_matches_single_searches_and_embeds_each_query_once(
     filled: Brain,
 ) -> None:
@@ -269,15 +286,7 @@ async def test_search_many_matches_single_searches_and_embeds_each_query_once(
         SearchRequest("   ", 3),
         SearchRequest("bakes sourdough", 0),
     ]
-    embedded: list[list[str]] = []
-    embed = filled.embedder.embed  # type: ignore[union-attr]
-
-    def counting(texts: Sequence[str]) -> np.ndarray:
-        embedded.append(list(texts))
-        return embed(texts)
-
-    filled.embedder.embed = counting  # type: ignore[union-attr, method-assign]
-    try:
+    with _embedding_calls(filled) as embedded:
         batched = await filled.search_many(requests)
         # The same text searched again (an agent's retry, a repeated name) is not embedded
         # again.
@@ -285,8 +294,6 @@ async def test_search_many_matches_single_searches_and_embeds_each_query_once(
             await filled.search(r.query, r.num_results, r.entity_types, r.exclude_types)
             for r in requests
         ]
-    finally:
-        del filled.embedder.embed  # type: ignore[union-attr]
     assert [_names(h) for h in batched] == [_names(h) for h in singles]
     assert _names(batched[0])[0] == "Spring Cohort" and _names(batched[2]) == ["Maria Gonzalez"]
     assert batched[3] == batched[4] == []
@@ -297,20 +304,10 @@ async def test_queries_prepared_before_a_search_are_embedded_once_ahead_of_it(
     filled: Brain,
 ) -> None:
     # The bridge starts embedding a likely search's queries while its judge decides.
-    embedded: list[list[str]] = []
-    embed = filled.embedder.embed  # type: ignore[union-attr]
-
-    def counting(texts: Sequence[str]) -> np.ndarray:
-        embedded.append(list(texts))
-        return embed(texts)
-
-    filled.embedder.embed = counting  # type: ignore[union-attr, method-assign]
-    try:
+    with _embedding_calls(filled) as embedded:
         await filled._run(filled.prepare_search, ["who bakes sourdough?", "a query searched later"])
         prepared = await filled.search("who bakes sourdough?", 2, exclude_types=["Project"])
         await filled.search("a query searched later", 2)
-    finally:
-        del filled.embedder.embed  # type: ignore[union-attr]
     assert _names(prepared) == ["Maria Gonzalez"]
     assert embedded == [["who bakes sourdough?", "a query searched later"]]
 

@@ -493,16 +493,13 @@ async def test_a_thing_the_user_called_the_x_before_is_theirs_when_named_so_agai
     # "the standup": the user spoke of it as a known thing before, so a request naming it
     # so again needs what was said, though only past exchanges hold the word and the
     # request has no cue but "these days".
-    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    said = [
+        "We moved the standup to Google Meet, Zoom kept dropping people.",
+        "The offsite will be at Hotel Infante, main hall, December 4.",
+        "My sister says the sky was so blue in Lisbon, and that happens every May.",
+    ]
+    brain, bridge = await _observed(tmp_path, [(text, date(2026, 11, 2)) for text in said])
     try:
-        bridge = Bridge(brain)
-        turns = [
-            ("We moved the standup to Google Meet, Zoom kept dropping people.", "Noted."),
-            ("The offsite will be at Hotel Infante, main hall, December 4.", "Great."),
-            ("My sister says the sky was so blue in Lisbon, and that happens every May.", "Nice."),
-        ]
-        for n, (user, reply) in enumerate(turns, start=1):
-            await bridge.observe_now("s1", n, user, reply, today=date(2026, 11, 2))
         standup = await bridge.enrich("Which tool do we use for the standup these days?")
         # Two pointers in a row: "the agenda for the offsite" points at both.
         offsite = await bridge.enrich("Draft the agenda for the offsite, half a day.")
