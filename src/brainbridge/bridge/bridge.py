@@ -24,6 +24,7 @@ from brainbridge.bridge.judge import (
     judge_locally,
     needs_brain_check,
     pointed_words,
+    right_after_the,
     without_reference_phrases,
     word_count,
 )
@@ -77,9 +78,7 @@ SINGLE_TERM_COVERAGE = 0.45
 _ASKS = re.compile(r"\?\s*(?:\[[^\]]*\]\s*)*$")
 # Past exchanges read to see whether the user spoke of a thing as theirs ("my landlord").
 OWNED_SAMPLE = 10
-# The word right after "the" ("the standup", "the kids' school": kids), and what
-# `_spoken_of` returns when the user said "the <word>" (or "our <word>") before.
-THE_NOUN = re.compile(r"\bthe\s+([\w'’-]+)", re.I)
+# What `_spoken_of` returns when the user said "the <word>" (or "our <word>") before.
 SAID_THE = 2
 
 
@@ -326,7 +325,7 @@ class Bridge:
         # a word some entry uses is not enough.
         # "the standup" when the user said "the standup" before (a thing only past
         # exchanges hold): marked SPOKEN_OF, a surer sign than a word some entry uses.
-        named = {re.sub(r"['’]s$", "", w.lower().strip("'’-")) for w in THE_NOUN.findall(message)}
+        named = right_after_the(message)
         known = []
         for det, w in pointed:
             entry = df.get(w, 0) > in_history.get(w, 0)

@@ -162,13 +162,26 @@ def pointed_words(message: str, ignore: frozenset[str] = frozenset()) -> list[tu
     for m in _POINTER.finditer(message):
         det = m.group(1).lower()
         for word in m.group(2).split():
-            low = word.lower().strip("'’-")
-            low = re.sub(r"['’]s$", "", low)
+            low = _pointer_word(word)
             if low in _STOP_POINTER or low in STOPWORDS or _CONTRACTION.search(low):
                 break  # "the school pickup" yes, "the team about joining", "the race I'm" no
             if len(low) >= 3 and low not in COMMON_POSSESSIONS and low not in ignore:
                 out.append((det, low))
     return out
+
+
+def right_after_the(message: str) -> set[str]:
+    """The words right after "the" ("the standup", "the kids' school": kids)."""
+    return {
+        _pointer_word(m.group(2).split()[0])
+        for m in _POINTER.finditer(message)
+        if m.group(1).lower() == "the"
+    }
+
+
+def _pointer_word(word: str) -> str:
+    """A word after a pointer, as the brain check looks it up ("kids'" and "Mia's": kids, mia)."""
+    return re.sub(r"['’]s$", "", word.lower().strip("'’-"))
 
 
 _STOP_POINTER = frozenset(
