@@ -197,7 +197,8 @@ class HybridSearch:
         self._settle()
         if self.embedder is None or self.index is None:
             return
-        self.index.refresh()
+        if not len(self.index):  # else the search refreshes it; a count a moment old will do
+            self.index.refresh()
         if not len(self.index):
             return
         todo = [
