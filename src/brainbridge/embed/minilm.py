@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from brainbridge.embed.int8_matmul import rewrite
 from brainbridge.errors import InvalidInput
 
 log = logging.getLogger(__name__)
@@ -87,8 +88,12 @@ class MiniLMEmbedder:
         threads: int | None = None,
         batch_size: int = 32,
         max_length: int = 256,
+        int8_compute: bool = True,
     ) -> None:
         """Describe the model to load; nothing is read until the first `embed()`.
+
+        `int8_compute`: multiply in int8 (`int8_matmul`: a query ~3x faster, vectors at
+        cosine ~0.993 of the float products'); False keeps the file's float products.
 
         Raises:
             InvalidInput: batch_size is not positive, or max_length is outside 3..512.
@@ -102,6 +107,8 @@ class MiniLMEmbedder:
         self._batch_size = batch_size
         self._max_length = max_length
         self._max_chars = max_length * _CHARS_PER_TOKEN_BOUND
+        self._int8_compute = int8_compute
+        self._per_text = False  # set when the session multiplies in int8
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
@@ -139,7 +146,11 @@ class MiniLMEmbedder:
         clipped = [t[: self._max_chars] for t in texts]
         encodings = self._tokenizer.encode_batch_fast(clipped)
         ids = [np.asarray(e.ids, dtype=np.int64) for e in encodings]
-        for chunk in self._batches(ids):
+        # Products in int8 quantise a batch's activations on one scale, so a text's vector
+        # would depend on what it was batched with: each text runs alone then (still
+        # faster than float batches: 123 against 103 texts/s on LoCoMo turns here).
+        chunks = [[i] for i in range(len(ids))] if self._per_text else self._batches(ids)
+        for chunk in chunks:
             out[chunk] = self._run_batch([ids[i] for i in chunk])
         return out
 
@@ -179,6 +190,22 @@ class MiniLMEmbedder:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
 
+    def _session_of(self, ort: Any, model_path: Path, options: Any) -> Any:
+        """The session of the model with its products in int8 when asked and possible,
+        else of the file as it is."""
+        providers = ["CPUExecutionProvider"]
+        if self._int8_compute:
+            try:
+                model, rewritten = rewrite(model_path.read_bytes())
+                if rewritten:
+                    session = ort.InferenceSession(model, sess_options=options, providers=providers)
+                    self._per_text = True
+                    return session
+                log.info("%s holds no int8 weights to multiply in int8", model_path)
+            except Exception:  # an unexpected file or runtime: the float products still work
+                log.warning("int8 products unavailable for %s", model_path, exc_info=True)
+        return ort.InferenceSession(str(model_path), sess_options=options, providers=providers)
+
     def _load_locked(self) -> None:
         if self._session is not None:
             return
@@ -209,9 +236,7 @@ class MiniLMEmbedder:
             # Spinning threads would keep burning CPU between batches, stealing it
             # from the chat path that shares these cores.
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            session = ort.InferenceSession(
-                str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
-            )
+            session = self._session_of(ort, model_path, options)
         except Exception as exc:  # onnxruntime raises its own untyped errors for bad files
             raise InvalidInput(f"cannot load embedding model {model_path}: {exc}") from exc
         self._input_names = {i.name for i in session.get_inputs()}
