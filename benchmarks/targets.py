@@ -175,7 +175,8 @@ class BridgeEnrich:
 
 
 class VectorsReady:
-    """MiniLM on LoCoMo's untouched conversations (quick: 200 exchanges): the embedder's
+    """MiniLM on LoCoMo's tuned conversations, as the embedders suite times them (quick:
+    the first, 200 exchanges; timing only): the embedder's
     raw rate, then `upsert_many` with the background indexer until every vector is
     written, each round on a fresh brain. slowdown = min(raw, writes) / vectors ready."""
 
@@ -185,11 +186,11 @@ class VectorsReady:
 
     async def setup(self) -> Samples:
         from benchmarks import locomo_data
-        from benchmarks.bench_embedders import UNTOUCHED, _rows
+        from benchmarks.bench_embedders import TUNED, _rows
         from brainbridge.embed import load_embedder
 
         data = locomo_data.load_conversations(locomo_data.locomo_path())
-        chosen = UNTOUCHED[:1] if self.quick else UNTOUCHED
+        chosen = TUNED[:1] if self.quick else TUNED
         rows = await _rows([data[c] for c in chosen])
         self.rows = rows[:200] if self.quick else rows
         self.texts = [f"{name} ({etype}): {desc}" for etype, name, desc, _ in self.rows]
