@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from brainbridge.embed import MiniLMEmbedder
 from brainbridge.embed.int8_matmul import RewriteError, rewrite
 from brainbridge.embed.minilm import default_model_path
 
+_MODEL = default_model_path().read_bytes()
 SENTENCES = [
     "We moved the standup to Thursdays starting this week.",
     "I'm allergic to peanuts and shellfish, so no satay please.",
@@ -23,7 +26,7 @@ def both() -> tuple[MiniLMEmbedder, MiniLMEmbedder]:
 
 
 def test_every_int8_weighted_product_is_rewritten() -> None:
-    model = default_model_path().read_bytes()
+    model = _MODEL
     rewritten, count = rewrite(model)
     # Six layers of four attention and two feed-forward products.
     assert count == 36
@@ -49,3 +52,22 @@ def test_a_query_finds_the_same_passage_either_way(both) -> None:
 def test_bytes_that_are_no_model_are_refused(junk: bytes) -> None:
     with pytest.raises(RewriteError):
         rewrite(junk)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200))
+def test_any_bytes_are_rewritten_or_refused_never_crash(junk: bytes) -> None:
+    try:
+        out, count = rewrite(junk)
+    except RewriteError:
+        return
+    assert (out, count) == (junk, 0) or count > 0
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(min_value=7, max_value=2000))
+def test_a_model_cut_inside_its_graph_is_refused(cut: int) -> None:
+    # The file ends with its graph, then a 6-byte operator set declaration.
+    model = _MODEL[:-cut]
+    with pytest.raises(RewriteError):
+        rewrite(model)
