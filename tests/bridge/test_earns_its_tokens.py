@@ -522,3 +522,31 @@ async def test_a_thing_the_user_called_the_x_before_is_theirs_when_named_so_agai
     assert [r.judgment for r in general] == [Judgment.PASS_THROUGH] * 2, [
         r.reasons for r in general
     ]
+
+
+async def test_who_to_send_the_report_to_is_answered_by_the_users_manager(
+    tmp_path: Path,
+) -> None:
+    # #32: "Who should I send the quarterly report to?" passed through although the brain
+    # knew the user's manager; nothing in the message names her or her role.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        told = [
+            "My manager is Priya Raman, she runs the payments team.",
+            "My dentist is Dr. Lena Fischer on Queen Street.",
+            "Can you suggest a good podcast about cycling?",
+        ]
+        for i, text in enumerate(told, 1):
+            await bridge.observe_now("s1", i, text, "Noted.", today=date(2026, 9, 1))
+        await bridge.drain()
+        report = await Bridge(brain).enrich("Who should I send the quarterly report to?")
+        party = await Bridge(brain).enrich("Who should I invite to my birthday party?")
+    finally:
+        await brain.close()
+    assert report.judgment is Judgment.ENRICH, report.reasons
+    lines = _items(report.block)
+    assert "Priya Raman" in lines[0], report.block
+    assert not any("Lena Fischer" in line or "podcast" in line for line in lines), report.block
+    # A question that is not about work does not get the manager.
+    assert "Priya" not in (party.block or "")

@@ -297,10 +297,10 @@ class Bridge:
             # "a breakfast plan that fits my diet": no cue fired, yet it names something
             # of the user's that the brain holds (kept in memory: no I/O).
             asked, _ = self.own.named(message)
-            if asked:
-                verdict = Verdict(
-                    Judgment.ENRICH, (f"it speaks of {asked}, which the brain holds",)
-                )
+            whom, _ = self.own.whom(message)
+            if asked or whom:
+                said = f"it speaks of {asked}" if asked else f"it asks which of {whom} to turn to"
+                verdict = Verdict(Judgment.ENRICH, (f"{said}, which the brain holds",))
         queries = (
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
@@ -560,7 +560,9 @@ class Bridge:
         # ...and what the message otherwise calls the user's ("where we live", "my GP").
         taken = {h.entity.id for h in hits}
         _, named = self.own.named(message)
-        hits += [Hit(e, 1.0, ("own",)) for e in named if e.id not in taken]
+        # ...or whom of their people it asks about ("who should I send the report to?").
+        _, people = self.own.whom(message) if not hits and not named else ("", [])
+        hits += [Hit(e, 1.0, ("own",)) for e in [*named, *people] if e.id not in taken]
         return hits[:limit]
 
     def _current_successor(self, ent: Entity, hops: int = 5) -> Entity | None:

@@ -30,6 +30,19 @@ _OWN = re.compile(r"\b(?:my|our)\s+([a-z][\w\-]*)(?:['’]s)?(?:\s+([a-z][\w\-]*
 _WHERE_THEY_LIVE = re.compile(
     r"\bwhere (?:i|we)(?:['’]m|['’]re| am| are)? (?:live|living|based|staying)\b", re.I
 )
+# "Who should I send the report to?", "who do we ask about the budget?": the answer is one
+# of the user's people...
+_WHO_FOR_ME = re.compile(
+    r"\bwhom?\s+(?:should|shall|do|can|could|must|would|will)\s+(?:i|we)\b", re.I
+)
+# ...and about a piece of work, it is someone they work with: the roles asked for first.
+_WORK = re.compile(
+    r"\b(?:report|reports|update|updates|deck|slides|presentation|proposal|budget|invoice|"
+    r"review|spec|roadmap|plan|draft|deadline|project|launch|release|estimate|figures|"
+    r"numbers|results|metrics|okrs?|timesheet|expenses?|contract|brief|memo|minutes)\b",
+    re.I,
+)
+WORK_ROLES = ("manager", "lead", "director", "supervisor", "head", "mentor", "cto", "ceo")
 # A capitalised word, possessive -s off: how a short question names someone.
 _NAME = re.compile(r"\b([A-Z][a-z]{2,})(?:['’]s)?\b")
 # The user's facts and people kept: a person's life has dozens, not thousands.
@@ -101,15 +114,30 @@ class OwnWorld:
                 return "where the user lives", found
         return "", []
 
+    def whom(self, message: str) -> tuple[str, list[Entity]]:
+        """(what the message asks, the user's people it asks among) for a question about
+        which of them to turn to with a piece of work ("who should I send the quarterly
+        report to?": their manager first), else ("", [])."""
+        if not (_WHO_FOR_ME.search(message) and _WORK.search(message)):
+            return "", []
+
+        def rank(ent: Entity) -> int:
+            kinds = _kind_of(ent)
+            return next((i for i, role in enumerate(WORK_ROLES) if role in kinds), -1)
+
+        found = sorted((e for e in self._entities if e.type == "Person" and rank(e) >= 0), key=rank)
+        return ("the user's people at work", found) if found else ("", [])
+
     def lookup(self, message: str) -> tuple[str, list[Entity]]:
         """(what the question asks for, the kept entities that answer it): a question
         about something the user calls theirs ("who is my manager?") or one of their people
         ("Oskar's number?"), else ("", [])."""
         if not QUESTION.search(message):
             return "", []
-        asked, found = self.named(message)
-        if found:
-            return asked, found
+        for ask in (self.named, self.whom):
+            asked, found = ask(message)
+            if found:
+                return asked, found
         # "Oskar's number?": one of the user's people, by a word of their name as written.
         for name in _NAME.findall(message):
             found = [e for e in self._entities if e.type == "Person" and name in e.name.split()]
