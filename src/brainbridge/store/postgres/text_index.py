@@ -50,9 +50,11 @@ K1, B = 1.2, 0.75
 CACHE_SECONDS = 300.0
 FRESH_BELOW = 20
 COUNTS_SECONDS = 60.0
-# A row passed over in an index walk costs about this share of a GIN match's heap fetch
-# (0.4 against 1.3 µs here).
-WALK_COST = 0.3
+# A row tested in an index walk costs about this many entries of a GIN posting list
+# (0.5-1 against 0.1 µs here, the wider chat rows costing more).
+WALK_COST = 5.0
+# The window is looked for above an id where about this many windows of the word lie.
+FLOOR_WINDOWS = 1.5
 # Exact counts of rare terms are reused within one search (its ranking of each half and
 # its relevance floor ask for the same words up to five times), not past a write through
 # this connection nor past this many seconds.
@@ -65,6 +67,7 @@ class PgTextIndex:
     def __init__(self, conn: Any) -> None:
         self.conn = conn
         self._averages: dict[int, list[float]] = {}  # history: average length of each field
+        self._ids: dict[int, tuple[int, int]] = {}  # history: its lowest and highest id
         self._row_counts: dict[int, int] = {}
         self._shape_at = 0.0
         self._common: dict[tuple[int, str], int] = {}  # estimated counts of common terms
@@ -169,10 +172,24 @@ class PgTextIndex:
         if history not in self._averages:
             lengths = ", ".join(f"avg(length({f}))" for f, _ in FIELDS)
             row = self.conn.execute(
-                f"SELECT {lengths} FROM texts WHERE history = ?", (history,)
+                f"SELECT {lengths}, min(entity_id), max(entity_id) FROM texts WHERE history = ?",
+                (history,),
             ).fetchone()
-            self._averages[history] = [max(float(v or 0), 1.0) for v in row]
+            self._averages[history] = [max(float(v or 0), 1.0) for v in row[: len(FIELDS)]]
+            self._ids[history] = (int(row[-2] or 0), int(row[-1] or 0))
         return self._averages[history]
+
+    def _floor(self, history: int, count: int) -> int | None:
+        """An id of the half above which about FLOOR_WINDOWS windows of a term's `count` rows
+        lie, if its rows were spread evenly over the half's ids (as read with the average
+        lengths: ids written since only lift the real floor); None when that is all of
+        them. `brain_newest_holding` reads every match when the guess falls short."""
+        rows = self._rows(history)
+        span = FLOOR_WINDOWS * WINDOW_ROWS * rows / max(count, 1)
+        low, high = self._ids.get(history, (0, 0))
+        if span >= rows or high <= low:
+            return None
+        return high - int(span * (high - low + 1) / rows)
 
     def rank(
         self,
@@ -264,21 +281,19 @@ class PgTextIndex:
             rare.append(term)
         # The newest rows holding the rarest term that did not fit.
         common = next(t for t in sorted(present, key=lambda t: df[t]) if t not in rare)
-        # In order on the half's own index (schema migration 005) for a term that many of
-        # the half's rows hold: walked back, it stops at the window, scoring only the rows
-        # it keeps. For a sparser one the walk reads WINDOW_ROWS / share rows (56k for a
-        # word in 1 % of knowledge, 22 ms), and sorting its GIN matches is cheaper; the
-        # planner, whose statistics cover both halves, cannot tell the two apart, so the
-        # fence (OFFSET 0) says which, and only the window's rows are scored.
+        # A word that many of the half's rows hold: walked back on the half's own index
+        # (schema migration 005), the walk stops at the window, testing WINDOW_ROWS /
+        # share rows. A sparser one: `brain_newest_holding` (schema migration 009) reads
+        # only its GIN matches above the floor where the window should lie.
         if _walk_back(df[common], self._rows(history)):
             newest = f"({match.format(q)} ORDER BY t.entity_id DESC LIMIT {WINDOW_ROWS})"
+            window = [*scored, history, common]
         else:
             newest = (
-                f"(SELECT t.entity_id, {score} AS s FROM (SELECT entity_id FROM"
-                f" (SELECT entity_id FROM texts WHERE history = ? AND tsv @@ {q} OFFSET 0) m"
-                f" ORDER BY entity_id DESC LIMIT {WINDOW_ROWS}) w JOIN texts t USING (entity_id))"
+                f"(SELECT t.entity_id, {score} AS s FROM brain_newest_holding(?::smallint, {q},"
+                f" {WINDOW_ROWS}, ?::bigint) AS w(entity_id) JOIN texts t USING (entity_id))"
             )
-        window = [*scored, history, common]
+            window = [*scored, history, common, self._floor(history, df[common])]
         if not rare:
             return newest, window
         rare_sql = match.format(" || ".join([q] * len(rare)))
@@ -287,6 +302,6 @@ class PgTextIndex:
 
 def _walk_back(count: int, rows: int) -> bool:
     """Whether the newest WINDOW_ROWS of a term held by `count` of a half's `rows` are
-    cheaper found by walking the half's id index back (about rows / count rows read per
-    match, each a fraction of a heap fetch) than by sorting all `count` GIN matches."""
+    cheaper found by walking the half's id index back (about rows / count rows tested
+    per match) than by reading the term's whole GIN posting list (`count` entries)."""
     return count * count >= WALK_COST * WINDOW_ROWS * max(rows, 1)
