@@ -103,11 +103,13 @@ class OwnWorld:
         message ("a breakfast plan that fits my diet", "hikes near where we live"),
         else ("", [])."""
         for m in _OWN.finditer(message):
-            word = m.group(1)
-            wanted = _kinds(word)
-            found = [e for e in self._entities if _kind_of(e) & wanted]
-            if found:
-                return f"the user's {word.lower()}", found
+            # "my car", and "my new car": the word after the possessive, then the next; the
+            # next only for a fact ("our password manager" is no person's role).
+            for word, kinds in ((m.group(1), {"Fact", "Person"}), (m.group(2), {"Fact"})):
+                wanted = _kinds(word) if word else set()
+                found = [e for e in self._entities if e.type in kinds and _kind_of(e) & wanted]
+                if found:
+                    return f"the user's {word.lower()}", found
         if _WHERE_THEY_LIVE.search(message):
             found = [e for e in self._entities if "home" in _kind_of(e)]
             if found:
