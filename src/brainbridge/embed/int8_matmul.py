@@ -101,7 +101,6 @@ def _text(number: int, text: str) -> bytes:
 
 @dataclass
 class _Node:
-    encoding: memoryview
     inputs: list[str] = field(default_factory=list)
     outputs: list[str] = field(default_factory=list)
     op_type: str = ""
@@ -109,7 +108,7 @@ class _Node:
 
 
 def _node(encoding: memoryview) -> _Node:
-    node = _Node(encoding)
+    node = _Node()
     for number, wire, enc in _fields(_payload(encoding)):
         if wire != _LENGTH:
             continue
