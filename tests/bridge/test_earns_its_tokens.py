@@ -571,3 +571,31 @@ async def test_my_new_car_is_the_users_car(tmp_path: Path) -> None:
     for result in (short, long):
         assert result.judgment is Judgment.ENRICH, result.reasons
         assert _items(result.block)[0].startswith("- **User's car: 2019 Kia Niro**"), result.block
+
+
+async def test_a_name_the_brain_holds_and_one_more_word_of_its_entry_make_a_topic(
+    tmp_path: Path,
+) -> None:
+    # "When is the Dagster migration due?" has no cue (no "my", no "again", no person)
+    # and shares two words with one past exchange: one of them a name, which the brain
+    # wrote as a name once. Two common words alone stay too little.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        told = [
+            "Priya asked me to migrate the nightly ETL from Airflow to Dagster by end of March.",
+            "My teammate Tomasz owns the billing pipeline.",
+            "We decided to keep the old warehouse for another quarter.",
+        ]
+        for i, text in enumerate(told, 1):
+            await bridge.observe_now("s1", i, text, "Noted.", today=date(2026, 9, 1))
+        await bridge.drain()
+        asked = Bridge(brain)
+        due = await asked.enrich("When is the Dagster migration due?")
+        common = await asked.enrich("When is the data migration usually due?")
+        await asked.drain()
+    finally:
+        await brain.close()
+    assert due.judgment is Judgment.ENRICH, due.reasons
+    assert "Dagster" in _items(due.block)[0], due.block
+    assert common.judgment is Judgment.PASS_THROUGH, common.reasons

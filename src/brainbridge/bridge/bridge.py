@@ -25,6 +25,7 @@ from brainbridge.bridge.judge import (
     needs_brain_check,
     pointed_words,
     right_after_the,
+    topic_terms,
     without_reference_phrases,
     word_count,
 )
@@ -382,11 +383,12 @@ class Bridge:
         known = [t for t in terms if df.get(t)]
         query = " ".join(known)
         total = self.brain.searcher.entity_count()
+        named = [t for t in query_terms(" ".join(capitalised_words(message))) if df.get(t)]
         if not cued:
             # Only a topic match could matter, and that takes several words distinctive of
             # a few entries: common ones cannot make one, so BM25 is spared.
             rare = [t for t in known if df[t] <= max(TOPIC_RARE_MIN, TOPIC_RARE_SHARE * total)]
-            if len(rare) < TOPIC_TERMS:
+            if len(rare) < topic_terms(Match(0.0, named=bool(set(named) & set(rare)))):
                 return Match(0.0)
         # History counts: people and plans often live only in past conversations. BM25's
         # best ten suffice: coverage counts words, which is what BM25 ranks by.
@@ -398,8 +400,14 @@ class Bridge:
         # never seen say the message is about something else ("Docker ... compose").
         said = query_terms(" ".join(keywords(without_reference_phrases(message))))
         whole = Coverage(" ".join(said), df, total, known=said)
-        best, matched, of_all = max(
-            (coverage.of(text), coverage.count(text), whole.of(text))
+        names = Coverage(" ".join(named), df, total) if named else None
+        best, matched, of_all, holds_name = max(
+            (
+                coverage.of(text),
+                coverage.count(text),
+                whole.of(text),
+                names is not None and names.count(text) > 0,
+            )
             for ent in store.get_entities(ids).values()
             for text in (f"{ent.name} {ent.description}",)
         )
@@ -409,8 +417,8 @@ class Bridge:
         # ...or the message asks about the user's own life ("which airline am I flying").
         asks = bool(QUESTION.search(message)) and about_self(message)
         if len(known) == 1 < len(terms) and known[0] not in pointed and not asks:
-            return Match(min(best, SINGLE_TERM_COVERAGE), matched, of_all)
-        return Match(best, matched, of_all)
+            return Match(min(best, SINGLE_TERM_COVERAGE), matched, of_all, holds_name)
+        return Match(best, matched, of_all, holds_name)
 
     async def _load(
         self,

@@ -23,6 +23,7 @@ CLOSE_COVERAGE = 0.33
 # A message on one of the brain's topics: this share of its known words, and this many,
 # found in one entry.
 TOPIC_COVERAGE = 0.6
+NAMED_TOPIC_COVERAGE = 0.5
 TOPIC_TERMS = 3
 
 # Words for the user's own store of knowledge. Weak ones ("memory", "records", "network",
@@ -200,12 +201,28 @@ class Match:
     known: float  # IDF-weighted share of the message's words the brain holds, in that entry
     matched: int = 0  # how many of those words the entry holds
     whole: float = 0.0  # the same share over all the message's words, unknown ones included
+    # The entry holds a word the message writes as a name ("the Dagster migration").
+    named: bool = False
 
 
 @dataclass(frozen=True)
 class Verdict:
     judgment: Judgment
     reasons: tuple[str, ...]
+
+
+def topic_terms(match: Match) -> int:
+    """How many of the message's words one entry must hold to be on its topic: one fewer
+    when one of them is a word the message writes as a name ("When is the Dagster
+    migration due?"), which the brain holds."""
+    return TOPIC_TERMS - 1 if match.named else TOPIC_TERMS
+
+
+def topic_coverage(match: Match) -> float:
+    """How much of the message (all its words) one entry must cover to be on its topic:
+    less when the entry holds a name the message uses, as a name is a surer sign than
+    common words."""
+    return NAMED_TOPIC_COVERAGE if match.named else TOPIC_COVERAGE
 
 
 def word_count(message: str) -> int:
@@ -312,7 +329,7 @@ def judge_locally(
             "it reads as a general question" + (" about the user's own context" if personal else "")
         )
     if match is not None:
-        if whole >= TOPIC_COVERAGE and match.matched >= TOPIC_TERMS:
+        if whole >= topic_coverage(match) and topic_terms(match) <= match.matched:
             # "Drivers still lose stops after syncing": no cue, but the message is about
             # what one entry of the brain is about, several of its own words at once.
             score += 1
