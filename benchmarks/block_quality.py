@@ -42,6 +42,7 @@ _SOURCES = (
     "bridge/observe.py",
     "bridge/changes.py",
     "bridge/facts.py",
+    "bridge/profile.py",
     "store/sqlite/store.py",
     "search/parts.py",  # which texts of an entry get a vector
 )

@@ -599,3 +599,34 @@ async def test_a_name_the_brain_holds_and_one_more_word_of_its_entry_make_a_topi
     assert due.judgment is Judgment.ENRICH, due.reasons
     assert "Dagster" in _items(due.block)[0], due.block
     assert common.judgment is Judgment.PASS_THROUGH, common.reasons
+
+
+@pytest.mark.parametrize(
+    ("told", "employer"),
+    [
+        ("I just started as a data engineer at Northwind Logistics.", "Northwind Logistics"),
+        ("I'm a staff nurse at St Mary's Hospital these days.", "St Mary's Hospital"),
+    ],
+)
+async def test_a_job_told_role_first_is_the_users_employer(
+    tmp_path: Path, told: str, employer: str
+) -> None:
+    # The role before the employer ("started as a data engineer at ...") was no job fact,
+    # so "my job?" passed through; "I'm a regular at Luigi's" stays no job.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        await bridge.observe_now("s1", 1, told, "Congratulations!", today=date(2026, 9, 1))
+        await bridge.observe_now(
+            "s1", 2, "I'm a regular at Luigi's Pizza on Fridays.", "Nice.", today=date(2026, 9, 1)
+        )
+        await bridge.drain()
+        asked = Bridge(brain)
+        short = await asked.enrich("my job title?")
+        await asked.drain()
+    finally:
+        await brain.close()
+    assert short.judgment is Judgment.ENRICH, short.reasons
+    lines = _items(short.block)
+    assert lines[0].startswith(f"- **User's employer: {employer}**"), short.block
+    assert "Luigi" not in short.block

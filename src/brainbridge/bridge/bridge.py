@@ -16,7 +16,6 @@ from brainbridge.bridge.judge import (
     QUESTION,
     SHORT_MESSAGE_WORDS,
     SPOKEN_OF,
-    TOPIC_TERMS,
     Match,
     Verdict,
     about_self,

@@ -45,12 +45,30 @@ HOME = [
     re.compile(rf"\b(?i:i'm|i am|we're|we are)\s+(?i:(?:now\s+)?based)\s+in\s+{_PLACE}"),
     re.compile(rf"\b(?i:i|we)\s+(?i:(?:just\s+)?(?:moved|relocated))\s+to\s+{_PLACE}"),
 ]
+# Words a job title ends with, for "I'm a data engineer at Northwind" (without one, "I'm a
+# regular at Luigi's" would be a job).
+_OCCUPATIONS = (
+    r"engineer|developer|programmer|designer|manager|analyst|scientist|researcher|teacher|"
+    r"nurse|doctor|consultant|lead|director|intern|architect|officer|specialist|administrator|"
+    r"accountant|writer|editor|lawyer|founder|cofounder|co-founder|ceo|cto|cfo|coo|vp|head|"
+    r"associate|coordinator|technician|pharmacist|physician|surgeon|professor|lecturer|"
+    r"recruiter|marketer|strategist|owner|partner|advisor|assistant|representative|agent"
+)
+# The employer is group "org", the role (when said) group "job".
 JOB = [
     re.compile(
-        rf"\b(?i:i)\s+(?i:work|am working|'m working)\s+(?i:at|for)\s+({_CAPS})(?:\s+(?i:as)\s+(?:an?\s+)?{_JOB})?"
+        rf"\b(?i:i)\s+(?i:work|am working|'m working)\s+(?i:at|for)\s+(?P<org>{_CAPS})(?:\s+(?i:as)\s+(?:an?\s+)?(?P<job>{_JOB}))?"
     ),
     re.compile(
-        rf"\b(?i:started|start|joined|i'm starting)\s+(?i:at\s+)?({_CAPS})\s+(?i:as)\s+(?:an?\s+)?{_JOB}"
+        rf"\b(?i:started|start|joined|i'm starting)\s+(?i:at\s+)?(?P<org>{_CAPS})\s+(?i:as)\s+(?:an?\s+)?(?P<job>{_JOB})"
+    ),
+    # "I just started as a data engineer at Northwind Logistics"
+    re.compile(
+        rf"\b(?i:i)\s+(?i:(?:just\s+|recently\s+)?(?:started|began)(?:\s+working)?)\s+(?i:as)\s+(?:an?\s+)?(?P<job>{_JOB})\s+(?i:at|for|with)\s+(?P<org>{_CAPS})"
+    ),
+    # "I'm a data engineer at Northwind", "I am now the head of product at Contoso"
+    re.compile(
+        rf"\b(?i:i'm|i am)\s+(?:now\s+)?(?:an?|the)\s+(?P<job>(?:[a-z][a-z\-]+\s+){{0,3}}?(?i:{_OCCUPATIONS})(?:\s+of\s+[a-z]+)?)\s+(?i:at|for)\s+(?P<org>{_CAPS})"
     ),
 ]
 DIET = re.compile(
@@ -125,7 +143,7 @@ def user_facts(text: str) -> list[ProfileFact]:
             )
     for pattern in JOB:
         for m in pattern.finditer(text):
-            org, job = _clean(m.group(1)), _clean(m.group(2) or "")
+            org, job = _clean(m.group("org")), _clean(m.group("job") or "")
             said = f"The user works at {org}" + (f" as {job}" if job else "")
             out.append(ProfileFact(USER, "employer", org, said + " (job, employer, current role)."))
     for m in DIET.finditer(text):
