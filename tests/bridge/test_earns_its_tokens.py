@@ -630,3 +630,31 @@ async def test_a_job_told_role_first_is_the_users_employer(
     lines = _items(short.block)
     assert lines[0].startswith(f"- **User's employer: {employer}**"), short.block
     assert "Luigi" not in short.block
+
+
+async def test_my_mum_finds_what_the_user_said_of_their_mother(tmp_path: Path) -> None:
+    # "my mum" shared no word with "My mother's new address ...", so the user's own home
+    # ("We live in Rotterdam": live, city) led the block; a role's other words count as it,
+    # for the user's own people only ("a doctor visit" is nobody's GP).
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        told = [
+            "We live in Rotterdam, near the park.",
+            "My mother's new address is 14 Birch Lane, Leeds, she moved in March.",
+            "My GP is Dr. Amara Okafor at the Linden Street practice.",
+            "The kids go to Oakfield Primary, pickup is at 3:15.",
+        ]
+        for i, text in enumerate(told, 1):
+            await bridge.observe_now("s1", i, text, "Noted.", today=date(2026, 9, 1))
+        await bridge.drain()
+        asked = Bridge(brain)
+        mum = await asked.enrich("Which city does my mum live in now?")
+        visit = await asked.enrich(
+            "Email the kids' school that Mia will miss Friday for a doctor visit."
+        )
+        await asked.drain()
+    finally:
+        await brain.close()
+    assert "Leeds" in _items(mum.block)[0], mum.block
+    assert not any(" gp" in q.lower() for q in visit.queries), visit.queries

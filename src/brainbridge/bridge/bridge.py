@@ -36,7 +36,7 @@ from brainbridge.bridge.names import (
     history_names,
 )
 from brainbridge.bridge.own import OwnWorld
-from brainbridge.bridge.predicates import PREDICATE_WORDS, USER
+from brainbridge.bridge.predicates import PREDICATE_WORDS, USER, owned_roles
 from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
 from brainbridge.bridge.queries import FILLER, REFERENCED_NOUN, build_queries, keywords
 from brainbridge.bridge.rank import Candidate, Said, model, probability, said_text
@@ -316,6 +316,13 @@ class Bridge:
         without that, only a topic match can change the verdict."""
         pointed = pointed_words(message, FILLER)
         store = self.brain.store
+        # "my mum" is the user's own when they spoke of "my mother" before.
+        roles = owned_roles(message)
+        pointed = [
+            (det, alias)
+            for det, w in pointed
+            for alias in ([w, *roles[w]] if det in OWN and w in roles else [w])
+        ]
         words = [w for _, w in pointed]
         df = store.doc_freq(words) if pointed else {}
         in_history = store.history_freq(words) if pointed else {}
@@ -549,9 +556,17 @@ class Bridge:
 
         store = self.brain.store
         terms = query_terms(message)
-        df, history = store.doc_freq(terms), store.history_freq(terms)
-        known = {t for t in terms if df.get(t, 0) or history.get(t, 0)}
-        return Said(Coverage(message, df, self.brain.searcher.entity_count(), known))
+        # "my mum" is covered where the user said "my mother".
+        owned = owned_roles(message)
+        roles = {t: others for t in terms if (others := owned.get(t))}
+        every = [*terms, *(w for others in roles.values() for w in others)]
+        df, history = store.doc_freq(every), store.history_freq(every)
+        known = {
+            t
+            for t in terms
+            if any(df.get(w, 0) or history.get(w, 0) for w in (t, *roles.get(t, ())))
+        }
+        return Said(Coverage(message, df, self.brain.searcher.entity_count(), known, roles))
 
     def _own_facts(self, message: str, limit: int = 3) -> list[Hit]:
         """The user's current facts whose kind the message names with my/our ("my car")."""

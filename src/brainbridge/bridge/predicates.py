@@ -4,6 +4,9 @@ Kept apart from `profile.py` (which learns the facts, with many regular expressi
 that answering a prompt does not compile what only storing a turn needs.
 """
 
+import functools
+import re
+
 USER = "User"
 # Words a question uses for the user's facts: "my job" asks for the employer fact.
 PREDICATE_WORDS = {
@@ -41,3 +44,34 @@ ROLE_WORDS = {
     "paediatrician": "kids' doctor",
     "vet": "veterinarian",
 }
+
+
+_OWNED_ROLE = re.compile(r"\b(?:my|our)\s+([a-z]+)(?:['’]s)?(?:\s+([a-z]+))?", re.I)
+
+
+def owned_roles(message: str) -> dict[str, list[str]]:
+    """{role word: its other words} for the roles the message calls the user's ("my mum",
+    "our new GP"); "a doctor visit" is nobody's in particular."""
+    out: dict[str, list[str]] = {}
+    for m in _OWNED_ROLE.finditer(message):
+        for word in m.groups():
+            if word and (others := same_role(word)):
+                out[word.lower()] = others
+    return out
+
+
+def same_role(word: str) -> list[str]:
+    """The other words for the role `word` names ("mum" -> mother, mom; "doctor" -> gp),
+    so a search for one finds what was said with another."""
+    low = word.lower()
+    group = _role_groups().get(ROLE_WORDS.get(low, low), ())
+    return [w for w in group if w != low]
+
+
+@functools.cache
+def _role_groups() -> dict[str, tuple[str, ...]]:
+    groups: dict[str, list[str]] = {}
+    for word, role in ROLE_WORDS.items():
+        if " " not in role:  # "kids' doctor" describes; it is no word to search for
+            groups.setdefault(role, [role]).append(word)
+    return {role: tuple(words) for role, words in groups.items()}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from brainbridge.bridge.names import Mention
+from brainbridge.bridge.predicates import owned_roles
 from brainbridge.words import STOPWORDS
 
 MAX_TERMS = 6
@@ -94,7 +95,13 @@ def build_queries(
     queries: list[str] = []
     named = list(dict.fromkeys(m.name for m in mentions))
     covered = {w.lower() for m in mentions for w in keywords(m.matched)}
-    topic = [w for w in words if w.lower() not in covered]
+    # "my mum" finds what the user said of their mother: a role's other words follow it.
+    roles = owned_roles(message)
+    topic = list(
+        dict.fromkeys(
+            t for w in words if w.lower() not in covered for t in (w, *roles.get(w.lower(), ())[:2])
+        )
+    )
     if len(named) > 1:
         # "When was Jon in Rome?": what the message asks holds both names, then the first
         # alone (a query per name found each name's most talked-of exchange first).

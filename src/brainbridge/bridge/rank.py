@@ -94,8 +94,8 @@ class Said:
         in_side: dict[int, set[str]] = {}
         by_speaker: dict[str, set[str]] = {}
         for m in cov._candidates.finditer(text):
-            key = stem(m.group().lower())
-            if key in weights:
+            key = cov.key(m.group())
+            if key is not None:
                 found.add(key)
                 in_sentence.setdefault(bisect_right(cuts, m.start()), set()).add(key)
                 in_side.setdefault(bisect_right(sides, m.start()), set()).add(key)

@@ -52,28 +52,42 @@ class Coverage:
         doc_freq: Mapping[str, int],
         total_docs: int,
         known: Collection[str] | None = None,
+        aliases: Mapping[str, Collection[str]] | None = None,
     ) -> None:
         """`known`: the query's words that some entry holds (default: those with a document
-        frequency); when there are any, the others do not count."""
+        frequency); when there are any, the others do not count. `aliases`: other words
+        that count as a query word where a text uses them ("mum": mother, mom)."""
         self.weights: dict[str, float] = {}
+        aliases = aliases or {}
         idf = {
             term: math.log(1 + (total_docs - df + 0.5) / (df + 0.5))
             for term in query_terms(query)
-            for df in (doc_freq.get(term, 0),)
+            for df in (max(doc_freq.get(w, 0) for w in (term, *aliases.get(term, ()))),)
         }
         # A word no document holds tells no candidate from another, yet IDF weighs it most:
         # in a young brain "letter deadline" would hide the letter, and "where is our office,
         # a candidate asked for the address" the office. When the brain knows some of the
         # words, a candidate is judged by those alone.
-        held = {t for t in idf if doc_freq.get(t, 0)} if known is None else set(known) & set(idf)
+        held = (
+            {t for t in idf if any(doc_freq.get(w, 0) for w in (t, *aliases.get(t, ())))}
+            if known is None
+            else set(known) & set(idf)
+        )
         if held:
             idf = {t: w for t, w in idf.items() if t in held}
         for term, weight in idf.items():
             key = stem(term)
             self.weights[key] = self.weights.get(key, 0.0) + weight
         self.want = sum(self.weights.values())
+        self._alias = {
+            stem(other.lower()): key
+            for word, others in aliases.items()
+            if (key := stem(word.lower())) in self.weights
+            for other in others
+            if stem(other.lower()) not in self.weights
+        }
         # Only words that start like a query term can stem to one: find just those, in C.
-        heads = sorted({k[:3] for k in self.weights}, key=len, reverse=True)
+        heads = sorted({k[:3] for k in (*self.weights, *self._alias)}, key=len, reverse=True)
         self._candidates = (
             re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, heads)) + r")[^\W_]*", re.I)
             if heads
@@ -86,25 +100,25 @@ class Coverage:
         words = {stem(t) for t in query_terms(name)}
         return bool(words) and words <= self.weights.keys()
 
+    def key(self, word: str) -> str | None:
+        """The query term (a key of `weights`) that `word` of a text counts as, if any."""
+        stemmed = stem(word.lower())
+        return stemmed if stemmed in self.weights else self._alias.get(stemmed)
+
     def found(self, text: str) -> set[str]:
         """The query's terms (stemmed, as keys of `weights`) that occur in `text`."""
         if self._candidates is None:
             return set()
-        seen = {stem(w.lower()) for w in self._candidates.findall(text)}
-        return {key for key in self.weights if key in seen}
+        return {k for w in self._candidates.findall(text) if (k := self.key(w)) is not None}
 
     def count(self, text: str) -> int:
         """How many of the query's distinct terms occur in `text`."""
-        if self._candidates is None:
-            return 0
-        found = {stem(w.lower()) for w in self._candidates.findall(text)}
-        return sum(key in found for key in self.weights)
+        return len(self.found(text))
 
     def of(self, text: str) -> float:
-        if not self.want or self._candidates is None:
+        if not self.want:
             return 0.0
-        found = {stem(w.lower()) for w in self._candidates.findall(text)}
-        return sum(w for key, w in self.weights.items() if key in found) / self.want
+        return sum(self.weights[key] for key in self.found(text)) / self.want
 
 
 def term_coverage(query: str, text: str, doc_freq: Mapping[str, int], total_docs: int) -> float:
