@@ -658,3 +658,34 @@ async def test_my_mum_finds_what_the_user_said_of_their_mother(tmp_path: Path) -
         await brain.close()
     assert "Leeds" in _items(mum.block)[0], mum.block
     assert not any(" gp" in q.lower() for q in visit.queries), visit.queries
+
+
+async def test_a_meal_for_the_user_gets_their_diet_and_allergies(tmp_path: Path) -> None:
+    # "Pick a restaurant for my team lunch that works for me" named nothing the brain
+    # holds (the judge read "works" as a pointer, search found climbing after work); the
+    # user's diet and allergies decide a meal of theirs. A recipe for someone else does not.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        told = [
+            "I've been vegetarian since January, I still eat eggs and cheese though.",
+            "Turns out I'm allergic to shellfish, found out the hard way.",
+            "I go climbing at Bouldergarten on Tuesdays and Thursdays after work.",
+        ]
+        for i, text in enumerate(told, 1):
+            await bridge.observe_now("s1", i, text, "Noted.", today=date(2026, 9, 1))
+        await bridge.drain()
+        asked = Bridge(brain)
+        lunch = await asked.enrich(
+            "Pick a restaurant for my team lunch on Thursday that works for me."
+        )
+        menu = await asked.enrich("Suggest a dinner menu I can safely eat for my birthday party.")
+        other = await asked.enrich("Give me a quick recipe for chili with black beans.")
+        await asked.drain()
+    finally:
+        await brain.close()
+    for result in (lunch, menu):
+        assert result.judgment is Judgment.ENRICH, result.reasons
+        firsts = " ".join(_items(result.block)[:2])
+        assert "vegetarian" in firsts and "shellfish" in firsts, result.block
+    assert other.block is None, other.block

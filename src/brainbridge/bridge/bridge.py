@@ -298,8 +298,15 @@ class Bridge:
             # of the user's that the brain holds (kept in memory: no I/O).
             asked, _ = self.own.named(message)
             whom, _ = self.own.whom(message)
-            if asked or whom:
-                said = f"it speaks of {asked}" if asked else f"it asks which of {whom} to turn to"
+            meal, _ = self.own.meal(message)
+            if asked or whom or meal:
+                said = (
+                    f"it speaks of {asked}"
+                    if asked
+                    else f"it asks which of {whom} to turn to"
+                    if whom
+                    else f"it asks for a meal, and {meal} matters"
+                )
                 verdict = Verdict(Judgment.ENRICH, (f"{said}, which the brain holds",))
         queries = (
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
@@ -582,9 +589,11 @@ class Bridge:
         # ...and what the message otherwise calls the user's ("where we live", "my GP").
         taken = {h.entity.id for h in hits}
         _, named = self.own.named(message)
-        # ...or whom of their people it asks about ("who should I send the report to?").
+        # ...or whom of their people it asks about ("who should I send the report to?"),
+        # or what they can eat, for a meal ("a restaurant for my team lunch").
         _, people = self.own.whom(message) if not hits and not named else ("", [])
-        hits += [Hit(e, 1.0, ("own",)) for e in [*named, *people] if e.id not in taken]
+        _, eats = self.own.meal(message) if not hits and not named else ("", [])
+        hits += [Hit(e, 1.0, ("own",)) for e in [*named, *people, *eats] if e.id not in taken]
         return hits[:limit]
 
     def _current_successor(self, ent: Entity, hops: int = 5) -> Entity | None:

@@ -43,6 +43,19 @@ _WORK = re.compile(
     re.I,
 )
 WORK_ROLES = ("manager", "lead", "director", "supervisor", "head", "mentor", "cto", "ceo")
+# "Pick a restaurant for my team lunch that works for me", "a dinner menu I can safely
+# eat": a meal for the user, which their diet and allergies decide.
+_MEAL = re.compile(
+    r"\b(?:restaurants?|lunch(?:es)?|dinners?|breakfasts?|brunch|menus?|meals?|recipes?|"
+    r"snacks?|catering|takeaway|takeout|dishes)\b",
+    re.I,
+)
+_FOR_THE_USER = re.compile(
+    r"\bfor (?:me|us)\b|\b(?:i|we) (?:can|could|may|should)(?: safely)? (?:eat|have)\b|"
+    r"\b(?:my|our)\b",
+    re.I,
+)
+MEAL_KINDS = frozenset({"diet", "allergy"})
 # A capitalised word, possessive -s off: how a short question names someone.
 _NAME = re.compile(r"\b([A-Z][a-z]{2,})(?:['’]s)?\b")
 # The user's facts and people kept: a person's life has dozens, not thousands.
@@ -130,13 +143,21 @@ class OwnWorld:
         found = sorted((e for e in self._entities if e.type == "Person" and rank(e) >= 0), key=rank)
         return ("the user's people at work", found) if found else ("", [])
 
+    def meal(self, message: str) -> tuple[str, list[Entity]]:
+        """(what the message asks, the user's diet and allergies) for a meal the user asks
+        about for themselves ("a restaurant for my team lunch"), else ("", [])."""
+        if not (_MEAL.search(message) and _FOR_THE_USER.search(message)):
+            return "", []
+        found = [e for e in self._entities if e.type == "Fact" and _kind_of(e) & MEAL_KINDS]
+        return ("what the user eats", found) if found else ("", [])
+
     def lookup(self, message: str) -> tuple[str, list[Entity]]:
         """(what the question asks for, the kept entities that answer it): a question
         about something the user calls theirs ("who is my manager?") or one of their people
         ("Oskar's number?"), else ("", [])."""
         if not QUESTION.search(message):
             return "", []
-        for ask in (self.named, self.whom):
+        for ask in (self.named, self.whom, self.meal):
             asked, found = ask(message)
             if found:
                 return asked, found
