@@ -689,3 +689,32 @@ async def test_a_meal_for_the_user_gets_their_diet_and_allergies(tmp_path: Path)
         firsts = " ".join(_items(result.block)[:2])
         assert "vegetarian" in firsts and "shellfish" in firsts, result.block
     assert other.block is None, other.block
+
+
+async def test_whether_a_weekday_is_free_gets_what_the_user_does_that_day(
+    tmp_path: Path,
+) -> None:
+    # A day is no word to search for, so "my Tuesday evening" found nothing and passed
+    # through although the user climbs on Tuesdays. Asked whether the day is free, the
+    # weekday is searched for, if past exchanges speak of it.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        told = [
+            "I go climbing at Bouldergarten on Tuesdays and Thursdays after work.",
+            "Therapy with Dr. Lund is every other Monday at 5pm.",
+            "My sister Carla runs a bakery in Ghent.",
+        ]
+        for i, text in enumerate(told, 1):
+            await bridge.observe_now("s1", i, text, "Okay.", today=date(2026, 9, 1))
+        await bridge.drain()
+        asked = Bridge(brain)
+        tuesday = await asked.enrich("Can I fit a dentist appointment into my Tuesday evening?")
+        monday = await asked.enrich("Am I free on Monday after five for a call?")
+        sunday = await asked.enrich("Am I free on Sunday afternoon for a long call?")
+        await asked.drain()
+    finally:
+        await brain.close()
+    assert "climbing" in _items(tuesday.block)[0], tuesday.block
+    assert "Therapy" in _items(monday.block)[0], monday.block
+    assert sunday.block is None, sunday.block

@@ -146,6 +146,8 @@ def test_switches_turn_memory_off_for_subagents_and_headless_runs(
     # On by default.
     sid, context = _turn(home, project, tmp_path, env=env, **extra)
     assert context and _bridge_log_rows(home, sid) >= 1
+    # That turn's drainer may still hold its claimed spool file on a loaded machine.
+    wait_drained(home)
     _config(home, f"[scope]\n{switch} = false\n")
     sid, context = _turn(home, project, tmp_path, env=env, **extra)
     _assert_nothing_kept(home, sid, context)

@@ -38,7 +38,13 @@ from brainbridge.bridge.names import (
 from brainbridge.bridge.own import OwnWorld
 from brainbridge.bridge.predicates import PREDICATE_WORDS, USER, owned_roles
 from brainbridge.bridge.prompts import JUDGE_SCHEMA, JUDGE_SYSTEM, judge_user_prompt
-from brainbridge.bridge.queries import FILLER, REFERENCED_NOUN, build_queries, keywords
+from brainbridge.bridge.queries import (
+    FILLER,
+    REFERENCED_NOUN,
+    asked_days,
+    build_queries,
+    keywords,
+)
 from brainbridge.bridge.rank import Candidate, Said, model, probability, said_text
 from brainbridge.errors import AlreadyStored, LLMError
 from brainbridge.model import (
@@ -299,19 +305,31 @@ class Bridge:
             asked, _ = self.own.named(message)
             whom, _ = self.own.whom(message)
             meal, _ = self.own.meal(message)
-            if asked or whom or meal:
+            days = await self.brain._run(self._days_spoken_of, message)
+            if asked or whom or meal or days:
                 said = (
                     f"it speaks of {asked}"
                     if asked
                     else f"it asks which of {whom} to turn to"
                     if whom
                     else f"it asks for a meal, and {meal} matters"
+                    if meal
+                    else f"it asks whether the user's {', '.join(days)} is free"
                 )
                 verdict = Verdict(Judgment.ENRICH, (f"{said}, which the brain holds",))
         queries = (
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
         return verdict, queries, "local"
+
+    def _days_spoken_of(self, message: str) -> list[str]:
+        """The weekdays the message asks the user's free time on ("can I fit a dentist
+        appointment into my Tuesday evening?") that past exchanges speak of."""
+        days = asked_days(message)
+        if not days:
+            return []
+        held = self.brain.store.history_freq([f for d in days for f in (d, f"{d}s")])
+        return [d for d in days if held.get(d) or held.get(f"{d}s")]
 
     def _brain_check(
         self, message: str, cued: bool = True

@@ -50,6 +50,27 @@ _OBJECT = frozenset(
 )
 
 
+# "Can I fit a dentist appointment into my Tuesday evening?", "am I free on Friday?", "do
+# I have therapy on Monday?": whether the user's time on a weekday is taken.
+_AVAILABILITY = re.compile(
+    r"\b(?:can|could|should|shall)\s+(?:i|we)\s+(?:\w+\s+){0,2}?"
+    r"(?:fit|schedule|book|squeeze|move|make it|plan|take)\b|"
+    r"\b(?:am\s+i|are\s+we|will\s+i\s+be|would\s+i\s+be)\s+(?:free|available|busy|around|off)\b|"
+    r"\bdo\s+(?:i|we)\s+have\b",
+    re.I,
+)
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = re.compile(r"\b(" + "|".join(WEEKDAYS) + r")s?\b", re.I)
+
+
+def asked_days(message: str) -> list[str]:
+    """The weekdays whose free time the message asks about, in the singular ("tuesday");
+    [] unless it asks whether the user can fit, is free or has something then."""
+    if not _AVAILABILITY.search(message):
+        return []
+    return list(dict.fromkeys(m.group(1).lower() for m in _WEEKDAY.finditer(message)))
+
+
 def keywords(text: str) -> list[str]:
     """Content words of `text` in order, proper nouns keeping their case; an instruction
     that opens a sentence is left out."""
@@ -92,6 +113,10 @@ def build_queries(
     """1–`limit` keyword queries: named entities with the message's topic words, then each
     vague reference ("that letter") expanded with what the session summary says about it."""
     words = keywords(message)
+    # "Can I fit a dentist appointment into my Tuesday evening?": the weekday is what the
+    # user's plans are found by, though a day is otherwise no word to search for.
+    days = [d for d in asked_days(message) if d not in {w.lower() for w in words}]
+    words = [*(f"{d}s" for d in days), *words]
     queries: list[str] = []
     named = list(dict.fromkeys(m.name for m in mentions))
     covered = {w.lower() for m in mentions for w in keywords(m.matched)}
