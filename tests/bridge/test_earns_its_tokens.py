@@ -718,3 +718,33 @@ async def test_whether_a_weekday_is_free_gets_what_the_user_does_that_day(
     assert "climbing" in _items(tuesday.block)[0], tuesday.block
     assert "Therapy" in _items(monday.block)[0], monday.block
     assert sunday.block is None, sunday.block
+
+
+async def test_my_drink_is_the_users_when_they_said_what_they_drink(tmp_path: Path) -> None:
+    # "my morning drink": the user never said "my drink", but "I drink four coffees a day"
+    # and "I stopped drinking coffee" say what they do themselves.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        await bridge.observe_now(
+            "s1",
+            1,
+            "I drink about four coffees a day, mostly flat whites.",
+            "Okay.",
+            today=date(2026, 3, 2),
+        )
+        await bridge.observe_now(
+            "s2",
+            1,
+            "I stopped drinking coffee three weeks ago, switched to green tea.",
+            "Okay.",
+            today=date(2026, 9, 28),
+        )
+        await bridge.drain()
+        asked = Bridge(brain)
+        drink = await asked.enrich("Suggest something for my morning drink order at the cafe.")
+        await asked.drain()
+    finally:
+        await brain.close()
+    assert drink.judgment is Judgment.ENRICH, drink.reasons
+    assert "green tea" in _items(drink.block)[0], drink.block

@@ -361,6 +361,11 @@ class Bridge:
         known = []
         for det, w in pointed:
             entry = df.get(w, 0) > in_history.get(w, 0)
+            if det in OWN and df.get(w) and self._owned(w):
+                # "my morning drink" after "I stopped drinking coffee": the user's own,
+                # whether or not they ever said "my drink".
+                known.append((det, w))
+                continue
             spoken = 0 if entry or not df.get(w) else self._spoken_of(w)
             if not entry and not spoken:
                 continue
@@ -391,9 +396,13 @@ class Bridge:
         """Whether the user called `word` theirs in a past exchange or holds a fact of it."""
         if self._user_facts(1, f"{PREDICATE_WORDS.get(word, word)}: "):
             return True
-        # In one sentence with "my"/"our": "Helga has a spare key to our house".
+        # In one sentence with "my"/"our": "Helga has a spare key to our house"; or what
+        # the user does themselves, right after "I"/"we": "I drink about four coffees a
+        # day", "I stopped drinking coffee" ("my morning drink").
+        w = re.escape(word)
         mine = re.compile(
-            rf"\b(?:my|our)\b[^.!?\n]*\b{re.escape(word)}|\b{re.escape(word)}\b[^.!?\n]*\b(?:my|our)\b",
+            rf"\b(?:my|our)\b[^.!?\n]*\b{w}|\b{w}\b[^.!?\n]*\b(?:my|our)\b"
+            rf"|\b(?:i|we)\s+(?:[a-z]+\s+)?{w}(?:s|ing|ed)?\b",
             re.I,
         )
         return any(mine.search(text) for text in self._history_texts(word, OWNED_SAMPLE))
