@@ -644,12 +644,14 @@ async def test_my_mum_finds_what_the_user_said_of_their_mother(tmp_path: Path) -
             "My mother's new address is 14 Birch Lane, Leeds, she moved in March.",
             "My GP is Dr. Amara Okafor at the Linden Street practice.",
             "The kids go to Oakfield Primary, pickup is at 3:15.",
+            "My dad lives in Galway and he's turning 70 in August.",
         ]
         for i, text in enumerate(told, 1):
             await bridge.observe_now("s1", i, text, "Noted.", today=date(2026, 9, 1))
         await bridge.drain()
         asked = Bridge(brain)
         mum = await asked.enrich("Which city does my mum live in now?")
+        father = await asked.enrich("What should I get my father for his birthday?")
         visit = await asked.enrich(
             "Email the kids' school that Mia will miss Friday for a doctor visit."
         )
@@ -657,6 +659,7 @@ async def test_my_mum_finds_what_the_user_said_of_their_mother(tmp_path: Path) -
     finally:
         await brain.close()
     assert "Leeds" in _items(mum.block)[0], mum.block
+    assert "Galway" in _items(father.block)[0], father.block
     assert not any(" gp" in q.lower() for q in visit.queries), visit.queries
 
 
@@ -712,12 +715,14 @@ async def test_whether_a_weekday_is_free_gets_what_the_user_does_that_day(
         tuesday = await asked.enrich("Can I fit a dentist appointment into my Tuesday evening?")
         monday = await asked.enrich("Am I free on Monday after five for a call?")
         sunday = await asked.enrich("Am I free on Sunday afternoon for a long call?")
+        thursday = await asked.enrich("Can we do a team dinner on Thursday night?")
         await asked.drain()
     finally:
         await brain.close()
     assert "climbing" in _items(tuesday.block)[0], tuesday.block
     assert "Therapy" in _items(monday.block)[0], monday.block
     assert sunday.block is None, sunday.block
+    assert "climbing" in _items(thursday.block)[0], thursday.block
 
 
 async def test_my_drink_is_the_users_when_they_said_what_they_drink(tmp_path: Path) -> None:

@@ -343,12 +343,13 @@ class Bridge:
         store = self.brain.store
         # "my mum" is the user's own when they spoke of "my mother" before.
         roles = owned_roles(message)
-        pointed = [
-            (det, alias)
+        # (determiner, word looked up, word the message said)
+        asked = [
+            (det, alias, w)
             for det, w in pointed
             for alias in ([w, *roles[w]] if det in OWN and w in roles else [w])
         ]
-        words = [w for _, w in pointed]
+        words = [w for _, w, _ in asked]
         df = store.doc_freq(words) if pointed else {}
         in_history = store.history_freq(words) if pointed else {}
         # "my phone" is the user's own only if they spoke of their phone before (or the
@@ -358,13 +359,15 @@ class Bridge:
         # "the standup" when the user said "the standup" before (a thing only past
         # exchanges hold): marked SPOKEN_OF, a surer sign than a word some entry uses.
         named = right_after_the(message)
-        known = []
-        for det, w in pointed:
+        known: list[tuple[str, str]] = []
+        for det, w, said in asked:
             entry = df.get(w, 0) > in_history.get(w, 0)
+            if (det, said) in known:
+                continue
             if det in OWN and df.get(w) and self._owned(w):
                 # "my morning drink" after "I stopped drinking coffee": the user's own,
-                # whether or not they ever said "my drink".
-                known.append((det, w))
+                # whether or not they ever said "my drink" ("my father": their dad).
+                known.append((det, said))
                 continue
             spoken = 0 if entry or not df.get(w) else self._spoken_of(w)
             if not entry and not spoken:
@@ -419,8 +422,11 @@ class Bridge:
         # small brain "let's pick up where we left off on the toast" would hide the toast.
         store = self.brain.store
         terms = query_terms(" ".join(keywords(message)))
-        df = store.doc_freq(terms)
-        known = [t for t in terms if df.get(t)]
+        # "my father" is looked up as the user's dad too, where they said "my dad".
+        roles = owned_roles(message)
+        aliases = [a for t in terms for a in roles.get(t, ())]
+        df = store.doc_freq([*terms, *aliases])
+        known = [t for t in [*terms, *aliases] if df.get(t)]
         query = " ".join(known)
         total = self.brain.searcher.entity_count()
         named = [t for t in query_terms(" ".join(capitalised_words(message))) if df.get(t)]
@@ -439,7 +445,7 @@ class Bridge:
         # ...yet whether the match is close is judged over all of them: words the brain has
         # never seen say the message is about something else ("Docker ... compose").
         said = query_terms(" ".join(keywords(without_reference_phrases(message))))
-        whole = Coverage(" ".join(said), df, total, known=said)
+        whole = Coverage(" ".join(said), df, total, known=said, aliases=roles)
         names = Coverage(" ".join(named), df, total) if named else None
         best, matched, of_all, holds_name = max(
             (

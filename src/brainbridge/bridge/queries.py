@@ -54,7 +54,7 @@ _OBJECT = frozenset(
 # I have therapy on Monday?": whether the user's time on a weekday is taken.
 _AVAILABILITY = re.compile(
     r"\b(?:can|could|should|shall)\s+(?:i|we)\s+(?:\w+\s+){0,2}?"
-    r"(?:fit|schedule|book|squeeze|move|make it|plan|take)\b|"
+    r"(?:fit|schedule|book|squeeze|move|make it|plan|take|do|have|hold|host|meet)\b|"
     r"\b(?:am\s+i|are\s+we|will\s+i\s+be|would\s+i\s+be)\s+(?:free|available|busy|around|off)\b|"
     r"\bdo\s+(?:i|we)\s+have\b",
     re.I,
