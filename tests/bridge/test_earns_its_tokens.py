@@ -753,3 +753,33 @@ async def test_my_drink_is_the_users_when_they_said_what_they_drink(tmp_path: Pa
         await brain.close()
     assert drink.judgment is Judgment.ENRICH, drink.reasons
     assert "green tea" in _items(drink.block)[0], drink.block
+
+
+async def test_an_offer_the_user_did_not_take_up_brings_no_next_exchange(tmp_path: Path) -> None:
+    # "Need help with an itinerary?" ends the assistant's reply; the user's next message was
+    # about the vet. Loaded as the offer's answer, it rode along with every Lisbon question.
+    # An offer the user takes up ("Yes please, ...") still brings its answer.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        turns = [
+            (
+                "I'm flying to Lisbon on May 12 for the data conference, staying at Hotel Lumiares.",
+                "Lisbon in May is lovely. Need help with an itinerary?",
+            ),
+            ("Actually the vet moved Biscuit's appointment to Friday at 10am.", "Got it."),
+            ("My sister Ana lives in Porto, I'll see her after Lisbon.", "Want a train time?"),
+            ("Yes please, something around noon on the 16th.", "The 12:09 Alfa Pendular."),
+        ]
+        for n, (user, reply) in enumerate(turns, start=1):
+            await bridge.observe_now("s1", n, user, reply, today=date(2026, 4, 2))
+        await bridge.drain()
+        asked = Bridge(brain)
+        hotel = await asked.enrich("Where am I staying in Lisbon again?")
+        train = await asked.enrich("Which train to Porto did we pick to see my sister Ana?")
+        await asked.drain()
+    finally:
+        await brain.close()
+    assert "Lumiares" in _items(hotel.block)[0], hotel.block
+    assert "vet" not in hotel.block, hotel.block
+    assert any("12:09" in line for line in _items(train.block)), train.block

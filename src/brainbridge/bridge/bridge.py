@@ -45,7 +45,15 @@ from brainbridge.bridge.queries import (
     build_queries,
     keywords,
 )
-from brainbridge.bridge.rank import Candidate, Said, model, probability, said_text
+from brainbridge.bridge.rank import (
+    Candidate,
+    Said,
+    is_transcript,
+    model,
+    probability,
+    replies_to,
+    said_text,
+)
 from brainbridge.errors import AlreadyStored, LLMError
 from brainbridge.model import (
     CHAT_EXCHANGE,
@@ -660,11 +668,23 @@ class Bridge:
         store = self.brain.store
         where = store.exchange_positions(list(asking))
         after = store.exchanges_at((s, n + 1) for s, n in where.values())
-        return {
+        found = {
             eid: after_id
             for eid, (s, n) in where.items()
             if (after_id := after.get((s, n + 1))) is not None
         }
+        # An assistant that ends its reply on a question ("Need help with an itinerary?")
+        # is often not answered: the user's next message starts something else. Its
+        # next exchange counts only where it replies; a transcript's speakers answer.
+        by_id = {h.entity.id: h.entity for h in hits}
+        mine = {eid for eid in found if not is_transcript(by_id[eid].description)}
+        if mine:
+            nexts = store.get_entities([found[eid] for eid in mine])
+            for eid in mine:
+                reply = nexts.get(found[eid])
+                if reply is None or not replies_to(by_id[eid].description, reply):
+                    del found[eid]
+        return found
 
     def _superseding(self, hits: list[Hit]) -> dict[str, Entity]:
         """{name: exchange} of the statements that retired any of `hits`."""

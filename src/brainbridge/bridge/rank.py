@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from brainbridge.model import CHAT_EXCHANGE, Hit
+from brainbridge.model import CHAT_EXCHANGE, Entity, Hit
 from brainbridge.search.relevance import Coverage, stem
+from brainbridge.words import STOPWORDS
 
 MODEL = Path(__file__).with_name("data") / "relevance_model.json"
 # Without vectors, cosine features are absent; the model then reads them as 0 and
@@ -60,6 +61,44 @@ _PART = re.compile(r"\s\|\s")
 _SPEAKER = re.compile(r"\b(?:User|AI):\s+([A-Z][\w'’-]{1,30}):\s")
 # The assistant's own reply: an exchange's AI side with no speaker of a transcript.
 _ASSISTANT = re.compile(r"\s\|\sAI:\s+(?![A-Z][\w'’-]{1,30}:\s).*", re.S)
+
+
+# How a reply to a question opens: "Yes, ...", "Sure", "No, the blue one".
+_ANSWER_OPENING = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|sure|no|nope|nah|ok|okay|please|definitely|absolutely|"
+    r"maybe|probably|not|thanks|thank)\b",
+    re.I,
+)
+
+
+def is_transcript(text: str) -> bool:
+    """Whether an exchange's text is a transcript of people, each side labelled with its
+    speaker ("User: Caroline: ... | AI: Melanie: ..."), not a user and their assistant."""
+    return bool(_SPEAKER.search(text))
+
+
+# An assistant's offer, not a question about the user: "Want a packing list?", "Need help
+# with an itinerary?", "Would you like me to ...?", "Anything else?".
+_OFFER = re.compile(
+    r"^\W*(?:(?:do\s+you\s+)?(?:want|need)|would\s+you\s+like|shall\s+i|should\s+i|"
+    r"can\s+i|may\s+i|could\s+i|how\s+about|anything\s+else|any\s+other|let\s+me\s+know)\b",
+    re.I,
+)
+
+
+def replies_to(asking: str, reply: Entity) -> bool:
+    """Whether the exchange `reply` answers the question that the exchange text `asking`
+    ends on. A question about the user ("What's your budget?") is taken as answered; an
+    offer ("Need help with an itinerary?") only where the user opens as answers do, or
+    says a word of it: otherwise their next message started something else."""
+    question = _SENTENCE.split(asking.rstrip())[-1]
+    if not _OFFER.search(question):
+        return True
+    said = str(reply.attributes.get("user_message") or reply.description)
+    if _ANSWER_OPENING.search(said.removeprefix("User:").lstrip()):
+        return True
+    asked = {stem(w) for w in re.findall(r"[a-z]{3,}", question.lower()) if w not in STOPWORDS}
+    return bool(asked & {stem(w) for w in re.findall(r"[a-z]{3,}", said.lower())})
 
 
 def said_text(text: str) -> str:
