@@ -50,9 +50,10 @@ from brainbridge.bridge.rank import (
     Said,
     is_transcript,
     model,
+    offers,
     probability,
-    replies_to,
     said_text,
+    takes_up,
 )
 from brainbridge.errors import AlreadyStored, LLMError
 from brainbridge.model import (
@@ -677,12 +678,16 @@ class Bridge:
         # is often not answered: the user's next message starts something else. Its
         # next exchange counts only where it replies; a transcript's speakers answer.
         by_id = {h.entity.id: h.entity for h in hits}
-        mine = {eid for eid in found if not is_transcript(by_id[eid].description)}
-        if mine:
-            nexts = store.get_entities([found[eid] for eid in mine])
-            for eid in mine:
+        offered = {
+            eid: offer
+            for eid in found
+            if not is_transcript(text := by_id[eid].description) and (offer := offers(text))
+        }
+        if offered:
+            nexts = store.get_entities([found[eid] for eid in offered])
+            for eid, offer in offered.items():
                 reply = nexts.get(found[eid])
-                if reply is None or not replies_to(by_id[eid].description, reply):
+                if reply is None or not takes_up(offer, reply):
                     del found[eid]
         return found
 

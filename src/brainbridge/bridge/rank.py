@@ -86,18 +86,20 @@ _OFFER = re.compile(
 )
 
 
-def replies_to(asking: str, reply: Entity) -> bool:
-    """Whether the exchange `reply` answers the question that the exchange text `asking`
-    ends on. A question about the user ("What's your budget?") is taken as answered; an
-    offer ("Need help with an itinerary?") only where the user opens as answers do, or
-    says a word of it: otherwise their next message started something else."""
+def offers(asking: str) -> str:
+    """The offer an exchange's text ends on ("Need help with an itinerary?"), or "" when
+    its last sentence asks the user something else ("What's your budget?")."""
     question = _SENTENCE.split(asking.rstrip())[-1]
-    if not _OFFER.search(question):
-        return True
+    return question if _OFFER.search(question) else ""
+
+
+def takes_up(offer: str, reply: Entity) -> bool:
+    """Whether the exchange `reply` answers `offer`: its user opens as answers do, or says
+    a word of the offer; otherwise their next message started something else."""
     said = str(reply.attributes.get("user_message") or reply.description)
     if _ANSWER_OPENING.search(said.removeprefix("User:").lstrip()):
         return True
-    asked = {stem(w) for w in re.findall(r"[a-z]{3,}", question.lower()) if w not in STOPWORDS}
+    asked = {stem(w) for w in re.findall(r"[a-z]{3,}", offer.lower()) if w not in STOPWORDS}
     return bool(asked & {stem(w) for w in re.findall(r"[a-z]{3,}", said.lower())})
 
 
