@@ -254,11 +254,17 @@ class PgTextIndex:
             idf = math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5))
             params += [t, idf, *([t] * len(fields))]
         where, kinds = _type_filter(types, excluded)
-        join = " JOIN entities e ON e.id = c.entity_id" if where else ""
         pick, picked = self._candidates(history, present, df, score, params)
+        ranked = f"WITH c AS ({pick}) SELECT c.entity_id, c.s FROM c ORDER BY c.s DESC, c.entity_id"
+        if where:
+            # Each candidate's type is read best first, only until `limit` pass: joined
+            # before the sort, every candidate's row was read (about 5 ms for 800).
+            ranked = (
+                f"SELECT b.entity_id, b.s FROM ({ranked}) b WHERE EXISTS (SELECT 1 FROM"
+                f" entities e WHERE e.id = b.entity_id AND {where}) ORDER BY b.s DESC, b.entity_id"
+            )
         rows = self.conn.execute(
-            f"WITH c AS ({pick}) SELECT c.entity_id, c.s FROM c{join} WHERE {where or 'true'}"
-            " ORDER BY c.s DESC, c.entity_id LIMIT ?",
+            f"{ranked} LIMIT ?",
             [*picked, *kinds, limit],
         ).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
