@@ -631,7 +631,9 @@ NEWEST_TEXTS_010 = [
             ORDER BY t.entity_id DESC LIMIT n;
         GET DIAGNOSTICS got = ROW_COUNT;
         IF got < n THEN
-            RETURN QUERY {_NEWEST_ROWS} AND t.entity_id < floor
+            -- `+ 0`: not through the id ranges, which would test every row of each page
+            -- holding a match below the floor.
+            RETURN QUERY {_NEWEST_ROWS} AND t.entity_id + 0 < floor
                 ORDER BY t.entity_id DESC LIMIT n - got;
         END IF;
     END $$""",
