@@ -601,6 +601,44 @@ NEWEST_HOLDING_009 = [
     END $$""",
 ]
 
+# `brain_newest_texts`: the window `brain_newest_holding` finds, returned as the rows
+# themselves, so the ranking scores them as they are read: reading the window's ids and
+# then each row again by its key cost 3-4 ms of a search (600 index probes). When fewer
+# than `n` rows lie above `floor`, the newest below it follow, so the answer is still the
+# newest `n`. Without `floor`, every match is read and sorted: for a word in a few
+# thousand rows, that reads fewer rows than the floor's page ranges, whose bitmap is
+# lossy (every row of each page holding a match is tested again: 5,300 rows tested for
+# 900 matches, 8 ms against 3). It runs as its caller, so a person reads through their
+# views.
+_NEWEST_ROWS = """SELECT t.entity_id, t.name_tsv, t.desc_tsv, t.body_tsv, t.tsv FROM texts t
+            WHERE t.history = half AND t.tsv @@ q"""
+NEWEST_TEXTS_010 = [
+    f"""CREATE FUNCTION brain_newest_texts(half smallint, q tsquery, n integer, floor bigint)
+    RETURNS TABLE (id bigint, name_v tsvector, desc_v tsvector, body_v tsvector, all_v tsvector)
+    LANGUAGE plpgsql STABLE ROWS 600
+    SET enable_indexscan = off SET enable_seqscan = off
+    SET plan_cache_mode = force_custom_plan AS
+    $$ DECLARE
+        top bigint;
+        got bigint;
+    BEGIN
+        IF floor IS NULL THEN
+            RETURN QUERY {_NEWEST_ROWS} ORDER BY t.entity_id DESC LIMIT n;
+            RETURN;
+        END IF;
+        top := brain_half_newest(half);
+        RETURN QUERY {_NEWEST_ROWS} AND t.entity_id BETWEEN floor AND top
+            ORDER BY t.entity_id DESC LIMIT n;
+        GET DIAGNOSTICS got = ROW_COUNT;
+        IF got < n THEN
+            -- `+ 0`: not through the id ranges, which would test every row of each page
+            -- holding a match below the floor.
+            RETURN QUERY {_NEWEST_ROWS} AND t.entity_id + 0 < floor
+                ORDER BY t.entity_id DESC LIMIT n - got;
+        END IF;
+    END $$""",
+]
+
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("001_schema", [x for x in SCHEMA_001.split(";") if x.strip()]),
     ("002_pgvector", [PGVECTOR_002]),
@@ -611,6 +649,7 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ("007_visible_statistics", VISIBLE_STATISTICS_007),
     ("008_term_rows", TERM_ROWS_008),
     ("009_newest_holding", NEWEST_HOLDING_009),
+    ("010_newest_texts", NEWEST_TEXTS_010),
 ]
 
 

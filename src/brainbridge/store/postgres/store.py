@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
 from brainbridge.model import Entity, EntityRow
-from brainbridge.store.postgres import bulk, people
+from brainbridge.store.postgres import bulk, people, reads
 from brainbridge.store.postgres.conn import WRITE_LOCK, PgConnection
 from brainbridge.store.postgres.schema import DESCRIPTION_HEAD, migrate
 from brainbridge.store.postgres.text_index import PgTextIndex
@@ -120,6 +120,26 @@ class PostgresStore(SqliteStore):
             ([t for t, _ in wanted], [n for _, n in wanted]),
         )
         return set(wanted) - {(r[0], r[1]) for r in rows}
+
+    # -- batched reads, their values as arrays (`reads.py`) ----------------------
+
+    def get_entities(self, ids: Sequence[int]) -> dict[int, Entity]:
+        """Entities by id (missing ids are simply absent)."""
+        return reads.entities(self.conn, ids, _row_entity)
+
+    def exchange_positions(self, ids: Sequence[int]) -> dict[int, tuple[str, int]]:
+        """{exchange id: (session id, exchange number)} for the exchanges among `ids`."""
+        return reads.exchange_positions(self.conn, ids)
+
+    def exchanges_at(self, positions: Iterable[tuple[str, int]]) -> dict[tuple[str, int], int]:
+        """{(session id, exchange number): id} of the exchanges at these positions."""
+        return reads.exchanges_at(self.conn, positions)
+
+    def name_owners(
+        self, keys: Sequence[str], per_key: int
+    ) -> dict[tuple[str, int], list[tuple[str, str, int]]]:
+        """Entities whose name has these lookup keys (see `name_keys`), for the bridge."""
+        return reads.name_owners(self.conn, keys, per_key)
 
     def count_entities(self) -> int:
         """Exact on a small brain; on a big one the rows the text index counted (one per

@@ -50,11 +50,19 @@ K1, B = 1.2, 0.75
 CACHE_SECONDS = 300.0
 FRESH_BELOW = 20
 COUNTS_SECONDS = 60.0
-# A row tested in an index walk costs about this many entries of a GIN posting list
-# (0.5-1 against 0.1 µs here, the wider chat rows costing more).
-WALK_COST = 5.0
+# A row tested in an index walk costs about as much as a match read from a floor's page
+# ranges: walking back costs 0.35-0.55 µs a row tested (the half's rows lie in id order,
+# so its pages are read in turn), and the walk won from about 0.5 windows x rows
+# matches up (8k of 200k chat rows, 5k of 100k knowledge rows); 1 keeps a margin for
+# words whose rows are not spread evenly.
+WALK_COST = 1.0
 # The window is looked for above an id where about this many windows of the word lie.
 FLOOR_WINDOWS = 1.5
+# A word in up to this many windows of rows has every match read and sorted: reading a
+# floor's page ranges tests every row of each page holding a match (about 9 ms in chat
+# history whatever the word, 2.5-4 in knowledge), sorting all costs about 3 and 1.4 µs a
+# match (crossing at 2,900 and 1,800 matches at 300k rows).
+SORT_ALL_WINDOWS = 4
 # Exact counts of rare terms are reused within one search (its ranking of each half and
 # its relevance floor ask for the same words up to five times), not past a write through
 # this connection nor past this many seconds.
@@ -183,11 +191,13 @@ class PgTextIndex:
         """An id of the half above which about FLOOR_WINDOWS windows of a term's `count` rows
         lie, if its rows were spread evenly over the half's ids (as read with the average
         lengths: ids written since only lift the real floor); None when that is all of
-        them. `brain_newest_holding` reads every match when the guess falls short."""
+        them, or when reading them all costs less than the floor's lossy page ranges (a
+        term in at most SORT_ALL_WINDOWS windows of rows). `brain_newest_texts` reads the
+        newest below the floor too when the guess falls short."""
         rows = self._rows(history)
         span = FLOOR_WINDOWS * WINDOW_ROWS * rows / max(count, 1)
         low, high = self._ids.get(history, (0, 0))
-        if span >= rows or high <= low:
+        if span >= rows or high <= low or count <= SORT_ALL_WINDOWS * WINDOW_ROWS:
             return None
         return high - int(span * (high - low + 1) / rows)
 
@@ -244,11 +254,17 @@ class PgTextIndex:
             idf = math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5))
             params += [t, idf, *([t] * len(fields))]
         where, kinds = _type_filter(types, excluded)
-        join = " JOIN entities e ON e.id = c.entity_id" if where else ""
         pick, picked = self._candidates(history, present, df, score, params)
+        ranked = f"WITH c AS ({pick}) SELECT c.entity_id, c.s FROM c ORDER BY c.s DESC, c.entity_id"
+        if where:
+            # Each candidate's type is read best first, only until `limit` pass: joined
+            # before the sort, every candidate's row was read (about 5 ms for 800).
+            ranked = (
+                f"SELECT b.entity_id, b.s FROM ({ranked}) b WHERE EXISTS (SELECT 1 FROM"
+                f" entities e WHERE e.id = b.entity_id AND {where}) ORDER BY b.s DESC, b.entity_id"
+            )
         rows = self.conn.execute(
-            f"WITH c AS ({pick}) SELECT c.entity_id, c.s FROM c{join} WHERE {where or 'true'}"
-            " ORDER BY c.s DESC, c.entity_id LIMIT ?",
+            f"{ranked} LIMIT ?",
             [*picked, *kinds, limit],
         ).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
@@ -283,15 +299,16 @@ class PgTextIndex:
         common = next(t for t in sorted(present, key=lambda t: df[t]) if t not in rare)
         # A word that many of the half's rows hold: walked back on the half's own index
         # (schema migration 005), the walk stops at the window, testing WINDOW_ROWS /
-        # share rows. A sparser one: `brain_newest_holding` (schema migration 009) reads
-        # only its GIN matches above the floor where the window should lie.
+        # share rows. A sparser one: `brain_newest_texts` (schema migration 010) reads
+        # only its GIN matches above the floor where the window should lie (or all of
+        # them, for a word in a few windows of rows), and returns the rows to be scored.
         if _walk_back(df[common], self._rows(history)):
             newest = f"({match.format(q)} ORDER BY t.entity_id DESC LIMIT {WINDOW_ROWS})"
             window = [*scored, history, common]
         else:
             newest = (
-                f"(SELECT t.entity_id, {score} AS s FROM brain_newest_holding(?::smallint, {q},"
-                f" {WINDOW_ROWS}, ?::bigint) AS w(entity_id) JOIN texts t USING (entity_id))"
+                f"SELECT t.entity_id, {score} AS s FROM brain_newest_texts(?::smallint, {q},"
+                f" {WINDOW_ROWS}, ?::bigint) AS t(entity_id, name_tsv, desc_tsv, body_tsv, tsv)"
             )
             window = [*scored, history, common, self._floor(history, df[common])]
         if not rare:
@@ -303,5 +320,5 @@ class PgTextIndex:
 def _walk_back(count: int, rows: int) -> bool:
     """Whether the newest WINDOW_ROWS of a term held by `count` of a half's `rows` are
     cheaper found by walking the half's id index back (about rows / count rows tested
-    per match) than by reading the term's whole GIN posting list (`count` entries)."""
+    per match) than through its GIN matches (`brain_newest_texts`)."""
     return count * count >= WALK_COST * WINDOW_ROWS * max(rows, 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Sequence
 
-from brainbridge.store.dialect import POSTGRES, SQLITE, dialect_of
+from brainbridge.store.dialect import SQLITE, dialect_of
 
 EXCHANGE_TYPE = "Chat_Exchange"
 _SESSION = SQLITE.session
@@ -47,11 +47,9 @@ def at_positions(
     entries where a point lookup per position cost ~10 us each (2.5 ms per search at
     200k exchanges). A join against a VALUES list reads the same index for a few
     positions, but past a few dozen SQLite's planner scans every exchange instead (65 ms
-    for 120 positions at 40k exchanges).
+    for 120 positions at 40k exchanges). PostgreSQL joins them (`postgres/reads.py`).
     """
     dialect = dialect_of(conn)
-    if dialect.name == "postgres":
-        return _at_positions_joined(conn, list(dict.fromkeys(wanted)))
     sql = (
         f"SELECT {dialect.number}, id FROM entities WHERE type = '{EXCHANGE_TYPE}'"
         f" AND {dialect.session} = ? AND {dialect.number} BETWEEN ? AND ? ORDER BY id"
@@ -82,26 +80,6 @@ def _runs(numbers: list[int]) -> list[tuple[int, int]]:
         else:
             runs.append((n, n))
     return runs
-
-
-def _at_positions_joined(
-    conn: sqlite3.Connection, wanted: list[tuple[str, int]]
-) -> dict[tuple[str, int], int]:
-    """PostgreSQL: every position in one statement (its planner probes the position index
-    once per VALUES row; one round trip instead of one per position)."""
-    out: dict[tuple[str, int], int] = {}
-    sql = POSTGRES
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        values = ", ".join(["(?::text, ?::bigint)"] * len(chunk))
-        rows = conn.execute(
-            f"SELECT DISTINCT ON (v.s, v.n) v.s, v.n, e.id FROM (VALUES {values}) v(s, n)"
-            f" JOIN entities e ON e.type = '{EXCHANGE_TYPE}' AND {sql.session} = v.s"
-            f" AND {sql.number} = v.n ORDER BY v.s, v.n, e.id",
-            [p for pos in chunk for p in pos],
-        )
-        out.update(((r[0], int(r[1])), int(r[2])) for r in rows)
-    return out
 
 
 _KEY = SQLITE.turn_key
