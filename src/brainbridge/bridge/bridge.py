@@ -308,35 +308,31 @@ class Bridge:
             cued = has_cues(message, mentions)
             match, known, knows_user = await self.brain._run(self._brain_check, message, cued)
         verdict = judge_locally(message, mentions, match, known, knows_user)
-        if verdict.judgment is Judgment.PASS_THROUGH:
-            # "a breakfast plan that fits my diet": no cue fired, yet it names something
-            # of the user's that the brain holds (kept in memory: no I/O).
-            asked, _ = self.own.named(message)
-            whom, _ = self.own.whom(message)
-            meal, _ = self.own.meal(message)
-            days = await self.brain._run(self._days_spoken_of, message)
-            if asked or whom or meal or days:
-                said = (
-                    f"it speaks of {asked}"
-                    if asked
-                    else f"it asks which of {whom} to turn to"
-                    if whom
-                    else f"it asks for a meal, and {meal} matters"
-                    if meal
-                    else f"it asks whether the user's {', '.join(days)} is free"
-                )
-                verdict = Verdict(Judgment.ENRICH, (f"{said}, which the brain holds",))
+        if verdict.judgment is Judgment.PASS_THROUGH and (said := await self._own_reason(message)):
+            verdict = Verdict(Judgment.ENRICH, (f"{said}, which the brain holds",))
         queries = (
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
         return verdict, queries, "local"
 
-    def _days_spoken_of(self, message: str) -> list[str]:
-        """The weekdays the message asks the user's free time on ("can I fit a dentist
-        appointment into my Tuesday evening?") that past exchanges speak of."""
+    async def _own_reason(self, message: str) -> str:
+        """Why a message no cue carried is about the user's own world, or "": "a breakfast
+        plan that fits my diet" names something of theirs, "who should I send the report
+        to?" asks among their people, a meal of theirs needs their diet (all kept in memory:
+        no I/O), or it asks whether a weekday past exchanges speak of is free."""
+        if asked := self.own.named(message)[0]:
+            return f"it speaks of {asked}"
+        if whom := self.own.whom(message)[0]:
+            return f"it asks which of {whom} to turn to"
+        if meal := self.own.meal(message)[0]:
+            return f"it asks for a meal, and {meal} matters"
         days = asked_days(message)
-        if not days:
-            return []
+        if days and (days := await self.brain._run(self._days_spoken_of, days)):
+            return f"it asks whether the user's {', '.join(days)} is free"
+        return ""
+
+    def _days_spoken_of(self, days: list[str]) -> list[str]:
+        """Of `days` (weekdays, singular), those past exchanges speak of ("Tuesdays")."""
         held = self.brain.store.history_freq([f for d in days for f in (d, f"{d}s")])
         return [d for d in days if held.get(d) or held.get(f"{d}s")]
 
@@ -381,11 +377,9 @@ class Bridge:
             spoken = 0 if entry or not df.get(w) else self._spoken_of(w)
             if not entry and not spoken:
                 continue
-            if det in OWN and self._owned(w):
-                known.append((det, w))
-            else:
-                sure = spoken == SAID_THE and det == "the" and w in named
-                known.append((SPOKEN_OF if sure else "the", w))
+            # Not the user's own (checked above): a thing pointed at.
+            sure = spoken == SAID_THE and det == "the" and w in named
+            known.append((SPOKEN_OF if sure else "the", w))
         match = self._best_coverage(message, cued or bool(known))
         knows_user = bool(ABOUT_ME.search(message)) and bool(self._user_facts(1))
         return match, known, knows_user
@@ -443,7 +437,7 @@ class Bridge:
             # Only a topic match could matter, and that takes several words distinctive of
             # a few entries: common ones cannot make one, so BM25 is spared.
             rare = [t for t in known if df[t] <= max(TOPIC_RARE_MIN, TOPIC_RARE_SHARE * total)]
-            if len(rare) < topic_terms(Match(0.0, named=bool(set(named) & set(rare)))):
+            if len(rare) < topic_terms(bool(set(named) & set(rare))):
                 return Match(0.0)
         # History counts: people and plans often live only in past conversations. BM25's
         # best ten suffice: coverage counts words, which is what BM25 ranks by.
@@ -633,9 +627,9 @@ class Bridge:
         _, named = self.own.named(message)
         # ...or whom of their people it asks about ("who should I send the report to?"),
         # or what they can eat, for a meal ("a restaurant for my team lunch").
-        _, people = self.own.whom(message) if not hits and not named else ("", [])
-        _, eats = self.own.meal(message) if not hits and not named else ("", [])
-        hits += [Hit(e, 1.0, ("own",)) for e in [*named, *people, *eats] if e.id not in taken]
+        if not hits and not named:
+            named = [*self.own.whom(message)[1], *self.own.meal(message)[1]]
+        hits += [Hit(e, 1.0, ("own",)) for e in named if e.id not in taken]
         return hits[:limit]
 
     def _current_successor(self, ent: Entity, hops: int = 5) -> Entity | None:

@@ -211,18 +211,18 @@ class Verdict:
     reasons: tuple[str, ...]
 
 
-def topic_terms(match: Match) -> int:
+def topic_terms(named: bool) -> int:
     """How many of the message's words one entry must hold to be on its topic: one fewer
     when one of them is a word the message writes as a name ("When is the Dagster
     migration due?"), which the brain holds."""
-    return TOPIC_TERMS - 1 if match.named else TOPIC_TERMS
+    return TOPIC_TERMS - 1 if named else TOPIC_TERMS
 
 
-def topic_coverage(match: Match) -> float:
+def topic_coverage(named: bool) -> float:
     """How much of the message (all its words) one entry must cover to be on its topic:
     less when the entry holds a name the message uses, as a name is a surer sign than
     common words."""
-    return NAMED_TOPIC_COVERAGE if match.named else TOPIC_COVERAGE
+    return NAMED_TOPIC_COVERAGE if named else TOPIC_COVERAGE
 
 
 def word_count(message: str) -> int:
@@ -329,7 +329,7 @@ def judge_locally(
             "it reads as a general question" + (" about the user's own context" if personal else "")
         )
     if match is not None:
-        if whole >= topic_coverage(match) and topic_terms(match) <= match.matched:
+        if whole >= topic_coverage(match.named) and topic_terms(match.named) <= match.matched:
             # "Drivers still lose stops after syncing": no cue, but the message is about
             # what one entry of the brain is about, several of its own words at once.
             score += 1

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from brainbridge.bridge.block import BlockItem, ranked_block
 from brainbridge.bridge.judge import QUESTION
-from brainbridge.bridge.predicates import PREDICATE_WORDS, ROLE_WORDS, USER
+from brainbridge.bridge.predicates import OWNED, PREDICATE_WORDS, ROLE_WORDS, USER
 from brainbridge.model import Entity, holds_at
 
 if TYPE_CHECKING:
@@ -24,8 +24,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# "my dentist's number", "our spare key": the words a possessive points at, possessive -s off.
-_OWN = re.compile(r"\b(?:my|our)\s+([a-z][\w\-]*)(?:['’]s)?(?:\s+([a-z][\w\-]*))?", re.I)
 # "where I live", "where we're based": the user's home.
 _WHERE_THEY_LIVE = re.compile(
     r"\bwhere (?:i|we)(?:['’]m|['’]re| am| are)? (?:live|living|based|staying)\b", re.I
@@ -115,7 +113,7 @@ class OwnWorld:
         """(what the message calls the user's, the kept entities that are it) for any
         message ("a breakfast plan that fits my diet", "hikes near where we live"),
         else ("", [])."""
-        for m in _OWN.finditer(message):
+        for m in OWNED.finditer(message):
             # "my car", and "my new car": the word after the possessive, then the next; the
             # next only for a fact ("our password manager" is no person's role).
             for word, kinds in ((m.group(1), {"Fact", "Person"}), (m.group(2), {"Fact"})):

@@ -46,14 +46,15 @@ ROLE_WORDS = {
 }
 
 
-_OWNED_ROLE = re.compile(r"\b(?:my|our)\s+([a-z]+)(?:['’]s)?(?:\s+([a-z]+))?", re.I)
+# "my dentist's number", "our spare key": the words a possessive points at, possessive -s off.
+OWNED = re.compile(r"\b(?:my|our)\s+([a-z][\w\-]*)(?:['’]s)?(?:\s+([a-z][\w\-]*))?", re.I)
 
 
 def owned_roles(message: str) -> dict[str, list[str]]:
     """{role word: its other words} for the roles the message calls the user's ("my mum",
     "our new GP"); "a doctor visit" is nobody's in particular."""
     out: dict[str, list[str]] = {}
-    for m in _OWNED_ROLE.finditer(message):
+    for m in OWNED.finditer(message):
         for word in m.groups():
             if word and (others := same_role(word)):
                 out[word.lower()] = others

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from brainbridge.model import CHAT_EXCHANGE, Entity, Hit
 from brainbridge.search.relevance import Coverage, stem
-from brainbridge.words import STOPWORDS
+from brainbridge.words import query_terms
 
 MODEL = Path(__file__).with_name("data") / "relevance_model.json"
 # Without vectors, cosine features are absent; the model then reads them as 0 and
@@ -99,8 +99,8 @@ def takes_up(offer: str, reply: Entity) -> bool:
     said = str(reply.attributes.get("user_message") or reply.description)
     if _ANSWER_OPENING.search(said.removeprefix("User:").lstrip()):
         return True
-    asked = {stem(w) for w in re.findall(r"[a-z]{3,}", offer.lower()) if w not in STOPWORDS}
-    return bool(asked & {stem(w) for w in re.findall(r"[a-z]{3,}", said.lower())})
+    asked = {stem(w) for w in query_terms(offer) if len(w) > 2}
+    return bool(asked & {stem(w) for w in query_terms(said)})
 
 
 def said_text(text: str) -> str:
