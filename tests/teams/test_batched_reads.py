@@ -8,9 +8,8 @@ from pathlib import Path
 
 from brainbridge.model import CHAT_EXCHANGE
 from brainbridge.naming import FULL, PART
-from brainbridge.store.postgres import people
-from brainbridge.store.postgres.store import PostgresStore
 from brainbridge.store.sqlite.store import SqliteStore
+from teams.stores import owner_and_bob
 
 ROWS = [
     ("Person", "Kevin Alvarez", "engineer", None),
@@ -47,14 +46,10 @@ def _name(store: SqliteStore, eid: int) -> str:
 
 def test_batched_reads_answer_as_the_file_does(tmp_path: Path, database_url: str) -> None:
     file = SqliteStore.open(tmp_path / "brain.db")
-    owner = PostgresStore.open(database_url)
     try:
         file.upsert_many(ROWS)
-        owner.upsert_many(ROWS)
-        people.add(owner.conn, "bob")
-        bob = PostgresStore.open(database_url, user="bob", workspace="main")
-        try:
-            expected = _answers(file)
+        expected = _answers(file)
+        with owner_and_bob(database_url, ROWS) as (owner, bob):
             # Of three Kevins, the oldest two (as many as asked for per key).
             assert expected[0][("kevin", PART)] == [
                 ("Person", "Kevin Alvarez", 0),
@@ -63,8 +58,5 @@ def test_batched_reads_answer_as_the_file_does(tmp_path: Path, database_url: str
             assert expected[0][("klp", FULL)] == [("Project", "Kevin Launch Plan", 0)]
             assert _answers(owner) == expected
             assert _answers(bob) == expected
-        finally:
-            bob.close()
     finally:
-        owner.close()
         file.close()

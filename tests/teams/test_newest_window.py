@@ -11,8 +11,9 @@ from collections.abc import Iterator
 import pytest
 
 from brainbridge.model import CHAT_EXCHANGE
-from brainbridge.store.postgres import people, text_index
+from brainbridge.store.postgres import text_index
 from brainbridge.store.postgres.store import PostgresStore
+from teams.stores import owner_and_bob
 
 EXCHANGES, HOLDING, WINDOW = 400, 100, 10
 
@@ -21,19 +22,12 @@ EXCHANGES, HOLDING, WINDOW = 400, 100, 10
 def stores(database_url: str) -> Iterator[tuple[PostgresStore, PostgresStore]]:
     """The owner's and bob's stores on EXCHANGES chat exchanges: 'zephyr' in the oldest
     HOLDING of them, 'quokka' in the newest HOLDING."""
-    owner = PostgresStore.open(database_url)
-    people.add(owner.conn, "bob")
     rows = []
     for i in range(EXCHANGES):
         word = "zephyr" if i < HOLDING else "quokka" if i >= EXCHANGES - HOLDING else "plain"
         rows.append((CHAT_EXCHANGE, f"s{i}:ex:1", f"User: the {word} turn {i} | AI: ok", None))
-    owner.upsert_many(rows)
-    bob = PostgresStore.open(database_url, user="bob", workspace="main")
-    try:
-        yield owner, bob
-    finally:
-        bob.close()
-        owner.close()
+    with owner_and_bob(database_url, rows) as stores:
+        yield stores
 
 
 def _newest_holding(store: PostgresStore, word: str) -> set[int]:

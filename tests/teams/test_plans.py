@@ -13,8 +13,8 @@ import pytest
 
 from brainbridge.bridge.observe import exchange_attributes, exchange_name
 from brainbridge.model import CHAT_EXCHANGE
-from brainbridge.store.postgres import people
 from brainbridge.store.postgres.store import PostgresStore
+from teams.stores import owner_and_bob
 
 WORD = "kettle"  # in every exchange: a common word of chat history
 EXCHANGES = 3000
@@ -24,8 +24,6 @@ EXCHANGES = 3000
 def team(database_url: str) -> Iterator[tuple[PostgresStore, PostgresStore]]:
     """The owner's store, with the team's chat history analysed, and bob's (a member of
     the shared workspace, as every person is by default)."""
-    owner = PostgresStore.open(database_url)
-    people.add(owner.conn, "bob")
     rows: list[Any] = []
     for i in range(EXCHANGES):
         session, turn = f"s{i // 20}", i % 20 + 1
@@ -33,14 +31,8 @@ def team(database_url: str) -> Iterator[tuple[PostgresStore, PostgresStore]]:
             session, turn, f"where did I leave the {WORD} number {i}?", f"On shelf {i}."
         )
         rows.append((CHAT_EXCHANGE, exchange_name(session, turn), description, attrs))
-    owner.upsert_many(rows)
-    owner.conn.execute("ANALYZE")
-    bob = PostgresStore.open(database_url, user="bob", workspace="main")
-    try:
-        yield owner, bob
-    finally:
-        bob.close()
-        owner.close()
+    with owner_and_bob(database_url, rows, analyse=True) as stores:
+        yield stores
 
 
 def _rank_statement(store: PostgresStore, query: str) -> tuple[str, Any]:
