@@ -102,6 +102,11 @@ class Brain:
         )
 
     @property
+    def closed(self) -> bool:
+        """Whether `close` was called: work queued before it still runs, then finds this."""
+        return self._closed
+
+    @property
     def files(self) -> Path:
         """The folder of the files this brain writes as it runs (the curator's daily
         activity log and its day record, session locks): the brain folder, or for a person

@@ -97,3 +97,22 @@ async def test_enrich_still_works_while_another_process_holds_the_write_lock(
         other.close()
 
     assert result.judgment is Judgment.ENRICH and "Kevin Alvarez" in result.loaded
+
+
+async def test_closing_the_brain_without_draining_logs_no_error(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A caller that enriches and then closes its brain (a one-shot script, a hook) is
+    not told that something failed: the bridge's refresh of the user's facts, queued
+    after the enrich, finds the brain closed and has nothing to do."""
+    brain = await Brain.open(tmp_path / "brain", embedder=None, background_indexing=False)
+    bridge = Bridge(brain)
+    await bridge.observe_now(
+        "s1", 1, "My manager is Oskar Lindqvist, he likes written updates.", "Noted."
+    )
+    with caplog.at_level(logging.WARNING, logger="brainbridge"):
+        result = await bridge.enrich("What should I tell my manager about the release?", "s1")
+        await brain.close()
+        await bridge.drain()
+    assert result.judgment is Judgment.ENRICH
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []

@@ -215,6 +215,10 @@ class Bridge:
         )
 
     def _read_own_world(self) -> None:
+        # A refresh queued after the last enrich may start once its brain is closed (a
+        # caller that closes without `drain`): nothing is left to read, and nothing failed.
+        if self.brain.closed:
+            return
         try:
             self.own.refresh(self.brain.store)
         except Exception:  # fail open: short questions then pass through
