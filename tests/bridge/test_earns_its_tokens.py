@@ -747,3 +747,29 @@ async def test_an_offer_the_user_did_not_take_up_brings_no_next_exchange(tmp_pat
     assert "Lumiares" in _items(hotel.block)[0], hotel.block
     assert "vet" not in (hotel.block or ""), hotel.block
     assert any("12:09" in line for line in _items(train.block)), train.block
+
+
+async def test_an_offer_the_user_turned_down_brings_no_next_exchange(tmp_path: Path) -> None:
+    # "Want me to draft a reminder?" / "No thanks. I'm gluten-free by the way": the user
+    # declined and went on to something else, which rode along with every boiler question.
+    told: list[Told] = [
+        (
+            "Our landlord Mr Gordon says he'll fix the boiler by next Friday.",
+            "Hope it gets sorted soon. Want me to draft a reminder message to him?",
+        ),
+        ("No thanks. I'm gluten-free by the way, coeliac since 2019.", "Got it."),
+    ]
+    (boiler,) = await _asked(
+        tmp_path, told, "Has the landlord fixed the boiler yet, what did he promise?"
+    )
+    assert "boiler" in _items(boiler.block)[0], boiler.block
+    assert "gluten" not in (boiler.block or ""), boiler.block
+
+
+async def test_a_titled_person_introduced_with_their_role_is_one_person(tmp_path: Path) -> None:
+    # "Our landlord Mr Gordon says ...": the landlord Gordon, not also a "Mr Gordon,
+    # someone the user talks about" whose line repeated him in every block about him.
+    told: list[Told] = [("Our landlord Mr Gordon says he'll fix the boiler by Friday.", "Okay.")]
+    (heating,) = await _asked(tmp_path, told, "Draft a message to Mr Gordon about the heating.")
+    people = [line for line in _items(heating.block) if "(knowledge, Person)" in line]
+    assert len(people) == 1 and "landlord" in people[0], heating.block

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from brainbridge.bridge.predicates import ROLE_WORDS, USER
+from brainbridge.bridge.resolve import form
 
 _CAPS = r"[A-Z][\w&'’\-]*(?:[ \-](?:[A-Z0-9][\w&'’\-]*|(?:de|van|von|da|of|the)\b))*"
 _PLACE = rf"({_CAPS})"
@@ -96,10 +97,13 @@ ALIAS = [
     ),
     re.compile(rf"{_PERSON}\s+\((?:(?i:aka|a\.k\.a\.|or)\s+)?([A-Z][\w'’\-]+)\)"),
 ]
-# Someone reported as speaking or acting for the user: "Oscar Lindqvist said ...". Full
-# names only: a bare "Jess said" must resolve to someone known, never mint a new person.
+# Someone reported as speaking or acting for the user: "Oscar Lindqvist said ...", "Mr
+# Gordon says ...". A full name or a titled one: a bare "Jess said" must resolve to someone
+# known, never mint a new person, and a title is never part of the name.
 REPORTER = re.compile(
-    rf"{_TITLE}([A-Z][a-zA-Z'’\-]+(?:\s+(?:[A-Z][a-zA-Z'’\-]+|de|van|von|da))+)\s+"
+    r"(?:\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+([A-Z][a-zA-Z'’\-]+(?:\s+[A-Z][a-zA-Z'’\-]+)*)|"
+    r"\b(?!(?:Dr|Mr|Mrs|Ms|Mx|Prof)\b)"
+    r"([A-Z][a-zA-Z'’\-]+(?:\s+(?:[A-Z][a-zA-Z'’\-]+|de|van|von|da))+))\s+"
     r"(?:said|says|told|asked|asks|wants|wanted|emailed|texted|called|mentioned|suggested|"
     r"promised|thinks|confirmed|approved|sent|replied|wrote)\b"
 )
@@ -203,11 +207,15 @@ def people(text: str) -> list[PersonFact]:
             name, role = m.group(name_at), m.group(role_at)
             about = _about(name if subject else "", _rest(text, m.end()))
             out.append(PersonFact(name, role.lower(), f"The user's {role_of(role)}.{about}"))
-    introduced = {p.name for p in out}
+    # "Our landlord Mr Gordon says ...": the landlord Gordon, not a second person.
+    introduced = {form(p.name) for p in out}
     for m in REPORTER.finditer(text):
-        name = m.group(1)
-        if name not in introduced and name.split()[0] not in ("The", "Our", "My", "We", "I"):
-            out.append(PersonFact(name, "", f"{name}, someone the user talks about."))
+        name = m.group(1) or m.group(2)
+        if form(name) in introduced or name.split()[0] in ("The", "Our", "My", "We", "I"):
+            continue
+        introduced.add(form(name))
+        said = text[m.start() : m.end(1)] if m.group(1) else name  # "Dr. Patel"
+        out.append(PersonFact(name, "", f"{said}, someone the user talks about."))
     for pattern in ALIAS:
         for m in pattern.finditer(text):
             name, alias = m.group(1), _clean(m.group(2))

@@ -93,11 +93,22 @@ def offers(asking: str) -> str:
     return question if _OFFER.search(question) else ""
 
 
+# How a user turns an offer down: "No thanks. I'm gluten-free by the way" goes on to
+# something else.
+_DECLINE = re.compile(
+    r"^\W*(?:no|nope|nah|not\s+(?:now|yet|needed|really)|i'?m\s+(?:good|fine|ok)|all\s+good)\b",
+    re.I,
+)
+
+
 def takes_up(offer: str, reply: Entity) -> bool:
-    """Whether the exchange `reply` answers `offer`: its user opens as answers do, or says
-    a word of the offer; otherwise their next message started something else."""
-    said = str(reply.attributes.get("user_message") or reply.description)
-    if _ANSWER_OPENING.search(said.removeprefix("User:").lstrip()):
+    """Whether the exchange `reply` answers `offer`: its user opens as answers do (but does
+    not decline), or says a word of the offer; otherwise their next message started
+    something else."""
+    said = str(reply.attributes.get("user_message") or reply.description).removeprefix("User:")
+    if _DECLINE.search(said):
+        return False
+    if _ANSWER_OPENING.search(said.lstrip()):
         return True
     asked = {stem(w) for w in query_terms(offer) if len(w) > 2}
     return bool(asked & {stem(w) for w in query_terms(said)})
