@@ -773,3 +773,27 @@ async def test_a_titled_person_introduced_with_their_role_is_one_person(tmp_path
     (heating,) = await _asked(tmp_path, told, "Draft a message to Mr Gordon about the heating.")
     people = [line for line in _items(heating.block) if "(knowledge, Person)" in line]
     assert len(people) == 1 and "landlord" in people[0], heating.block
+
+
+async def test_a_request_about_the_users_own_thing_they_spoke_of_is_enriched(
+    tmp_path: Path,
+) -> None:
+    # "the offsite" is what the user called it before, and "my slides" makes the request
+    # theirs: it passed through with no cue beyond that, though the brain knew the talk.
+    told: list[Told] = [
+        ("The team offsite is on October 14 at the Corn Exchange in Leeds.", "Sounds great."),
+        (
+            "Priyanka asked me to present the onboarding study findings at the offsite.",
+            "Great opportunity! How long is your slot?",
+        ),
+        ("Twenty minutes, with ten for questions.", "A 20-minute talk fits about 10-12 slides."),
+    ]
+    slides, sky = await _asked(
+        tmp_path,
+        told,
+        "Can you help me plan my slides for the offsite talk?",
+        "Why is the sky blue during the day but red at sunset?",
+    )
+    assert slides.judgment is Judgment.ENRICH, slides.reasons
+    assert any("Twenty minutes" in line for line in _items(slides.block)), slides.block
+    assert sky.block is None, sky.block
