@@ -60,6 +60,7 @@ from brainbridge.model import (
     CHAT_EXCHANGE,
     EPISODES,
     PASSAGE,
+    PREFERENCE,
     Entity,
     Hit,
     Judgment,
@@ -69,7 +70,7 @@ from brainbridge.model import (
 from brainbridge.ports import LLM
 from brainbridge.redact import redact
 from brainbridge.search import SearchRequest
-from brainbridge.search.relevance import Coverage, entity_text
+from brainbridge.search.relevance import Coverage, entity_text, stem
 from brainbridge.words import CALENDAR_WORDS
 
 if TYPE_CHECKING:
@@ -454,6 +455,9 @@ class Bridge:
         said = query_terms(" ".join(keywords(without_reference_phrases(message))))
         whole = Coverage(" ".join(said), df, total, known=said, aliases=roles)
         names = Coverage(" ".join(named), df, total) if named else None
+        entries = [
+            (ent.type, f"{ent.name} {ent.description}") for ent in store.get_entities(ids).values()
+        ]
         best, matched, of_all, holds_name = max(
             (
                 coverage.of(text),
@@ -461,17 +465,19 @@ class Bridge:
                 whole.of(text),
                 names is not None and names.count(text) > 0,
             )
-            for ent in store.get_entities(ids).values()
-            for text in (f"{ent.name} {ent.description}",)
+            for _, text in entries
         )
+        # "Write a commit message for this change" after "I prefer conventional commit
+        # messages": how the user likes a thing done is theirs, however general the ask.
+        liked = max((whole.of(text) for kind, text in entries if kind == PREFERENCE), default=0.0)
         # One known word of several ("I love this song ...": "love") is no strong match,
         # unless it is what the message points at ("where we left off on the toast").
         pointed = query_terms(" ".join(m.group(1) for m in REFERENCED_NOUN.finditer(message)))
         # ...or the message asks about the user's own life ("which airline am I flying").
         asks = bool(QUESTION.search(message)) and about_self(message)
         if len(known) == 1 < len(terms) and known[0] not in pointed and not asks:
-            return Match(min(best, SINGLE_TERM_COVERAGE), matched, of_all, holds_name)
-        return Match(best, matched, of_all, holds_name)
+            return Match(min(best, SINGLE_TERM_COVERAGE), matched, of_all, holds_name, liked)
+        return Match(best, matched, of_all, holds_name, liked)
 
     async def _load(
         self,
@@ -539,7 +545,7 @@ class Bridge:
         ranked = _rank(results, found, said)
         relevance = model()
         bar = relevance.threshold if relevance is not None else 0.0
-        chosen = [c.hit for p, c in ranked if p >= bar]
+        chosen = _without_restated([c.hit for p, c in ranked if p >= bar])
         later: dict[str, Entity] = {}
         if any(h.entity.attributes.get("superseded_by") for h in chosen):
             later = await self.brain._run(self._superseding, chosen)
@@ -870,6 +876,27 @@ def _said(hit: Hit) -> frozenset[str]:
     ent = hit.entity
     text = str(ent.attributes.get("user_message") or ent.description)
     return frozenset(_NOT_WORD.split(text.lower())) - {""}
+
+
+# Words a fact drawn from an exchange adds to what the user said: "The user's lead."
+_FACT_FRAME = frozenset({"the", "user", "user's", "users", "s", "also", "is", "a", "an"})
+
+
+def _without_restated(hits: list[Hit]) -> list[Hit]:
+    """A fact drawn from an exchange that is in the block too, and that says nothing the
+    exchange does not ("Priyanka Shah: The user's lead." beside "My lead is Priyanka
+    Shah"), is one item: the lower ranked of the two goes."""
+    at = {h.entity.name: i for i, h in enumerate(hits) if h.entity.type == CHAT_EXCHANGE}
+    drop: set[int] = set()
+    for i, h in enumerate(hits):
+        source = h.entity.attributes.get("source_exchange")
+        if h.entity.type == CHAT_EXCHANGE or source not in at:
+            continue
+        told = {stem(w) for w in _said(hits[at[source]])}
+        fact = _NOT_WORD.split(f"{h.entity.name} {h.entity.description}".lower())
+        if {stem(w) for w in fact if w and w not in _FACT_FRAME} <= told:
+            drop.add(max(i, at[source]))
+    return [h for i, h in enumerate(hits) if i not in drop]
 
 
 def _collapse_repeats(

@@ -203,6 +203,8 @@ class Match:
     whole: float = 0.0  # the same share over all the message's words, unknown ones included
     # The entry holds a word the message writes as a name ("the Dagster migration").
     named: bool = False
+    # `whole` over the best preference the user stated ("I prefer small PRs").
+    preference: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -318,8 +320,13 @@ def judge_locally(
         reasons.append(
             "it is in the first person" + (" and asks a question" if asks else " (a statement)")
         )
+    liked = match is not None and match.preference >= WEAK_COVERAGE
+    if liked:
+        # As sure a sign as a name: the user said how they want this kind of thing done.
+        score += 2
+        reasons.append("it touches a preference the user stated")
     named = any(m.strength in ("exact", "history") for m in mentions)
-    if any(p.search(message) for p in GENERIC) and not named and not about_user:
+    if any(p.search(message) for p in GENERIC) and not (named or about_user or liked):
         # "What is Gina's favourite dance?" is phrased like a general question, but about
         # someone from past conversations whom the brain has something on.
         personal = (

@@ -18,6 +18,8 @@ PASSAGE = "Passage"
 # files it touched: written by the PostToolUse hook without an LLM (`observations`).
 OBSERVATION = "Observation"
 FILE = "File"
+# How the user likes things done ("I prefer small PRs"), drawn from what they said.
+PREFERENCE = "Preference"
 # (type, name, description, attributes): one entity to upsert in bulk.
 EntityRow = tuple[str, str, str | None, dict[str, Any] | None]
 
