@@ -512,6 +512,16 @@ def test_a_question_naming_two_things_searches_for_them_together() -> None:
     assert len(queries) <= 2, queries
 
 
+def test_words_that_only_mean_now_are_not_searched_for() -> None:
+    # "these days", "currently": the query (and the left-out line's `brain recall`) read
+    # "deploy billing service days", matching any exchange that counts days.
+    for message in (
+        "How do we deploy the billing service these days?",
+        "How do we currently deploy the billing service?",
+    ):
+        assert build_queries(message, []) == ["deploy billing service"], message
+
+
 async def test_a_thing_the_user_called_the_x_before_is_theirs_when_named_so_again(
     tmp_path: Path,
 ) -> None:

@@ -27,7 +27,8 @@ FILLER = frozenset(
     later earlier last next time please thanks thank can could would should will shall hey
     hi hello ok okay sure right actually maybe kind sort bit lot something anything
     everything stuff way again still already yet gonna wanna gotta send sending sent work
-    working worked look looking looked try trying tried user assistant ai""".split()
+    working worked look looking looked try trying tried user assistant ai days nowadays
+    currently lately recently""".split()
 )
 
 
