@@ -522,6 +522,23 @@ def test_words_that_only_mean_now_are_not_searched_for() -> None:
         assert build_queries(message, []) == ["deploy billing service"], message
 
 
+async def test_a_choice_the_user_made_before_is_looked_up_by_what_was_chosen(
+    tmp_path: Path,
+) -> None:
+    # "which tiles we picked" refers back to a choice, like "we decided": it passed
+    # through, and its query searched for "picked".
+    assert build_queries("Remind me which tiles we picked for the bathroom.", []) == [
+        "tiles bathroom"
+    ]
+    told: list[Told] = [
+        "We're renovating the bathroom, our budget is 12,000 euros.",
+        "We decided on the grey terrazzo tiles instead of the white marble.",
+    ]
+    (tiles,) = await _asked(tmp_path, told, "Remind me which tiles we picked for the bathroom.")
+    assert tiles.judgment is Judgment.ENRICH, tiles.reasons
+    assert any("terrazzo" in line for line in _items(tiles.block)), tiles.block
+
+
 async def test_a_thing_the_user_called_the_x_before_is_theirs_when_named_so_again(
     tmp_path: Path,
 ) -> None:

@@ -25,7 +25,6 @@ from brainbridge.bridge.judge import (
     pointed_words,
     right_after_the,
     topic_terms,
-    without_reference_phrases,
     word_count,
 )
 from brainbridge.bridge.names import (
@@ -44,6 +43,7 @@ from brainbridge.bridge.queries import (
     asked_days,
     build_queries,
     keywords,
+    without_reference_phrases,
 )
 from brainbridge.bridge.rank import (
     Candidate,

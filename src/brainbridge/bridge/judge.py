@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from brainbridge.bridge.names import Mention
 from brainbridge.bridge.queries import CONTRACTION as _CONTRACTION
+from brainbridge.bridge.queries import REFERENCE_PHRASES
 from brainbridge.model import Judgment
 from brainbridge.words import STOPWORDS
 
@@ -52,19 +53,6 @@ STEP_BACK = [
         # An imperative to remember: "remember that Nadia prefers ...", "note: ...", "save this".
         r"^\W*(?:please\s+)?(?:remember|note|save|store|log|record|memori[sz]e)\s+(?:that\b(?!\s+(?:time|day|night|one|thing|trip|guy|woman|place))|this\b|these\b|:|the fact)",
     )
-]
-
-# Words about the conversation itself ("where we left off", "as we discussed"): they say
-# the message refers back, never what it is about.
-REFERENCE_PHRASES = [
-    re.compile(
-        r"\b(?:as (?:we|i) (?:discussed|said|mentioned|agreed|planned)|like (?:we|i) said|last (?:time|week|month|meeting|call)|earlier|yesterday|again|remind me|follow(?:ing)? up|catch (?:me )?up|where (?:are|were) we|where we left off|pick (?:up|it back up)|(?:continue|carry on|keep going) (?:with|on)|update (?:me )?on|status (?:of|on)|progress on|still on track)\b",
-        re.I,
-    ),
-    re.compile(
-        r"\b(?:we|i)\s+(?:decided|agreed|landed|settled|discussed|talked about|promised|committed|told|said i(?:'d| would))\b",
-        re.I,
-    ),
 ]
 
 # "my landlord", "our lease": a cue only when the brain knows the thing (see judge_locally).
@@ -373,13 +361,6 @@ def _possessed(message: str) -> set[str]:
     return {m.group(1).lower() for m in POSSESSIVE_CUE.finditer(message)} | {
         w for det, w in pointed_words(message) if det in OWN
     }
-
-
-def without_reference_phrases(message: str) -> str:
-    """The message with its words about the conversation itself taken out."""
-    for pattern in REFERENCE_PHRASES:
-        message = pattern.sub(" ", message)
-    return message
 
 
 def has_cues(message: str, mentions: list[Mention]) -> bool:

@@ -72,6 +72,30 @@ def asked_days(message: str) -> list[str]:
     return list(dict.fromkeys(m.group(1).lower() for m in _WEEKDAY.finditer(message)))
 
 
+# Words about the conversation itself ("where we left off", "as we discussed"): they say
+# the message refers back, never what it is about.
+
+REFERENCE_PHRASES = [
+    re.compile(
+        r"\b(?:as (?:we|i) (?:discussed|said|mentioned|agreed|planned)|like (?:we|i) said|last (?:time|week|month|meeting|call)|earlier|yesterday|again|remind me|follow(?:ing)? up|catch (?:me )?up|where (?:are|were) we|where we left off|pick (?:up|it back up)|(?:continue|carry on|keep going) (?:with|on)|update (?:me )?on|status (?:of|on)|progress on|still on track)\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:we|i)\s+(?:decided|agreed|landed|settled|discussed|talked about|promised|committed|told|said i(?:'d| would)|"
+        # "which tiles we picked": a choice made before.
+        r"picked|chose|went (?:with|for)|opted for|ended up with)\b",
+        re.I,
+    ),
+]
+
+
+def without_reference_phrases(message: str) -> str:
+    """The message with its words about the conversation itself taken out."""
+    for pattern in REFERENCE_PHRASES:
+        message = pattern.sub(" ", message)
+    return message
+
+
 def keywords(text: str) -> list[str]:
     """Content words of `text` in order, proper nouns keeping their case; an instruction
     that opens a sentence is left out."""
@@ -113,7 +137,8 @@ def build_queries(
 ) -> list[str]:
     """1–`limit` keyword queries: named entities with the message's topic words, then each
     vague reference ("that letter") expanded with what the session summary says about it."""
-    words = keywords(message)
+    # "Remind me which tiles we picked": the tiles, not the picking or the reminding.
+    words = keywords(without_reference_phrases(message))
     # "Can I fit a dentist appointment into my Tuesday evening?": the weekday is what the
     # user's plans are found by, though a day is otherwise no word to search for.
     days = [d for d in asked_days(message) if d not in {w.lower() for w in words}]
