@@ -290,8 +290,9 @@ def judge_locally(
         if spoken:
             score += 0.5
             reasons.append("the user spoke of the " + ", ".join(spoken[:3]) + " before")
-            # "Help me plan my slides for the offsite talk": their own plans around it.
-            if SPEAKER.search(message):
+            # "Help me plan my slides for the offsite talk": their own plans around it
+            # ("what should I pack for the beach" is anyone's question).
+            if POSSESSIVE_CUE.search(message):
                 score += 1
                 reasons.append("and speaks of it as their own business")
     about_user = knows_user and about_self(message) and bool(ABOUT_ME.search(message))
