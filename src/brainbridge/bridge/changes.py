@@ -105,6 +105,26 @@ QUERY_TERMS = 3
 LEARNED_TYPES = (CHAT_EXCHANGE,)
 
 
+# A change told of what was just said, by a pronoun: "Actually it moved to the Hotel
+# Avenida", "it's pushed to Friday", "they rescheduled it to 3pm". No topic word is shared;
+# the statement right before it in the same conversation is what changed.
+BACK_CHANGE = re.compile(
+    r"\b(?:it|that|this|they)(?:['’]s|\s+is|\s+was|\s+got|\s+has\s+been|\s+have\s+been|"
+    r"\s+are|\s+were)?\s+(?:now\s+)?(?:been\s+)?(?:moved|pushed|postponed|rescheduled|changed|"
+    r"switched|shifted|delayed|bumped|cancell?ed|called\s+off)\b"
+    r"|\b(?:moved|pushed|postponed|rescheduled|changed|shifted|bumped)\s+(?:it|that|this|them)\s+"
+    r"(?:to|back|until|forward|off)\b"
+    r"|\b(?:it|that)(?:['’]s|\s+is)\s+now\s+(?:on|at|in|due)\b",
+    re.I,
+)
+# ...but code and files move too: "it's pushed to main", "I moved it to the shared drive".
+_NOT_A_PLAN = re.compile(
+    r"\b(?:main|master|origin|branch|repo|repository|prod|production|staging|github|gitlab|"
+    r"remote|server|registry|cluster|folder|directory|drive|bucket|commit|pr)\b",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class Retired:
     entity: Entity
@@ -215,9 +235,44 @@ def find_retired(
 ) -> list[Retired]:
     """Earlier exchanges and facts that the statement `message`, made on `when`, retires."""
     message = _SPEAKER.sub("", message, count=1)
-    kind = kind_of(message)
+    back = bool(BACK_CHANGE.search(message)) and not _NOT_A_PLAN.search(message)
+    kind = kind_of(message) or ("change" if back else None)
     if kind is None:
         return []
+    found = _find_retired(store, message, kind, exchange_id, by_name, when)
+    if not found and back and exchange_id:
+        found = _just_before(store, exchange_id, when)
+    out: list[Retired] = []
+    for r in sorted(found, key=lambda r: _recency(r.entity), reverse=True)[:MAX_RETIRED]:
+        out += _with_facts(store, r)  # what was learned from it goes too
+    unique = {r.entity.id: r for r in out}
+    return list(unique.values())
+
+
+def _just_before(store: Store, exchange_id: int, when: str) -> list[Retired]:
+    """The statement made just before exchange `exchange_id` in its conversation (an
+    exchange skipped as trivial in between is stepped over), if it still holds."""
+    at = store.exchange_positions([exchange_id]).get(exchange_id)
+    if at is None:
+        return []
+    session, n = at
+    ids = store.exchanges_at([(session, n - 1), (session, n - 2)])
+    for k in (n - 1, n - 2):
+        if (eid := ids.get((session, k))) is None:
+            continue
+        ent = store.get_entities([eid]).get(eid)
+        if ent is None or ent.attributes.get("superseded_by"):
+            return []
+        if said(ent).rstrip().endswith("?") or str(ent.attributes.get("date") or "") > when:
+            return []  # a question states nothing to change
+        return [Retired(ent, "changed")]
+    return []
+
+
+def _find_retired(
+    store: Store, message: str, kind: str, exchange_id: int | None, by_name: str, when: str
+) -> list[Retired]:
+    """What the statement's own topic words find it changes or completes."""
     message = _cue_sentences(message, kind)
     words = topic(message)
     names = anchors(message) & words
@@ -274,11 +329,7 @@ def find_retired(
     if by_subject and not found:
         # "The offsite got moved to ...": the latest statement about the offsite, only.
         found = [Retired(max(by_subject, key=_recency), "changed")]
-    out: list[Retired] = []
-    for r in sorted(found, key=lambda r: _recency(r.entity), reverse=True)[:MAX_RETIRED]:
-        out += _with_facts(store, r)  # what was learned from it goes too
-    unique = {r.entity.id: r for r in out}
-    return list(unique.values())
+    return found
 
 
 def _recency(ent: Entity) -> tuple[str, int]:
