@@ -860,3 +860,20 @@ async def test_a_fact_that_only_restates_its_exchange_is_not_a_second_item(
     items = _items(lead.block)
     assert sum("Priyanka Shah" in line for line in items) == 1, lead.block
     assert any("present the study findings" in line for line in items), lead.block
+
+
+async def test_what_the_user_went_on_to_say_about_it_comes_with_it(tmp_path: Path) -> None:
+    # "It's at the Corn Exchange" right after "The team offsite is on November 18" shares
+    # no word with a question on the offsite: found beside it, it was left out.
+    told: list[Told] = [
+        "The team offsite is on November 18, all of engineering is coming.",
+        "It's at the Corn Exchange in Leeds, starting at 10am.",
+        "That reminds me, I need new running shoes.",
+    ]
+    (offsite,) = await _asked(
+        tmp_path, told, "Where is the team offsite, and what time does it start?"
+    )
+    items = _items(offsite.block)
+    assert "November 18" in items[0], offsite.block
+    assert any("Corn Exchange" in line for line in items), offsite.block
+    assert "running shoes" not in (offsite.block or ""), offsite.block

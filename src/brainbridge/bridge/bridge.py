@@ -91,6 +91,12 @@ MAX_JUDGED_CHARS = 8000
 # strong nor nothing (judge.WEAK_COVERAGE < 0.45 < judge.STRONG_COVERAGE).
 SINGLE_TERM_COVERAGE = 0.45
 # An exchange that ends on a question (an image's caption after it aside).
+# A message that goes on about what the one before it said: "It's at ...", "He's based in".
+_CONTINUES = re.compile(
+    r"^\W*(?:(?:also|and|oh|btw|plus)\W+)?(?:it|it['’]s|its|he|he['’]s|she|she['’]s|they|"
+    r"they['’]re|it['’]ll|he['’]ll|she['’]ll|they['’]ll)\s",
+    re.I,
+)
 _ASKS = re.compile(r"\?\s*(?:\[[^\]]*\]\s*)*$")
 # Past exchanges read to see whether the user spoke of a thing as theirs ("my landlord").
 OWNED_SAMPLE = 10
@@ -656,28 +662,39 @@ class Bridge:
 
     def _answers(self, hits: list[Hit]) -> dict[int, int]:
         """{id: id of the exchange right after it} of the matched exchanges of `hits` that
-        end on a question ("What made you pick it?" / "I chose them 'cause ..."): on the
+        end on a question, or whose user went on about it in their next message ("It's at
+        the Corn Exchange"). A question ("What made you pick it?" / "I chose them 'cause
+        ..."): on the
         tuned LoCoMo conversations the exchange after a block's first item held evidence
         25 % of the time when that item ended on a question, 9 % when it did not. Only an
         answer that search found beside its question becomes an item: fetching the others
         too bought recall 0.729 -> 0.737 for 33 more tokens and lost first items."""
-        asking = {
-            h.entity.id
+        matched = [
+            h.entity
             for h in hits
-            if h.entity.type == CHAT_EXCHANGE
-            and set(h.retrievers) != {"context"}
-            and _ASKS.search(h.entity.description)
-        }
-        if not asking:
+            if h.entity.type == CHAT_EXCHANGE and set(h.retrievers) != {"context"}
+        ]
+        asking = {e.id for e in matched if _ASKS.search(e.description)}
+        # A user's own next message that goes on about the same thing ("The offsite is on
+        # November 18." / "It's at the Corn Exchange, starting at 10am.") says the rest of it.
+        telling = {e.id for e in matched if e.id not in asking and not is_transcript(e.description)}
+        if not asking and not telling:
             return {}
         store = self.brain.store
-        where = store.exchange_positions(list(asking))
+        where = store.exchange_positions([*asking, *telling])
         after = store.exchanges_at((s, n + 1) for s, n in where.values())
         found = {
             eid: after_id
             for eid, (s, n) in where.items()
             if (after_id := after.get((s, n + 1))) is not None
         }
+        going_on = [eid for eid in found if eid in telling]
+        if going_on:
+            nexts = store.get_entities([found[eid] for eid in going_on])
+            for eid in going_on:
+                reply = nexts.get(found[eid])
+                if reply is None or not _CONTINUES.search(_user_side(reply)):
+                    del found[eid]
         # An assistant that ends its reply on a question ("Need help with an itinerary?")
         # is often not answered: the user's next message starts something else. Its
         # next exchange counts only where it replies; a transcript's speakers answer.
@@ -869,6 +886,11 @@ def _position(ent: Entity) -> tuple[str, int] | None:
 
 
 _NOT_WORD = re.compile(r"[^\w]+")
+
+
+def _user_side(ent: Entity) -> str:
+    """What the user said in an exchange."""
+    return str(ent.attributes.get("user_message") or ent.description).removeprefix("User:")
 
 
 def _said(hit: Hit) -> frozenset[str]:
