@@ -44,3 +44,31 @@ async def test_a_curated_session_and_its_day_become_entities_in_the_graph(brain)
         await bridge.enrich(f"what did we say about {run.title.lower()} last time?", "s-x")
     ).block
     assert block is None or "Chat_Session" not in block
+
+
+async def test_a_run_links_only_the_exchanges_not_linked_before(brain) -> None:
+    bridge = Bridge(brain)
+    for n, (user, ai) in enumerate(MIGRATION_CHAT, start=1):
+        await bridge.observe_now("s-long", n, user, ai)
+    assert not (await Curator(brain).curate("s-long")).error
+    await bridge.observe_now(
+        "s-long", len(MIGRATION_CHAT) + 1, "And the cutover is on May 3.", "Noted."
+    )
+    linking: list[str] = []
+
+    def trace(sql: str) -> None:
+        if "relations" in sql and sql.lstrip().upper().startswith(("INSERT", "UPDATE")):
+            linking.append(sql)
+
+    conn = brain.store.conn  # type: ignore[attr-defined]
+    await brain._run(conn.set_trace_callback, trace)
+    try:
+        assert not (await Curator(brain).curate("s-long")).error
+    finally:
+        await brain._run(conn.set_trace_callback, None)
+    # One new exchange: one link written, not every exchange of the session again.
+    assert len(linking) == 1, linking
+    around = await brain.subgraph(("Chat_Session", "s-long"), hops=1, limit=500)
+    parts = {e.src_name for e in around.edges if e.type == "part_of"}
+    exchanges = {n.name for n in around.nodes if n.type == "Chat_Exchange"}
+    assert parts == exchanges and len(parts) == len(MIGRATION_CHAT) + 1

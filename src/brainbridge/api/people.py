@@ -47,7 +47,7 @@ class Team:
         self.host = host
         self.on_start = list(on_start)  # what the server does to its own (the curator)
         self._seats: dict[str, Seat] = {}
-        self._lock = asyncio.Lock()
+        self._locks: dict[str, asyncio.Lock] = {}
         self._has_people = False
 
     async def enabled(self) -> bool:
@@ -65,7 +65,13 @@ class Team:
         return await self.owner._run(people.person_of_token, _conn(self.owner), token)
 
     async def seat(self, person: str) -> Seat:
-        async with self._lock:
+        """The person's seat, opened on their first request. Only that person's requests
+        wait while it opens (a connection, their role, the entity types, the curator):
+        one lock for all made every seated person wait behind a newcomer."""
+        seat = self._seats.get(person)
+        if seat is not None:
+            return seat
+        async with self._opening(person):  # one brain per person, however many ask at once
             seat = self._seats.get(person)
             if seat is None:
                 brain = await Brain.open(
@@ -83,7 +89,9 @@ class Team:
     async def mcp_app(self, person: str) -> ASGIApp:
         """The person's MCP app, its session manager running until the server stops."""
         seat = await self.seat(person)
-        async with self._lock:
+        if seat.mcp is not None:
+            return seat.mcp
+        async with self._opening(person):
             if seat.mcp is None:
                 server = build_server(
                     lambda: _given(seat.brain), make_bridge=lambda _: seat.bridge, own_brain=False
@@ -99,6 +107,10 @@ class Team:
                     await task  # raises what stopped it
                 seat.mcp = app
             return seat.mcp
+
+    def _opening(self, person: str) -> asyncio.Lock:
+        """The lock under which `person`'s brain and MCP app are opened."""
+        return self._locks.setdefault(person, asyncio.Lock())
 
     async def close(self) -> None:
         for seat in self._seats.values():

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from brainbridge.model import CHAT_EXCHANGE, CHAT_SESSION, JOURNAL_ENTRY, Entity
+from brainbridge.model import CHAT_SESSION, JOURNAL_ENTRY, Entity
 
 if TYPE_CHECKING:
     from brainbridge.ports import Store
@@ -34,21 +34,35 @@ def put_session_nodes(
     Raises: BrainError (the caller logs it: nodes never fail a curator run).
     """
     description = ". ".join(p.strip().rstrip(".") for p in (title, summary) if p.strip())
-    store.upsert_entity(
+    node = store.upsert_entity(
         CHAT_SESSION,
         session_id,
         (description + ".") if description else "",
         {"session_id": session_id, "title": title, "turns": turns},
     )
-    for ex in exchanges:
-        store.relate((CHAT_EXCHANGE, ex.name), "part_of", (CHAT_SESSION, session_id))
+    _link_new(store, [(ex, node) for ex in exchanges], "part_of")
     text, latest = journal_text(day_runs)
     if not latest:
         return
-    store.upsert_entity(JOURNAL_ENTRY, day.isoformat(), text, {"day": day.isoformat()})
-    for sid in latest:
-        if store.get_entity(CHAT_SESSION, sid) is not None:
-            store.relate((JOURNAL_ENTRY, day.isoformat()), "mentions", (CHAT_SESSION, sid))
+    journal = store.upsert_entity(JOURNAL_ENTRY, day.isoformat(), text, {"day": day.isoformat()})
+    mentioned = [s for sid in latest if (s := store.get_entity(CHAT_SESSION, sid)) is not None]
+    _link_new(store, [(journal, s) for s in mentioned], "mentions")
+
+
+def _link_new(store: Store, pairs: Sequence[tuple[Entity, Entity]], relation: str) -> None:
+    """Relate each (source, target) pair an earlier run did not: relating them all again
+    (a session's 400 exchanges, a transaction each) made a long session's runs ever
+    slower."""
+    ids = sorted({e.id for pair in pairs for e in pair})
+    done = {
+        ((r.src_type, r.src_name), (r.dst_type, r.dst_name))
+        for r in store.relations_among(ids)
+        if r.type == relation
+    }
+    for src, dst in pairs:
+        ends = ((src.type, src.name), (dst.type, dst.name))
+        if ends not in done:
+            store.relate(ends[0], relation, ends[1])
 
 
 def journal_text(day_runs: Sequence[dict[str, Any]]) -> tuple[str, list[str]]:

@@ -109,15 +109,12 @@ class SqliteSessions:
                 " ON CONFLICT DO NOTHING",
                 (session_id, ts, ts),
             )
-            self.conn.execute(
+            rows = self.conn.execute(
                 f"UPDATE sessions SET message_count = {self.sql.greatest}(message_count + ?, ?),"
-                " updated_at = ? WHERE id = ?",
+                " updated_at = ? WHERE id = ? RETURNING message_count",
                 (0 if wanted else 1, wanted or 0, ts, session_id),
-            )
-            row = self.conn.execute(
-                "SELECT message_count FROM sessions WHERE id = ?", (session_id,)
-            ).fetchone()
-        return wanted or int(row[0])
+            ).fetchall()  # read to the end: the update is done once its rows are
+        return wanted or int(rows[0][0])
 
     def record_turn(
         self, session_id: str, turn: int, entry: dict[str, Any], count: bool = True
