@@ -234,7 +234,8 @@ class Bridge:
     async def _enrich(self, message: str, session: Session | str | None) -> Enrichment:
         message = message[:MAX_JUDGED_CHARS]
         if isinstance(session, str):
-            session = await self.brain._run(self.brain.sessions.get, session) or Session(session)
+            # Only the last log entry matters here (what the previous turn loaded).
+            session = await self.brain._run(self.brain.sessions.get, session, 1) or Session(session)
         summary = session.summary if session else ""
         turn = (session.message_count + 1) if session else 0
         mentions = await self.brain._run(self._mentions, message, summary)
