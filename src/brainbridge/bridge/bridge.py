@@ -91,6 +91,7 @@ MAX_JUDGED_CHARS = 8000
 # strong nor nothing (judge.WEAK_COVERAGE < 0.45 < judge.STRONG_COVERAGE).
 SINGLE_TERM_COVERAGE = 0.45
 # An exchange that ends on a question (an image's caption after it aside).
+TELLING_READ = 5
 # A message that goes on about what the one before it said: "It's at ...", "He's based in".
 _CONTINUES = re.compile(
     r"^\W*(?:(?:also|and|oh|btw|plus)\W+)?(?:it|it['’]s|its|he|he['’]s|she|she['’]s|they|"
@@ -671,14 +672,17 @@ class Bridge:
         answer that search found beside its question becomes an item: fetching the others
         too bought recall 0.729 -> 0.737 for 33 more tokens and lost first items."""
         matched = [
-            h.entity
-            for h in hits
-            if h.entity.type == CHAT_EXCHANGE and set(h.retrievers) != {"context"}
+            h for h in hits if h.entity.type == CHAT_EXCHANGE and set(h.retrievers) != {"context"}
         ]
-        asking = {e.id for e in matched if _ASKS.search(e.description)}
+        asking = {h.entity.id for h in matched if _ASKS.search(h.entity.description)}
         # A user's own next message that goes on about the same thing ("The offsite is on
         # November 18." / "It's at the Corn Exchange, starting at 10am.") says the rest of it.
-        telling = {e.id for e in matched if e.id not in asking and not is_transcript(e.description)}
+        # Read for the best few matches only: each is a lookup on the chat path.
+        telling = {
+            h.entity.id
+            for h in sorted(matched, key=lambda h: -h.score)[:TELLING_READ]
+            if h.entity.id not in asking and not is_transcript(h.entity.description)
+        }
         if not asking and not telling:
             return {}
         store = self.brain.store
