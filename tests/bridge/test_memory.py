@@ -410,7 +410,9 @@ async def test_what_a_person_tells_over_weeks_comes_back_right(tmp_path: Path) -
         await brain.close()
 
 
-async def test_a_change_told_by_pronoun_retires_what_was_just_said(tmp_path: Path) -> None:
+async def test_a_change_told_by_pronoun_or_a_correction_retires_what_was_just_said(
+    tmp_path: Path,
+) -> None:
     # "it's pushed to Friday" shares no word with "Dinner with Marco is Thursday": the
     # old time came first, unmarked, and the new one never came at all.
     brain = await Brain.open(tmp_path / "brain", embedder=None)
@@ -421,12 +423,15 @@ async def test_a_change_told_by_pronoun_retires_what_was_just_said(tmp_path: Pat
         ("s2", "I fixed the flaky payments test in CI."),
         ("s2", "It's pushed to main now."),
         ("s3", "Actually it moved to the community hall."),  # nothing before it in s3
+        ("s4", "My physio appointment is on Tuesday at 4pm."),
+        ("s4", "Sorry, I meant Wednesday, not Tuesday."),
     ]
     try:
         for n, (session, user) in enumerate(said, start=1):
             await bridge.observe_now(session, n, user, "Noted.", today=date(2026, 10, 1))
         dinner = await bridge.enrich("When is the dinner with Marco?", None)
         fix = await brain.get_entity(CHAT_EXCHANGE, "s2:ex:3")
+        physio = await brain.get_entity(CHAT_EXCHANGE, "s4:ex:6")
     finally:
         await bridge.drain()
         await brain.close()
@@ -434,3 +439,5 @@ async def test_a_change_told_by_pronoun_retires_what_was_just_said(tmp_path: Pat
     assert "pushed to Friday" in lines[0], dinner.block
     assert "[superseded on 2026-10-01 by: He just texted" in lines[1], dinner.block
     assert fix is not None and not fix.attributes.get("superseded_by")
+    # A correction of what was just said replaces it too.
+    assert physio is not None and physio.attributes.get("superseded_by") == "s4:ex:7"

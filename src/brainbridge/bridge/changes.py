@@ -114,7 +114,9 @@ BACK_CHANGE = re.compile(
     r"switched|shifted|delayed|bumped|cancell?ed|called\s+off)\b"
     r"|\b(?:moved|pushed|postponed|rescheduled|changed|shifted|bumped)\s+(?:it|that|this|them)\s+"
     r"(?:to|back|until|forward|off)\b"
-    r"|\b(?:it|that)(?:['’]s|\s+is)\s+now\s+(?:on|at|in|due)\b",
+    r"|\b(?:it|that)(?:['’]s|\s+is)\s+now\s+(?:on|at|in|due)\b"
+    # A correction of what was just said: "Sorry, I meant Wednesday, not Tuesday."
+    r"|^\W*(?:sorry\W+|oops\W+|wait\W+)*(?:i\s+meant|correction\b|my\s+mistake|my\s+bad)",
     re.I,
 )
 # ...but code and files move too: "it's pushed to main", "I moved it to the shared drive".
