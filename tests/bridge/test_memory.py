@@ -425,6 +425,8 @@ async def test_a_change_told_by_pronoun_or_a_correction_retires_what_was_just_sa
         ("s3", "Actually it moved to the community hall."),  # nothing before it in s3
         ("s4", "My physio appointment is on Tuesday at 4pm."),
         ("s4", "Sorry, I meant Wednesday, not Tuesday."),
+        ("s5", "I started running every morning last spring."),
+        ("s5", "That changed my life, honestly."),  # no plan moved
     ]
     try:
         for n, (session, user) in enumerate(said, start=1):
@@ -432,6 +434,7 @@ async def test_a_change_told_by_pronoun_or_a_correction_retires_what_was_just_sa
         dinner = await bridge.enrich("When is the dinner with Marco?", None)
         fix = await brain.get_entity(CHAT_EXCHANGE, "s2:ex:3")
         physio = await brain.get_entity(CHAT_EXCHANGE, "s4:ex:6")
+        running = await brain.get_entity(CHAT_EXCHANGE, "s5:ex:8")
     finally:
         await bridge.drain()
         await brain.close()
@@ -441,3 +444,4 @@ async def test_a_change_told_by_pronoun_or_a_correction_retires_what_was_just_sa
     assert fix is not None and not fix.attributes.get("superseded_by")
     # A correction of what was just said replaces it too.
     assert physio is not None and physio.attributes.get("superseded_by") == "s4:ex:7"
+    assert running is not None and not running.attributes.get("superseded_by")

@@ -111,7 +111,9 @@ LEARNED_TYPES = (CHAT_EXCHANGE,)
 BACK_CHANGE = re.compile(
     r"\b(?:it|that|this|they)(?:['’]s|\s+is|\s+was|\s+got|\s+has\s+been|\s+have\s+been|"
     r"\s+are|\s+were)?\s+(?:now\s+)?(?:been\s+)?(?:moved|pushed|postponed|rescheduled|changed|"
-    r"switched|shifted|delayed|bumped|cancell?ed|called\s+off)\b"
+    r"switched|shifted|delayed|bumped|cancell?ed|called\s+off)"
+    # ...to somewhere or some time, or nowhere: "that changed my life" changed no plan.
+    r"(?=\s+(?:to|from|back|until|till|forward|off|again|out|later|earlier|by)\b|\s*(?:[.!,;]|$))"
     r"|\b(?:moved|pushed|postponed|rescheduled|changed|shifted|bumped)\s+(?:it|that|this|them)\s+"
     r"(?:to|back|until|forward|off)\b"
     r"|\b(?:it|that)(?:['’]s|\s+is)\s+now\s+(?:on|at|in|due)\b"
