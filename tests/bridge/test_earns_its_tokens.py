@@ -603,19 +603,10 @@ async def test_who_to_send_the_report_to_is_answered_by_the_users_manager(
 async def test_my_new_car_is_the_users_car(tmp_path: Path) -> None:
     # "my new car": the thing the user calls theirs is the word after the adjective; and
     # "these days" after the model is no part of the car's name.
-    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
-    try:
-        bridge = Bridge(brain)
-        await bridge.observe_now(
-            "s1", 1, "I drive a 2019 Kia Niro these days.", "Nice.", today=date(2026, 9, 1)
-        )
-        await bridge.drain()
-        asked = Bridge(brain)
-        short = await asked.enrich("my new car's plate?")
-        long = await asked.enrich("Is my new car due for its first service soon?")
-        await asked.drain()
-    finally:
-        await brain.close()
+    told: list[Told] = [("I drive a 2019 Kia Niro these days.", "Nice.")]
+    short, long = await _asked(
+        tmp_path, told, "my new car's plate?", "Is my new car due for its first service soon?"
+    )
     for result in (short, long):
         assert result.judgment is Judgment.ENRICH, result.reasons
         assert _items(result.block)[0].startswith("- **User's car: 2019 Kia Niro**"), result.block

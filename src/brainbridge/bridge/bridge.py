@@ -54,6 +54,7 @@ from brainbridge.bridge.rank import (
     probability,
     said_text,
     takes_up,
+    user_side,
 )
 from brainbridge.errors import AlreadyStored, LLMError
 from brainbridge.model import (
@@ -90,7 +91,7 @@ MAX_JUDGED_CHARS = 8000
 # Brain-check coverage when only one of the message's words occurs in the brain: neither
 # strong nor nothing (judge.WEAK_COVERAGE < 0.45 < judge.STRONG_COVERAGE).
 SINGLE_TERM_COVERAGE = 0.45
-# An exchange that ends on a question (an image's caption after it aside).
+# Matched exchanges whose next exchange is read for a message going on about them.
 TELLING_READ = 5
 # A message that goes on about what the one before it said: "It's at ...", "He's based in".
 _CONTINUES = re.compile(
@@ -98,6 +99,7 @@ _CONTINUES = re.compile(
     r"they['’]re|it['’]ll|he['’]ll|she['’]ll|they['’]ll)\s",
     re.I,
 )
+# An exchange that ends on a question (an image's caption after it aside).
 _ASKS = re.compile(r"\?\s*(?:\[[^\]]*\]\s*)*$")
 # Past exchanges read to see whether the user spoke of a thing as theirs ("my landlord").
 OWNED_SAMPLE = 10
@@ -666,9 +668,9 @@ class Bridge:
         """{id: id of the exchange right after it} of the matched exchanges of `hits` that
         end on a question, or whose user went on about it in their next message ("It's at
         the Corn Exchange"). A question ("What made you pick it?" / "I chose them 'cause
-        ..."): on the
-        tuned LoCoMo conversations the exchange after a block's first item held evidence
-        25 % of the time when that item ended on a question, 9 % when it did not. Only an
+        ..."): on the tuned LoCoMo conversations the exchange after a block's first item
+        held evidence 25 % of the time when that item ended on a question, 9 % when it did
+        not. Only an
         answer that search found beside its question becomes an item: fetching the others
         too bought recall 0.729 -> 0.737 for 33 more tokens and lost first items."""
         matched = [
@@ -693,13 +695,6 @@ class Bridge:
             for eid, (s, n) in where.items()
             if (after_id := after.get((s, n + 1))) is not None
         }
-        going_on = [eid for eid in found if eid in telling]
-        if going_on:
-            nexts = store.get_entities([found[eid] for eid in going_on])
-            for eid in going_on:
-                reply = nexts.get(found[eid])
-                if reply is None or not _CONTINUES.search(_user_side(reply)):
-                    del found[eid]
         # An assistant that ends its reply on a question ("Need help with an itinerary?")
         # is often not answered: the user's next message starts something else. Its
         # next exchange counts only where it replies; a transcript's speakers answer.
@@ -709,12 +704,17 @@ class Bridge:
             for eid in found
             if not is_transcript(text := by_id[eid].description) and (offer := offers(text))
         }
-        if offered:
-            nexts = store.get_entities([found[eid] for eid in offered])
-            for eid, offer in offered.items():
-                reply = nexts.get(found[eid])
-                if reply is None or not takes_up(offer, reply):
-                    del found[eid]
+        # The next exchanges that must be read to decide: one read for both kinds.
+        checked = [eid for eid in found if eid in telling or eid in offered]
+        nexts = store.get_entities([found[eid] for eid in checked]) if checked else {}
+        for eid in checked:
+            reply = nexts.get(found[eid])
+            if (
+                reply is None
+                or (eid in telling and not _CONTINUES.search(user_side(reply)))
+                or (eid in offered and not takes_up(offered[eid], reply))
+            ):
+                del found[eid]
         return found
 
     def _superseding(self, hits: list[Hit]) -> dict[str, Entity]:
@@ -891,11 +891,6 @@ def _position(ent: Entity) -> tuple[str, int] | None:
 
 
 _NOT_WORD = re.compile(r"[^\w]+")
-
-
-def _user_side(ent: Entity) -> str:
-    """What the user said in an exchange."""
-    return str(ent.attributes.get("user_message") or ent.description).removeprefix("User:")
 
 
 def _said(hit: Hit) -> frozenset[str]:

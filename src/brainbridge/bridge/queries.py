@@ -74,7 +74,6 @@ def asked_days(message: str) -> list[str]:
 
 # Words about the conversation itself ("where we left off", "as we discussed"): they say
 # the message refers back, never what it is about.
-
 REFERENCE_PHRASES = [
     re.compile(
         r"\b(?:as (?:we|i) (?:discussed|said|mentioned|agreed|planned)|like (?:we|i) said|last (?:time|week|month|meeting|call)|earlier|yesterday|again|remind me|follow(?:ing)? up|catch (?:me )?up|where (?:are|were) we|where we left off|pick (?:up|it back up)|(?:continue|carry on|keep going) (?:with|on)|update (?:me )?on|status (?:of|on)|progress on|still on track)\b",

@@ -101,11 +101,16 @@ _DECLINE = re.compile(
 )
 
 
+def user_side(ent: Entity) -> str:
+    """What the user said in an exchange (its description when that is not kept apart)."""
+    return str(ent.attributes.get("user_message") or ent.description).removeprefix("User:")
+
+
 def takes_up(offer: str, reply: Entity) -> bool:
     """Whether the exchange `reply` answers `offer`: its user opens as answers do (but does
     not decline), or says a word of the offer; otherwise their next message started
     something else."""
-    said = str(reply.attributes.get("user_message") or reply.description).removeprefix("User:")
+    said = user_side(reply)
     if _DECLINE.search(said):
         return False
     if _ANSWER_OPENING.search(said.lstrip()):
