@@ -211,9 +211,10 @@ def people(text: str) -> list[PersonFact]:
     introduced = {form(p.name) for p in out}
     for m in REPORTER.finditer(text):
         name = m.group(1) or m.group(2)
-        if form(name) in introduced or name.split()[0] in ("The", "Our", "My", "We", "I"):
+        key = form(name)
+        if key in introduced or name.split()[0] in ("The", "Our", "My", "We", "I"):
             continue
-        introduced.add(form(name))
+        introduced.add(key)
         said = text[m.start() : m.end(1)] if m.group(1) else name  # "Dr. Patel"
         out.append(PersonFact(name, "", f"{said}, someone the user talks about."))
     for pattern in ALIAS:
