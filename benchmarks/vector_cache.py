@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -78,6 +79,41 @@ class CachingEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([self._memo[k] for k in keys]).astype(np.float32)
+
+    def __getattr__(self, name: str) -> Any:
+        # Sentence vectors pooled from the whole text's pass, when the embedder pools them
+        # (MiniLM): cached too, keyed by the text and where each sentence lies in it.
+        if name == "embed_parts" and hasattr(self.inner, "embed_parts"):
+            return self._embed_parts
+        raise AttributeError(name)
+
+    def _embed_parts(
+        self, texts: Sequence[str], parts: Sequence[Sequence[Any]]
+    ) -> tuple[np.ndarray, list[np.ndarray]]:
+        def key(text: str, part: Any = None) -> str:
+            raw = text if part is None else f"part\x00{part.start}:{part.end}\x00{text}"
+            return hashlib.sha1(raw.encode("utf-8", "replace")).hexdigest()
+
+        todo = [
+            i
+            for i, (t, some) in enumerate(zip(texts, parts, strict=True))
+            if key(t) not in self._memo or any(key(t, p) not in self._memo for p in some)
+        ]
+        if todo:
+            whole, said = self.inner.embed_parts([texts[i] for i in todo], [parts[i] for i in todo])
+            for i, vector, vectors in zip(todo, whole, said, strict=True):
+                self._memo[key(texts[i])] = vector
+                self._memo.update(
+                    (key(texts[i], p), v) for p, v in zip(parts[i], vectors, strict=True)
+                )
+            self._dirty = True
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, t in enumerate(texts):
+            out[i] = self._memo[key(t)]
+        return out, [
+            np.array([self._memo[key(t, p)] for p in some], dtype=np.float32).reshape(-1, self.dim)
+            for t, some in zip(texts, parts, strict=True)
+        ]
 
     def save(self) -> None:
         """Write new vectors back to the cache file."""

@@ -10,6 +10,7 @@ import pytest
 from brainbridge import embed
 from brainbridge.embed import HashingEmbedder, MiniLMEmbedder, load_embedder
 from brainbridge.errors import InvalidInput
+from brainbridge.search.parts import Part, sentence_parts
 
 PARAPHRASES = [
     (
@@ -201,3 +202,38 @@ def test_minilm_with_a_bad_model_file_raises_invalid_input(tmp_path) -> None:
     bad.write_bytes(b"not an onnx model")
     with pytest.raises(InvalidInput, match="cannot load embedding model"):
         MiniLMEmbedder(model_path=bad).embed(["x"])
+
+
+def test_minilm_pools_a_sentence_vector_from_the_pass_over_the_whole_text(
+    minilm: MiniLMEmbedder,
+) -> None:
+    """A sentence's vector is the mean of its tokens read in the whole text's context:
+    no model call of its own, and of the text's sentences the one nearest a paraphrase
+    of it; the text's own vector is exactly what `embed` gives."""
+    text = (
+        "week (Chat_Exchange): User: We had a long week with the kids. My laptop battery"
+        " drains very quickly since the update. | AI: Sorry to hear that. Saturn's rings"
+        " are made mostly of ice particles."
+    )
+    found = sentence_parts(text)
+    battery = next(p for p in found if "battery" in p.text)
+    assert text[battery.start : battery.end] == battery.text
+    whole, (pooled,) = minilm.embed_parts([text], [found])
+    np.testing.assert_array_equal(whole, minilm.embed([text]))
+    assert_unit_rows(pooled, len(found))
+    paraphrase = minilm.embed([PARAPHRASES[1][1]])[0]
+    sims = pooled @ paraphrase
+    assert int(np.argmax(sims)) == found.index(battery)
+
+
+def test_minilm_embeds_a_sentence_beyond_the_truncated_pass_on_its_own(
+    minilm: MiniLMEmbedder,
+) -> None:
+    head = "The quarterly report shows revenue growth in every region. " * 30  # > 256 tokens
+    text = f"r (Note): {head}Penguins live on the ice of the far south."
+    found = sentence_parts(text)
+    tail = Part("Penguins live on the ice of the far south.", len(text) - 42, len(text))
+    assert text[tail.start : tail.end] == tail.text
+    _, (pooled,) = minilm.embed_parts([text], [[found[0], tail]])
+    np.testing.assert_allclose(pooled[1], minilm.embed([tail.text])[0], atol=1e-6)
+    assert minilm.embed_parts([], [])[0].shape == (0, 384)

@@ -9,7 +9,7 @@ from tests.pg import backend  # noqa: F401  (runs this module on both backends)
 
 from brainbridge.bridge.observe import exchange_attributes, exchange_name
 from brainbridge.search import parts
-from brainbridge.search.parts import MAX_PARTS, sentences
+from brainbridge.search.parts import MAX_PARTS, sentence_parts, sentences
 
 
 def test_a_sentence_keeps_its_speaker_but_not_the_exchange_role() -> None:
@@ -90,3 +90,19 @@ async def test_switched_off_an_exchange_is_one_vector_and_an_observation_keeps_i
     stored = {key: parts for key, _, _, parts in await brain._run(brain.store.iter_vectors)}
     assert stored[("Chat_Exchange", ex.name)] is None
     assert len(stored[("Observation", "Week")] or b"") == 4 * 4 * brain.embedder.dim
+
+
+def test_each_sentence_knows_where_it_lies_in_the_text() -> None:
+    """Where a sentence lies is what an embedder pools its vector from (MiniLM reads the
+    whole text once and averages each sentence's tokens)."""
+    text = (
+        "ab12:ex:3 (Chat_Exchange): User: Melanie: Wow, Caroline! I just signed up for a"
+        " pottery class  yesterday.\n\nIt was fun. | AI: Caroline: Love it.   What made you"
+        " try pottery?  "
+    )
+    found = sentence_parts(text)
+    assert [p.text for p in found] == sentences(text)
+    for part in found:
+        said = text[part.start : part.end]
+        assert part.text.endswith(said) and said == said.strip()
+    assert text[found[0].start : found[0].end] == "I just signed up for a pottery class  yesterday."

@@ -14,12 +14,15 @@ import time
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from brainbridge.embed.int8_matmul import rewrite
 from brainbridge.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from brainbridge.search.parts import Part
 
 log = logging.getLogger(__name__)
 
@@ -177,7 +180,55 @@ class MiniLMEmbedder:
             batches.append(current)
         return batches
 
+    def embed_parts(
+        self, texts: Sequence[str], parts: Sequence[Sequence[Part]]
+    ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Each text's vector, as `embed` gives it, and one vector for each of its parts
+        from the same pass over the text: the mean of the part's tokens, each read in the
+        context of the whole text ("late chunking"). A part's vector costs no model call,
+        so an exchange with sentence vectors embeds at the rate of one text
+        (docs/embedders.md); a part the pass did not reach (beyond `max_length` tokens)
+        is embedded on its own.
+
+        Raises:
+            InvalidInput: texts is a bare string, or the model cannot be loaded.
+        """
+        if isinstance(texts, str):
+            raise InvalidInput("embed_parts() takes a sequence of texts, not a single string")
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
+        said = [np.zeros((len(some), DIM), dtype=np.float32) for some in parts]
+        if not texts:
+            return out, said
+        if self._session is None:
+            self.load()
+        encodings = self._tokenizer.encode_batch([t[: self._max_chars] for t in texts])
+        ids = [np.asarray(e.ids, dtype=np.int64) for e in encodings]
+        apart: list[tuple[int, int]] = []  # (text, part) to embed on its own
+        chunks = [[i] for i in range(len(ids))] if self._per_text else self._batches(ids)
+        for chunk in chunks:
+            hidden, mask = self._hidden([ids[i] for i in chunk])
+            out[chunk] = _pooled(hidden, mask)
+            for row, i in enumerate(chunk):
+                offsets = np.asarray(encodings[i].offsets, dtype=np.int64).reshape(-1, 2)
+                real = offsets[:, 1] > offsets[:, 0]  # [CLS] and [SEP] span nothing
+                reach = int(offsets[:, 1].max(initial=0))
+                for j, part in enumerate(parts[i]):
+                    inside = real & (offsets[:, 0] >= part.start) & (offsets[:, 1] <= part.end)
+                    if part.end > reach or not inside.any():
+                        apart.append((i, j))
+                        continue
+                    said[i][j] = _unit(hidden[row, : len(offsets)][inside].mean(axis=0))
+        if apart:
+            vectors = self.embed([parts[i][j].text for i, j in apart])
+            for (i, j), vector in zip(apart, vectors, strict=True):
+                said[i][j] = vector
+        return out, said
+
     def _run_batch(self, ids: list[np.ndarray]) -> np.ndarray:
+        return _pooled(*self._hidden(ids))
+
+    def _hidden(self, ids: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The model's last hidden states for a batch of token ids, and its mask."""
         width = max(len(row) for row in ids)
         input_ids = np.zeros((len(ids), width), dtype=np.int64)  # 0 is [PAD]
         mask = np.zeros((len(ids), width), dtype=np.int64)
@@ -187,11 +238,7 @@ class MiniLMEmbedder:
         feeds = {"input_ids": input_ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(input_ids)
-        hidden = self._session.run(None, feeds)[0]
-        weights = mask[:, :, None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        return self._session.run(None, feeds)[0], mask
 
     def _session_of(self, ort: Any, model_path: Path, options: Any) -> Any:
         """The session of the model with its products in int8 when asked and possible,
@@ -252,3 +299,15 @@ class MiniLMEmbedder:
             time.perf_counter() - started,
             self._threads,
         )
+
+
+def _pooled(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Mean of each text's tokens (not its padding), L2-normalised."""
+    weights = mask[:, :, None].astype(np.float32)
+    pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    return (vector / max(float(np.linalg.norm(vector)), 1e-12)).astype(np.float32)

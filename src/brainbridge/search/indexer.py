@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from brainbridge.ports import Embedder, Store
-from brainbridge.search.parts import parts_of, vector_model
+from brainbridge.search.parts import Part, parts_of, vector_model
 
 log = logging.getLogger(__name__)
 
@@ -41,21 +41,28 @@ def embed_pending(
 
 
 def vectors_for(
-    batch: Sequence[tuple[int, str]], embed: Callable[[list[str]], Any]
+    batch: Sequence[tuple[int, str]],
+    embed: Callable[[list[str]], Any],
+    embed_parts: Callable[[list[str], list[list[Part]]], tuple[Any, list[Any]]] | None = None,
 ) -> tuple[list[tuple[int, bytes]], dict[int, bytes]]:
     """(entity id, vector blob) of each (id, text), and the blob of each one's sentence
-    vectors where it has sentences to embed apart (`parts.py`); one `embed` call for all."""
+    vectors where it has sentences to embed apart (`parts.py`). With `embed_parts` (an
+    embedder that pools sentence vectors from the pass over the whole text, MiniLM) the
+    sentences cost no model call; else one `embed` call embeds texts and sentences."""
     import numpy as np  # here, not at the top: the hooks' cold path never embeds
 
     said = [parts_of(text) for _, text in batch]
-    texts = [text for _, text in batch] + [s for some in said for s in some]
-    vectors = np.asarray(embed(texts), dtype=np.float32)
+    texts = [text for _, text in batch]
+    if embed_parts is not None:
+        vectors, pooled = embed_parts(texts, said)
+        per_text = [np.asarray(v, dtype=np.float32) for v in pooled]
+    else:
+        vectors = np.asarray(embed(texts + [p.text for some in said for p in some]), np.float32)
+        ends = np.cumsum([len(batch)] + [len(some) for some in said])
+        per_text = [vectors[a:b] for a, b in zip(ends[:-1], ends[1:], strict=True)]
+    vectors = np.asarray(vectors, dtype=np.float32)
     items = [(eid, v.tobytes()) for (eid, _), v in zip(batch, vectors[: len(batch)], strict=True)]
-    parts, at = {}, len(batch)
-    for (eid, _), some in zip(batch, said, strict=True):
-        if some:
-            parts[eid] = vectors[at : at + len(some)].tobytes()
-            at += len(some)
+    parts = {eid: v.tobytes() for (eid, _), v in zip(batch, per_text, strict=True) if len(v)}
     return items, parts
 
 
@@ -81,7 +88,8 @@ class Walk:
         """`put_vectors`' arguments after the model: the vectors, the texts they were
         embedded from (an entity changed meanwhile is not given its old text's vector),
         the sentence vectors. One model call for the whole batch."""
-        items, parts = vectors_for(batch, self.embedder.embed)
+        embed_parts = getattr(self.embedder, "embed_parts", None)  # MiniLM's
+        items, parts = vectors_for(batch, self.embedder.embed, embed_parts)
         return items, dict(batch), parts
 
     def wrote(self, batch: Sequence[tuple[int, str]], changed: Sequence[int]) -> int:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
+from typing import NamedTuple
 
 from brainbridge.ports import Embedder
 
@@ -44,7 +46,7 @@ _EXCHANGE_HEADER = re.compile(r"^.*? \(Chat_Exchange\): ")
 # What `embed_text` puts before the description: "{name} ({type}): ".
 _HEADER = re.compile(r"^.*? \([A-Za-z_][\w-]*\): ")
 _SEGMENT = re.compile(r"\s+\|\s+|\n+")
-_LABELS = re.compile(r"^((?:[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}: +)+)")
+_LABELS = re.compile(r"((?:[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}: +)+)")
 _ROLE = re.compile(r"\b(?:User|AI): +")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"\w+")
@@ -55,32 +57,74 @@ def vector_model(embedder: Embedder) -> str:
     return f"{embedder.name}+{LAYOUT}"
 
 
-def parts_of(text: str) -> list[str]:
+class Part(NamedTuple):
+    """A sentence to embed apart: its text (with the labels that open its segment) and
+    where the sentence itself lies in the embed text, [start, end)."""
+
+    text: str
+    start: int
+    end: int
+
+
+def parts_of(text: str) -> list[Part]:
     """The sentences to embed apart from an embed text: a chat exchange's only when
     `EXCHANGE_SENTENCES` is on."""
     if not EXCHANGE_SENTENCES and _EXCHANGE_HEADER.match(text):
         return []
-    return sentences(text)
+    return sentence_parts(text)
 
 
 def sentences(text: str) -> list[str]:
     """The sentences of an embed text to embed on their own: [] for a text of one
     sentence; else the first `MAX_PARTS`, taken from each segment in turn."""
-    body = _HEADER.sub("", text, count=1)
-    segments: list[list[str]] = []
-    for segment in _SEGMENT.split(body):
-        found = _LABELS.match(segment)
+    return [part.text for part in sentence_parts(text)]
+
+
+def sentence_parts(text: str) -> list[Part]:
+    """`sentences`, each with where it lies in `text`."""
+    header = _HEADER.match(text)
+    segments: list[list[Part]] = []
+    for start, end in _between(_SEGMENT, text, header.end() if header else 0, len(text)):
+        found = _LABELS.match(text, start, end)
         labels = _ROLE.sub("", found.group(1)) if found else ""
-        rest = segment[found.end() :] if found else segment
-        said = [s.strip() for s in _SENTENCE.split(rest)]
-        said = [labels + s for s in said if len(_WORD.findall(s)) >= MIN_WORDS]
+        said = [
+            Part(labels + text[a:b], a, b)
+            for a, b in map(
+                _stripped(text), _between(_SENTENCE, text, found.end() if found else start, end)
+            )
+            if len(_WORD.findall(text, a, b)) >= MIN_WORDS
+        ]
         if said:
             segments.append(said)
     if sum(len(s) for s in segments) < 2:
         return []
-    out: list[str] = []
+    out: list[Part] = []
     depth = 0
     while len(out) < MAX_PARTS and any(depth < len(s) for s in segments):
         out.extend(s[depth] for s in segments if depth < len(s))
         depth += 1
     return out[:MAX_PARTS]
+
+
+def _between(separator: re.Pattern[str], text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of text[start:end] between matches of `separator` (as `re.split`)."""
+    spans, at = [], start
+    for match in separator.finditer(text, start, end):
+        spans.append((at, match.start()))
+        at = match.end()
+    spans.append((at, end))
+    return spans
+
+
+def _stripped(text: str) -> Callable[[tuple[int, int]], tuple[int, int]]:
+    """A span without the white space at its ends (as `str.strip`)."""
+
+    def strip(span: tuple[int, int]) -> tuple[int, int]:
+        a, b = span
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        return a, b
+
+    return strip
