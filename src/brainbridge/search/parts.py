@@ -32,9 +32,9 @@ LAYOUT = "sentences"
 # Chat exchanges get sentence vectors unless BRAIN_EXCHANGE_SENTENCES=0 (#34,
 # docs/embedders.md). Measured on LoCoMo's tuned conversations with the relevance model
 # refitted each way (MiniLM): with them the block held evidence recall 0.731 at 642 tokens
-# and led with evidence 0.454 of the time; without, 0.703 at 575 and 0.460. They cost 4.8
-# texts embedded per exchange instead of one (vectors ready at 1.6x the embedder's time
-# instead of 1.02x): =0 is for a brain that must keep up with a fast stream of turns.
+# and led with evidence 0.454 of the time; without, 0.703 at 575 and 0.460. MiniLM pools
+# them from its pass over the whole text (`embed_parts`), so they cost no model call:
+# vectors ready at 1.04x the embedder's raw rate. Other embedders embed them apart.
 EXCHANGE_SENTENCES = os.environ.get("BRAIN_EXCHANGE_SENTENCES", "1").strip().lower() not in (
     "0",
     "false",
