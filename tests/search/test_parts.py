@@ -8,6 +8,7 @@ from tests.conftest import BrainFactory
 from tests.pg import backend  # noqa: F401  (runs this module on both backends)
 
 from brainbridge.bridge.observe import exchange_attributes, exchange_name
+from brainbridge.embed import MiniLMEmbedder
 from brainbridge.search import parts
 from brainbridge.search.parts import MAX_PARTS, sentence_parts, sentences
 
@@ -106,3 +107,28 @@ def test_each_sentence_knows_where_it_lies_in_the_text() -> None:
         said = text[part.start : part.end]
         assert part.text.endswith(said) and said == said.strip()
     assert text[found[0].start : found[0].end] == "I just signed up for a pottery class  yesterday."
+
+
+async def test_minilm_stores_sentence_vectors_pooled_from_one_pass(
+    make_brain: BrainFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With MiniLM an exchange's sentence vectors come from the pass over its whole text,
+    so indexing runs the model once per exchange, not once per sentence (#34 item 3)."""
+    monkeypatch.setattr(parts, "EXCHANGE_SENTENCES", True)
+    brain = await make_brain(background_indexing=False, embedder="minilm")
+    embedder = brain.embedder
+    assert isinstance(embedder, MiniLMEmbedder)
+    texts: list[str] = []
+    real = embedder.embed
+    monkeypatch.setattr(embedder, "embed", lambda batch: texts.extend(batch) or real(batch))
+    description, attrs = exchange_attributes("s1", 1, USER, REPLY)
+    ex = await brain.upsert_entity(
+        "Chat_Exchange", exchange_name("s1", 1), description=description, attributes=attrs
+    )
+    await brain.index_vectors()
+    assert texts == []  # nothing embedded apart
+    stored = {key: blob for key, _, _, blob in await brain._run(brain.store.iter_vectors)}
+    text = f"{ex.name} (Chat_Exchange): {description}"
+    _, (pooled,) = embedder.embed_parts([text], [parts.parts_of(text)])
+    blob = stored[("Chat_Exchange", ex.name)]
+    assert blob == pooled.tobytes() and len(pooled) == 4

@@ -54,13 +54,13 @@ def vectors_for(
     said = [parts_of(text) for _, text in batch]
     texts = [text for _, text in batch]
     if embed_parts is not None:
-        vectors, pooled = embed_parts(texts, said)
+        whole, pooled = embed_parts(texts, said)
+        vectors = np.asarray(whole, dtype=np.float32)
         per_text = [np.asarray(v, dtype=np.float32) for v in pooled]
     else:
         vectors = np.asarray(embed(texts + [p.text for some in said for p in some]), np.float32)
         ends = np.cumsum([len(batch)] + [len(some) for some in said])
         per_text = [vectors[a:b] for a, b in zip(ends[:-1], ends[1:], strict=True)]
-    vectors = np.asarray(vectors, dtype=np.float32)
     items = [(eid, v.tobytes()) for (eid, _), v in zip(batch, vectors[: len(batch)], strict=True)]
     parts = {eid: v.tobytes() for (eid, _), v in zip(batch, per_text, strict=True) if len(v)}
     return items, parts
