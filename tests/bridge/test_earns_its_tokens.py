@@ -868,3 +868,34 @@ async def test_what_the_user_went_on_to_say_about_it_comes_with_it(tmp_path: Pat
     assert "November 18" in items[0], offsite.block
     assert any("Corn Exchange" in line for line in items), offsite.block
     assert "running shoes" not in (offsite.block or ""), offsite.block
+
+
+async def test_a_question_about_the_users_own_past_by_the_things_they_spoke_of_is_enriched(
+    tmp_path: Path,
+) -> None:
+    # Each passed through: "remind me", "did we ... end up" ask for what the user said or
+    # did; "who is going to ..." read as a general question though "the party" is theirs.
+    told: list[Told] = [
+        "I'm planning my sister Ana's 30th birthday. We booked the back room at Lucia's"
+        " Trattoria for Saturday the 14th.",
+        "My cousin Pedro will bring his guitar and play a few songs after dinner.",
+        "Ugh, the migration broke our Stripe webhooks. The signature check fails because"
+        " FastAPI hands us the parsed body.",
+        "Quick note: the party moved to Sunday because of a double booking.",
+    ]
+    day, webhook, music, bread = await _asked(
+        tmp_path,
+        told,
+        "Can you remind me which day the birthday dinner is now?",
+        "How did we end up fixing the webhook problem after the migration?",
+        "Who is going to play music at the party after dinner?",
+        "Remind me what the capital of Peru is again?",
+    )
+    assert "Lucia" in (day.block or ""), day.block
+    assert "webhooks" in _items(webhook.block)[0], webhook.block
+    assert "Pedro" in _items(music.block)[0], music.block
+    assert bread.block is None
+    async with await Brain.open(tmp_path / "me", embedder=None) as brain:
+        assert await brain.get_entity("Person", "Ana's") is None
+        sister = await brain.get_entity("Person", "Ana")
+    assert sister is not None and "sister" in sister.description

@@ -124,6 +124,8 @@ COMMON_POSSESSIONS = frozenset(
     end point problem answer help people family friends home house place days moment while""".split()
 )
 OWN = frozenset({"my", "our"})
+# The user asks to be told again what they said or did: "remind me", "did we", "did I".
+RECALL = re.compile(r"\bremind me\b|\bdid (?:we|i)\b", re.I)
 # The determiner `known_refs` gives a word the user pointed at in a past message ("the
 # standup") that no entry outside past exchanges holds.
 SPOKEN_OF = "the (spoken of)"
@@ -277,16 +279,23 @@ def judge_locally(
         reasons.append("it refers to earlier context (" + "; ".join(c[:30] for c in cues[:3]) + ")")
     own = sorted({w for det, w in known_refs or () if det in OWN})
     pointed = sorted({w for det, w in known_refs or () if det not in OWN})
+    # "the standup", "the book club": the user pointed at it the same way before.
+    spoken = sorted({w for det, w in known_refs or () if det == SPOKEN_OF})
     if own:
         score += 1
         reasons.append(
             "it is about the user's own " + ", ".join(own[:3]) + ", which the brain knows"
         )
+    elif pointed and RECALL.search(message):
+        # "Remind me which day the birthday dinner is": what they ask to be reminded of
+        # is their own business, as "my" makes it.
+        score += 1
+        reasons.append(
+            "it asks to recall the user's own " + ", ".join(pointed[:3]) + ", which the brain knows"
+        )
     elif pointed:
         score += 0.5
         reasons.append("it points at " + ", ".join(pointed[:3]) + ", which the brain knows")
-        # "the standup", "the book club": the user pointed at it the same way before.
-        spoken = sorted({w for det, w in known_refs or () if det == SPOKEN_OF})
         if spoken:
             score += 0.5
             reasons.append("the user spoke of the " + ", ".join(spoken[:3]) + " before")
@@ -318,8 +327,10 @@ def judge_locally(
     if any(p.search(message) for p in GENERIC) and not (named or about_user or liked):
         # "What is Gina's favourite dance?" is phrased like a general question, but about
         # someone from past conversations whom the brain has something on.
+        # "Who is going to play at the party": the party the user spoke of before.
         personal = (
             bool(own)
+            or bool(spoken)
             or personal_question
             or any(m.strength == "history" for m in mentions)
             and (best_coverage is not None and best_coverage >= WEAK_COVERAGE)

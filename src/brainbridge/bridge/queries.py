@@ -81,8 +81,8 @@ REFERENCE_PHRASES = [
     ),
     re.compile(
         r"\b(?:we|i)\s+(?:decided|agreed|landed|settled|discussed|talked about|promised|committed|told|said i(?:'d| would)|"
-        # "which tiles we picked": a choice made before.
-        r"picked|chose|went (?:with|for)|opted for|ended up with)\b",
+        # "which tiles we picked", "how did we end up fixing it": a choice made before.
+        r"picked|chose|went (?:with|for)|opted for|end(?:ed)? up)\b",
         re.I,
     ),
 ]
