@@ -8,8 +8,9 @@ consecutive pair of turns stored as one chat exchange, as the bridge stores a tu
 - bulk: `upsert_many` with the background indexer on; writes alone, then until every
   vector is written ("vectors ready"), against the target: within 1.2x of the raw rate;
 - per turn: the same exchanges through `Bridge.observe_now`, one turn at a time;
-- MiniLM with the exchanges' sentence vectors (the default layout), pooled from the pass
-  over the whole text since 2026-11-27 (`embed_parts`), so still one model pass a turn;
+- MiniLM with the exchanges' sentence vectors (the default layout; without them,
+  `BRAIN_EXCHANGE_SENTENCES=0`, is what the 1.2x target is stated for), embedded apart
+  (the default) or pooled from the pass over the whole text (`BRAIN_POOL_SENTENCES=1`);
 - one query embedded alone, p50 / p95.
 
 Run: PYTHONPATH=src python -m benchmarks.bench_embedders [--quick]
@@ -41,14 +42,15 @@ TARGET = 1.2
 
 
 @contextmanager
-def exchange_sentences(on: bool) -> Iterator[None]:
-    """Exchanges embedded with their sentence vectors (the default) or without."""
-    before = parts.EXCHANGE_SENTENCES
-    parts.EXCHANGE_SENTENCES = on
+def exchange_sentences(on: bool, pooled: bool = False) -> Iterator[None]:
+    """Exchanges embedded with their sentence vectors (the default) or without, and the
+    sentences embedded apart (the default) or pooled from the whole text's pass."""
+    before = parts.EXCHANGE_SENTENCES, parts.POOL_SENTENCES
+    parts.EXCHANGE_SENTENCES, parts.POOL_SENTENCES = on, pooled
     try:
         yield
     finally:
-        parts.EXCHANGE_SENTENCES = before
+        parts.EXCHANGE_SENTENCES, parts.POOL_SENTENCES = before
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -148,10 +150,10 @@ async def _run(quick: bool) -> str:
         root = Path(tmp)
         # One text per exchange (the rate the target is stated for), then MiniLM with the
         # exchanges' sentence vectors (the default layout), to show what they cost.
-        cases = [("static", False), ("minilm", False)]
+        cases = [("static", False, False), ("minilm", False, False)]
         if not quick:
-            cases.append(("minilm", True))
-        for name, sentences in cases:
+            cases += [("minilm", True, False), ("minilm", True, True)]
+        for name, sentences, pooled in cases:
             embedder = load_embedder(name)
             assert embedder is not None
             embedder.embed(["warm up"])
@@ -160,11 +162,11 @@ async def _run(quick: bool) -> str:
                 started = time.perf_counter()
                 embedder.embed([q])
                 query.append(time.perf_counter() - started)
-            with exchange_sentences(sentences):
+            with exchange_sentences(sentences, pooled):
                 said = [parts.parts_of(t) for t in texts]
                 per_text = 1 + statistics.mean(len(s) for s in said)
                 raw = raw_rate(embedder, texts)
-                label = f"{name}{'-sentences' if sentences else ''}"
+                label = f"{name}{'-sentences' if sentences else ''}{'-pooled' if pooled else ''}"
                 b = await bulk(root / f"bulk-{label}", name, rows)
                 t = await per_turn(root / f"turn-{label}", name, rows)
 
@@ -173,13 +175,12 @@ async def _run(quick: bool) -> str:
                 target = min(raw, writes) / TARGET
                 return f"**{rate:,.0f}** ({'met' if rate >= target else 'missed'}: ≥ {target:,.0f})"
 
-            # MiniLM pools sentence vectors from its pass over the whole text: one model
-            # pass per exchange whatever the vectors (`MiniLMEmbedder.embed_parts`).
-            pooled = sentences and hasattr(embedder, "embed_parts")
+            # Pooled (BRAIN_POOL_SENTENCES=1), MiniLM takes sentence vectors from its pass
+            # over the whole text: one model pass per exchange (`embed_parts`).
             layout = "whole + sentences" if sentences else "whole"
             lines.append(
                 f"| {name} | {layout} ({per_text:.1f} vectors per exchange"
-                f"{', 1 model pass' if pooled else ''}) | {_pct(query, 0.5) * 1e3:.2f} /"
+                f"{', pooled from 1 model pass' if pooled else ''}) | {_pct(query, 0.5) * 1e3:.2f} /"
                 f" {_pct(query, 0.95) * 1e3:.2f} | {raw:,.0f} | {n / b['writes']:,.0f}"
                 f" | {verdict(n / b['ready'], n / b['writes'])} | {n / t['writes']:,.0f}"
                 f" | {verdict(n / t['ready'], n / t['writes'])} |"

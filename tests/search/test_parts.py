@@ -109,12 +109,14 @@ def test_each_sentence_knows_where_it_lies_in_the_text() -> None:
     assert text[found[0].start : found[0].end] == "I just signed up for a pottery class  yesterday."
 
 
-async def test_minilm_stores_sentence_vectors_pooled_from_one_pass(
+async def test_pooled_minilm_stores_sentence_vectors_from_one_pass(
     make_brain: BrainFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With MiniLM an exchange's sentence vectors come from the pass over its whole text,
-    so indexing runs the model once per exchange, not once per sentence (#34 item 3)."""
+    """BRAIN_POOL_SENTENCES=1: with MiniLM an exchange's sentence vectors come from the
+    pass over its whole text, so indexing runs the model once per exchange, not once per
+    sentence (#34 item 3)."""
     monkeypatch.setattr(parts, "EXCHANGE_SENTENCES", True)
+    monkeypatch.setattr(parts, "POOL_SENTENCES", True)
     brain = await make_brain(background_indexing=False, embedder="minilm")
     embedder = brain.embedder
     assert isinstance(embedder, MiniLMEmbedder)

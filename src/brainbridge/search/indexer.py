@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from brainbridge.ports import Embedder, Store
+from brainbridge.search import parts as layout
 from brainbridge.search.parts import Part, parts_of, vector_model
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,8 @@ class Walk:
         """`put_vectors`' arguments after the model: the vectors, the texts they were
         embedded from (an entity changed meanwhile is not given its old text's vector),
         the sentence vectors. One model call for the whole batch."""
-        embed_parts = getattr(self.embedder, "embed_parts", None)  # MiniLM's
+        # MiniLM's, when asked for (BRAIN_POOL_SENTENCES=1).
+        embed_parts = getattr(self.embedder, "embed_parts", None) if layout.POOL_SENTENCES else None
         items, parts = vectors_for(batch, self.embedder.embed, embed_parts)
         return items, dict(batch), parts
 

@@ -26,21 +26,31 @@ from brainbridge.ports import Embedder
 # 1.5 KB for a 384-dimension model) and the embedding work of a long reply.
 MAX_PARTS = 4
 MIN_WORDS = 3
+
+
+def _switch(name: str, default: bool) -> bool:
+    """An on/off setting from the environment, read at import."""
+    value = os.environ.get(name, "").strip().lower()
+    return default if not value else value not in ("0", "false", "no", "off")
+
+
 # Stored vectors are named after the embedder and this layout, so a brain whose vectors
 # have no sentences is embedded again in the background, as for a new embedder.
 LAYOUT = "sentences"
 # Chat exchanges get sentence vectors unless BRAIN_EXCHANGE_SENTENCES=0 (#34,
 # docs/embedders.md). Measured on LoCoMo's tuned conversations with the relevance model
 # refitted each way (MiniLM): with them the block held evidence recall 0.731 at 642 tokens
-# and led with evidence 0.454 of the time; without, 0.703 at 575 and 0.460. MiniLM pools
-# them from its pass over the whole text (`embed_parts`), so they cost no model call:
-# vectors ready at 1.04x the embedder's raw rate. Other embedders embed them apart.
-EXCHANGE_SENTENCES = os.environ.get("BRAIN_EXCHANGE_SENTENCES", "1").strip().lower() not in (
-    "0",
-    "false",
-    "no",
-    "off",
-)
+# and led with evidence 0.454 of the time; without, 0.703 at 575 and 0.460. They cost 4.8
+# texts embedded per exchange instead of one (vectors ready at 1.85x the embedder's time):
+# =0 is for a brain that must keep up with a fast stream of turns, and so is
+# BRAIN_POOL_SENTENCES=1 below.
+EXCHANGE_SENTENCES = _switch("BRAIN_EXCHANGE_SENTENCES", True)
+# BRAIN_POOL_SENTENCES=1: an embedder that can (MiniLM) pools each sentence's vector from
+# its pass over the whole text (`embed_parts`), so sentences cost no model call: vectors
+# ready at 1.04x the embedder's raw rate, not 1.85x. Off by default: on LoCoMo's untouched
+# conversations it led with evidence 0.464 of the time against 0.480 and held recall
+# 0.697 against 0.701 (at 585 tokens against 631), though the tuned ones showed no loss.
+POOL_SENTENCES = _switch("BRAIN_POOL_SENTENCES", False)
 _EXCHANGE_HEADER = re.compile(r"^.*? \(Chat_Exchange\): ")
 
 # What `embed_text` puts before the description: "{name} ({type}): ".
