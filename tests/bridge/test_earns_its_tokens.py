@@ -402,6 +402,30 @@ async def test_a_change_to_part_of_a_named_thing_leaves_the_rest_current(tmp_pat
     assert paused is not None and paused.attributes.get("superseded_by") == "s4:ex:1"
 
 
+async def test_who_made_a_change_is_not_what_changed(tmp_path: Path) -> None:
+    # "Marta changed my plan: ..." changed the plan: read as a change to Marta, it marked
+    # the marathon goal she set as superseded ("60 km a week by November").
+    brain, _ = await _observed(
+        tmp_path,
+        [
+            (
+                "I'm training for the Valencia marathon on December 6. My coach Marta wants me"
+                " at 60 km a week by November.",
+                date(2026, 10, 1),
+            ),
+            (
+                "Marta changed my plan: long run on Saturdays now instead of Sundays.",
+                date(2026, 11, 2),
+            ),
+        ],
+    )
+    try:
+        goal = await brain.get_entity("Chat_Exchange", "s1:ex:1")
+    finally:
+        await brain.close()
+    assert goal is not None and "superseded_by" not in goal.attributes
+
+
 async def test_an_exchange_beside_a_match_is_not_loaded_for_being_there(tmp_path: Path) -> None:
     # One session that moves from topic to topic, as people's sessions do.
     brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)

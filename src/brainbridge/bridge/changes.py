@@ -370,6 +370,11 @@ _OBJECT = re.compile(
     r"(?:to|from|over|back|into|onto|until|till|for|starting|beginning|on|at|by)\b",
     re.I,
 )
+# ... or the object a clause ends on: "Marta changed my plan: long runs on Saturdays now"
+# changed the plan, not Marta.
+_OBJECT_ENDS = re.compile(
+    rf"\b(?:{_CHANGED})\s+((?:[\w'’\-]+\s+){{0,2}}[\w'’\-]+)\s*[:;,.!?]", re.I
+)
 _FROM_NOW_ON = re.compile(
     r"\b(?:from now on|going forward|from today|as of (?:today|now))\s*,?\s+"
     r"((?:[\w'’\-]+\s+){1,3}?)(?:is|are|will|moves?|happens?|takes?)\b",
@@ -381,7 +386,7 @@ _VERB = re.compile(r"\s(?:is|are|was|were|will|has|have|had|got|gets|get|goes|go
 def _subject(message: str) -> set[str]:
     """What a change statement is about: "moved the standup to ...", "from now on the
     standup is ...", "The offsite (got) moved", "standup is on Thursdays now"."""
-    for pattern in (_OBJECT, _FROM_NOW_ON):
+    for pattern in (_OBJECT, _OBJECT_ENDS, _FROM_NOW_ON):
         if (m := pattern.search(message)) and (said := topic(m.group(1))):
             return said
     m = CHANGE.search(message)
