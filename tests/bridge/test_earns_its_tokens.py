@@ -923,3 +923,17 @@ async def test_a_question_about_the_users_own_past_by_the_things_they_spoke_of_i
         assert await brain.get_entity("Person", "Ana's") is None
         sister = await brain.get_entity("Person", "Ana")
     assert sister is not None and "sister" in sister.description
+
+
+async def test_a_name_said_once_and_kept_in_a_commitment_is_someone_known(
+    tmp_path: Path,
+) -> None:
+    # "Tomasz" was said once, so it was no name from past conversations (that takes two
+    # uses), and no entity is called Tomasz: the question about him passed through.
+    told: list[Told] = [
+        "I promised Tomasz the migration runbook by Friday the 20th.",
+        "I prefer runbooks as numbered checklists with a rollback step after each stage.",
+    ]
+    (owe,) = await _asked(tmp_path, told, "What do I owe Tomasz and when?")
+    assert "runbook" in _items(owe.block)[0], owe.block
+    assert owe.reasons[0] == "it names someone from past conversations: Tomasz"

@@ -281,11 +281,19 @@ class Bridge:
             if w.lower() not in matched and w.lower() not in CALENDAR_WORDS
         ]
         if words:
-            used = self.brain.store.history_freq([w.lower() for w in words])
-            words = [w for w in words if used.get(w.lower(), 0) >= HISTORY_NAME_USES]
+            store = self.brain.store
+            used = store.history_freq([w.lower() for w in words])
+            # Said once, and kept in something learned ("I promised Tomasz the runbook by
+            # Friday" made a commitment naming him): as sure as two uses.
+            once = [w for w in words if used.get(w.lower(), 0) == 1]
+            df = store.doc_freq([w.lower() for w in once]) if once else {}
+            kept = {w for w in once if df.get(w.lower(), 0) > 1}
+            words = [w for w in words if used.get(w.lower(), 0) >= HISTORY_NAME_USES or w in kept]
             found += [
                 Mention(CHAT_EXCHANGE, w, w, "history")
-                for w in history_names(self._history_texts, words)
+                for w in history_names(
+                    self._history_texts, words, lambda w: 1 if w in kept else HISTORY_NAME_USES
+                )
             ]
         return found
 

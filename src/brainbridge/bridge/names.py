@@ -62,9 +62,13 @@ def _uses(word: str, texts: Sequence[str]) -> tuple[int, int]:
     return named, plain
 
 
-def history_names(history: Callable[[str, int], Sequence[str]], words: Sequence[str]) -> list[str]:
+def history_names(
+    history: Callable[[str, int], Sequence[str]],
+    words: Sequence[str],
+    uses: Callable[[str], int] = lambda _: HISTORY_NAME_USES,
+) -> list[str]:
     """The `words` the user's past exchanges write as names: capitalised in at least
-    `HISTORY_NAME_USES` uses, and in more uses than in lower case.
+    `uses(word)` uses (`HISTORY_NAME_USES`), and in more uses than in lower case.
 
     `history(word, n)` returns the texts of up to n past exchanges holding the word. "World"
     or "Pride" occur in many conversations, in lower case; "Caroline" is written as a name.
@@ -72,7 +76,7 @@ def history_names(history: Callable[[str, int], Sequence[str]], words: Sequence[
     out = []
     for word in words:
         named, plain = _uses(word, history(word.lower(), HISTORY_SAMPLE))
-        if named >= HISTORY_NAME_USES and named > plain:
+        if named >= uses(word) and named > plain:
             out.append(word)
     return out
 
