@@ -808,16 +808,21 @@ async def test_an_offer_the_user_turned_down_brings_no_next_exchange(tmp_path: P
     assert "gluten" not in (boiler.block or ""), boiler.block
 
 
+async def _stored_as(tmp_path: Path, name: str, role: str, not_as: str) -> None:
+    """The brain `_asked` built holds the person as `name` with their role, not `not_as`."""
+    async with await Brain.open(tmp_path / "me", embedder=None) as brain:
+        assert await brain.get_entity("Person", not_as) is None
+        person = await brain.get_entity("Person", name)
+    assert person is not None and role in person.description
+
+
 async def test_a_titled_person_introduced_with_their_role_is_one_person(tmp_path: Path) -> None:
     # "Our landlord Mr Gordon says ...": the landlord Gordon, not also a "Mr Gordon,
     # someone the user talks about" whose line repeated him in every block about him.
     told: list[Told] = [("Our landlord Mr Gordon says he'll fix the boiler by Friday.", "Okay.")]
     (heating,) = await _asked(tmp_path, told, "Draft a message to Mr Gordon about the heating.")
     assert "someone the user talks about" not in (heating.block or ""), heating.block
-    async with await Brain.open(tmp_path / "me", embedder=None) as brain:
-        assert await brain.get_entity("Person", "Mr Gordon") is None
-        landlord = await brain.get_entity("Person", "Gordon")
-    assert landlord is not None and "landlord" in landlord.description
+    await _stored_as(tmp_path, "Gordon", "landlord", not_as="Mr Gordon")
 
 
 async def test_a_request_about_the_users_own_thing_they_spoke_of_is_enriched(
@@ -919,10 +924,7 @@ async def test_a_question_about_the_users_own_past_by_the_things_they_spoke_of_i
     assert "webhooks" in _items(webhook.block)[0], webhook.block
     assert "Pedro" in _items(music.block)[0], music.block
     assert bread.block is None
-    async with await Brain.open(tmp_path / "me", embedder=None) as brain:
-        assert await brain.get_entity("Person", "Ana's") is None
-        sister = await brain.get_entity("Person", "Ana")
-    assert sister is not None and "sister" in sister.description
+    await _stored_as(tmp_path, "Ana", "sister", not_as="Ana's")
 
 
 async def test_a_name_said_once_and_kept_in_a_commitment_is_someone_known(
