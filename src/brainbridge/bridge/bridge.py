@@ -81,6 +81,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+_POSSESSIVE = re.compile(r"['’]s$")
 # "my car", "our food allergies", "my new job": the words a possessive points at.
 _OWN_WORDS = re.compile(r"\b(?:my|our)\s+([a-z]+)(?:\s+([a-z]+))?", re.I)
 # A word in more entries than this (and than the share) is common, not a topic's own.
@@ -274,11 +275,12 @@ class Bridge:
         found = self.names.find(message)
         # People and places often live only in past conversations (no entity names them):
         # a name-like word used in a few past exchanges is someone the user has talked about.
-        matched = {w.lower() for m in found for w in m.matched.split()}
+        # "Kevin's cohort" names Kevin Alvarez: "Kevin" is not someone else as well.
+        matched = {_POSSESSIVE.sub("", w.lower()) for m in found for w in m.matched.split()}
         words = [
             w
             for w in capitalised_words(message)
-            if w.lower() not in matched and w.lower() not in CALENDAR_WORDS
+            if _POSSESSIVE.sub("", w.lower()) not in matched and w.lower() not in CALENDAR_WORDS
         ]
         if words:
             store = self.brain.store
