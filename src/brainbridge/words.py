@@ -8,6 +8,8 @@ import re
 
 # Letters and digits, split where FTS5's unicode61 tokenizer splits (so "_" too).
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# A possessive ending: "Ana's" is Ana, "Kevin's cohort" names Kevin ("O'Brien" keeps its own).
+POSSESSIVE = re.compile(r"['’]s$")
 
 # Words that carry no topic; dropping them keeps OR-queries fast and rankings sharp.
 STOPWORDS = frozenset(

@@ -72,7 +72,7 @@ from brainbridge.ports import LLM
 from brainbridge.redact import redact
 from brainbridge.search import SearchRequest
 from brainbridge.search.relevance import Coverage, entity_text, stem
-from brainbridge.words import CALENDAR_WORDS
+from brainbridge.words import CALENDAR_WORDS, POSSESSIVE
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -81,7 +81,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_POSSESSIVE = re.compile(r"['’]s$")
 # "my car", "our food allergies", "my new job": the words a possessive points at.
 _OWN_WORDS = re.compile(r"\b(?:my|our)\s+([a-z]+)(?:\s+([a-z]+))?", re.I)
 # A word in more entries than this (and than the share) is common, not a topic's own.
@@ -276,11 +275,11 @@ class Bridge:
         # People and places often live only in past conversations (no entity names them):
         # a name-like word used in a few past exchanges is someone the user has talked about.
         # "Kevin's cohort" names Kevin Alvarez: "Kevin" is not someone else as well.
-        matched = {_POSSESSIVE.sub("", w.lower()) for m in found for w in m.matched.split()}
+        matched = {POSSESSIVE.sub("", w.lower()) for m in found for w in m.matched.split()}
         words = [
             w
             for w in capitalised_words(message)
-            if _POSSESSIVE.sub("", w.lower()) not in matched and w.lower() not in CALENDAR_WORDS
+            if POSSESSIVE.sub("", w.lower()) not in matched and w.lower() not in CALENDAR_WORDS
         ]
         if words:
             store = self.brain.store

@@ -9,7 +9,7 @@ from brainbridge.bridge.names import Mention
 from brainbridge.bridge.queries import CONTRACTION as _CONTRACTION
 from brainbridge.bridge.queries import REFERENCE_PHRASES
 from brainbridge.model import Judgment
-from brainbridge.words import STOPWORDS
+from brainbridge.words import POSSESSIVE, STOPWORDS
 
 SHORT_MESSAGE_WORDS = 5
 # Query-term coverage of the best knowledge hit that counts for or against enriching.
@@ -172,7 +172,7 @@ def right_after_the(message: str) -> set[str]:
 
 def _pointer_word(word: str) -> str:
     """A word after a pointer, as the brain check looks it up ("kids'" and "Mia's": kids, mia)."""
-    return re.sub(r"['’]s$", "", word.lower().strip("'’-"))
+    return POSSESSIVE.sub("", word.lower().strip("'’-"))
 
 
 _STOP_POINTER = frozenset(

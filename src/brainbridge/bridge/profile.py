@@ -16,13 +16,13 @@ from dataclasses import dataclass
 
 from brainbridge.bridge.predicates import ROLE_WORDS, USER
 from brainbridge.bridge.resolve import form
+from brainbridge.words import POSSESSIVE
 
 _CAPS = r"[A-Z][\w&'’\-]*(?:[ \-](?:[A-Z0-9][\w&'’\-]*|(?:de|van|von|da|of|the)\b))*"
 _PLACE = rf"({_CAPS})"
 # A role: a few lower-case words up to punctuation or a joining word.
 _JOB = r"([a-z][a-z\-]+(?: [a-z\-]+){0,4}?)(?=[,.;!?)]|\s+(?:and|since|last|this|at|on|in|for|from|but|so|mostly|now)\b|$)"
 _TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
-_POSSESSIVE = re.compile(r"['’]s$")
 _PERSON = rf"{_TITLE}([A-Z][a-zA-Z'’\-]+(?:\s+(?:[A-Z][a-zA-Z'’\-]+|de|van|von|da))*)"
 ROLES = (
     r"manager|boss|cofounder|co-founder|wife|husband|partner|friend|colleague|mentor|mentee|"
@@ -206,7 +206,7 @@ def people(text: str) -> list[PersonFact]:
     ):
         for m in pattern.finditer(text):
             # "my sister Ana's birthday": Ana ("O'Brien" keeps its apostrophe).
-            name, role = _POSSESSIVE.sub("", m.group(name_at)), m.group(role_at)
+            name, role = POSSESSIVE.sub("", m.group(name_at)), m.group(role_at)
             about = _about(name if subject else "", _rest(text, m.end()))
             out.append(PersonFact(name, role.lower(), f"The user's {role_of(role)}.{about}"))
     # "Our landlord Mr Gordon says ...": the landlord Gordon, not a second person.

@@ -6,7 +6,7 @@ import re
 
 from brainbridge.bridge.names import Mention
 from brainbridge.bridge.predicates import owned_roles
-from brainbridge.words import STOPWORDS
+from brainbridge.words import POSSESSIVE, STOPWORDS
 
 MAX_TERMS = 6
 _WORD = re.compile(r"[\w][\w'’\-]*", re.UNICODE)
@@ -107,7 +107,7 @@ def keywords(text: str) -> list[str]:
         if text[end : m.start()].rstrip()[-1:] in (".", "!", "?"):
             opening = True
         end = m.end()
-        word = re.sub(r"['’]s$", "", m.group())
+        word = POSSESSIVE.sub("", m.group())
         low = word.lower()
         after = found[i + 1].group().lower() if i + 1 < len(found) else ""
         task = opening and low in INSTRUCTIONS and after in _OBJECT
