@@ -31,8 +31,9 @@ from brainbridge.errors import Forbidden
 from brainbridge.store.url import redact_url
 
 DIALECT = "postgres"
-# A writer waits this long for the write lock, then fails as SQLite's busy timeout does.
-LOCK_TIMEOUT_MS = 15_000
+# A writer waits this long for the write lock, then fails as SQLite's busy timeout does
+# (the same wait; see store/sqlite/db.py for why a minute).
+LOCK_TIMEOUT_MS = 60_000
 # pg_advisory_xact_lock key of the brain's schema lock ("brain" in ASCII): migrations.
 WRITE_LOCK = 0x627261696E
 # The write lock of one workspace: (this class, hash of the workspace written). The

@@ -16,7 +16,11 @@ from brainbridge.store.sqlite.writes import write_tx as write_tx
 
 log = logging.getLogger(__name__)
 
-BUSY_TIMEOUT_MS = 15_000
+# How long a writer waits for another to finish before it fails with "database is locked".
+# Writers of one brain take turns, so a writer may wait for every one queued before it:
+# twenty at once on two busy cores (eight of them importing 300 entities each) queued
+# past 15 s. The chat path does not wait on this: hooks give up at their own deadline.
+BUSY_TIMEOUT_MS = 60_000
 
 
 def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
