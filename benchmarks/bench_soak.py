@@ -35,6 +35,7 @@ def run(quick: bool = False) -> str:
             "-m",
             "pytest",
             "tests/reliability",
+            "-n0",  # one process: the figures in one report, the load the soak sets
             "-p",
             "no:cacheprovider",
             "--soak-report",

@@ -29,7 +29,21 @@ def rig(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Rig]:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    path = session.config.getoption("--soak-report", default=None)
-    if path and _REPORT:
-        rows = [f.row() for f in _REPORT]
-        Path(path).write_text(json.dumps(rows, indent=1) + "\n")
+    """Write the figures. Under pytest-xdist each worker writes PATH.<worker> and the
+    controller, which finishes after them, gathers those into PATH."""
+    option = session.config.getoption("--soak-report", default=None)
+    if not option:
+        return
+    path = Path(option)
+    worker = getattr(session.config, "workerinput", {}).get("workerid")
+    if worker:
+        if _REPORT:
+            part = path.with_name(f"{path.name}.{worker}")
+            part.write_text(json.dumps([f.row() for f in _REPORT]))
+        return
+    rows = [f.row() for f in _REPORT]
+    for part in sorted(path.parent.glob(f"{path.name}.gw*")):
+        rows += json.loads(part.read_text())
+        part.unlink()
+    if rows:
+        path.write_text(json.dumps(rows, indent=1) + "\n")
