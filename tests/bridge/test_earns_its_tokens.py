@@ -927,6 +927,29 @@ async def test_a_question_about_the_users_own_past_by_the_things_they_spoke_of_i
     await _stored_as(tmp_path, "Ana", "sister", not_as="Ana's")
 
 
+async def test_asking_what_the_user_said_or_settled_before_is_enriched(tmp_path: Path) -> None:
+    # "What did I say I would bring" passed through: "did I" asked to recall the party,
+    # one sign, and nothing else in the message was known.
+    told: list[Told] = [
+        "I'm in charge of the playlist for the party after dinner, Ana loves 80s synth pop.",
+        "I offered to make a chocolate cake with raspberries for Ana's party.",
+        "We booked the back room at Lucia's Trattoria for Saturday.",
+    ]
+    bring, tell, moon, metric = await _asked(
+        tmp_path,
+        told,
+        "What did I say I would bring to the party?",
+        "Did I tell you what kind of music Ana likes?",
+        "Did we land on the moon in 1969 or 1972?",
+        "How did we decide on the metric system in Europe?",
+    )
+    # Which party item answers "bring" takes meaning; without vectors both are shown.
+    assert "chocolate cake" in (bring.block or ""), bring.block
+    assert bring.queries == ("bring party",)
+    assert "synth pop" in (tell.block or ""), tell.block
+    assert moon.block is None and metric.block is None
+
+
 async def test_a_name_said_once_and_kept_in_a_commitment_is_someone_known(
     tmp_path: Path,
 ) -> None:

@@ -85,6 +85,15 @@ REFERENCE_PHRASES = [
         r"picked|chose|went (?:with|for)|opted for|end(?:ed)? up)\b",
         re.I,
     ),
+    # "What did I say I would bring?", "when did we book it?", "did I tell you about": what
+    # the user said or settled before ("how did we decide on the metric system?" and "did
+    # we land on the moon?" are anyone's questions). Only these words leave the query.
+    re.compile(
+        r"(?:(?<=what )|(?<=when )|(?<=where )|(?<=who )|(?<=whom ))did\s+(?:we|i)\s+"
+        r"(?:say|mention|tell|promise|agree|decide|settle|pick|choose|book|plan|offer)\b"
+        r"|\bdid\s+i\s+(?:tell you|mention)\b",
+        re.I,
+    ),
 ]
 
 
