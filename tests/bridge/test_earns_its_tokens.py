@@ -950,6 +950,25 @@ async def test_asking_what_the_user_said_or_settled_before_is_enriched(tmp_path:
     assert moon.block is None and metric.block is None
 
 
+async def test_a_question_for_the_user_given_their_history_is_enriched(tmp_path: Path) -> None:
+    # "given my history" asks for an answer fitted to what the user told before; it
+    # passed through as "ordinary conversation" (no name, no "the", no known "my ...").
+    told: list[Told] = [
+        "I'm training for the Valencia marathon, my coach Marta wants 60 km a week.",
+        "Last month I got shin splints after two long runs on concrete back to back.",
+        "I prefer running early in the morning before work, around 6am.",
+    ]
+    runs, coffee = await _asked(
+        tmp_path,
+        told,
+        "anything to watch out for on long runs given my history",
+        "Given my history of migraines, is coffee bad for me?",
+    )
+    assert "shin splints" in _items(runs.block)[0], runs.block
+    assert runs.queries == ("watch long runs",)
+    assert coffee.block is None, coffee.block
+
+
 async def test_a_name_said_once_and_kept_in_a_commitment_is_someone_known(
     tmp_path: Path,
 ) -> None:

@@ -94,6 +94,14 @@ REFERENCE_PHRASES = [
         r"|\bdid\s+i\s+(?:tell you|mention)\b",
         re.I,
     ),
+    # "Anything to watch out for on long runs, given my history?": answer it for this
+    # user, from what they told before.
+    re.compile(
+        r"\b(?:given|considering|based on|in light of|with)\s+my\s+(?:history|background|"
+        r"situation|circumstances|track record|past|record|condition|injur(?:y|ies))\b"
+        r"|\bin my (?:case|situation)\b",
+        re.I,
+    ),
 ]
 
 
