@@ -969,6 +969,31 @@ async def test_a_question_for_the_user_given_their_history_is_enriched(tmp_path:
     assert coffee.block is None, coffee.block
 
 
+async def test_asked_to_write_a_kind_of_work_the_user_said_how_they_like_it_comes_first(
+    tmp_path: Path,
+) -> None:
+    # "Write the runbook for the gatekeeper cutover": the preference shares one word of
+    # three with the query, so search ranked it out, and "help me write a runbook for the
+    # cutover" passed through.
+    told: list[Told] = [
+        "The gatekeeper cutover is planned for March 14th, Kevin owns the DNS switch.",
+        "I prefer runbooks as numbered checklists with a rollback step after each stage.",
+        "I hate long meetings, keep them under 30 minutes.",
+    ]
+    runbook, help_me, trip = await _asked(
+        tmp_path,
+        told,
+        "write the runbook for the gatekeeper cutover",
+        "Help me write a runbook for the cutover next month",
+        "Can you plan the long weekend trip to Porto for us?",
+    )
+    for asked in (runbook, help_me):
+        items = _items(asked.block)
+        assert "numbered checklists" in items[0], asked.block
+        assert any("March 14th" in item for item in items), asked.block
+    assert trip.block is None, trip.block
+
+
 async def test_a_name_said_once_and_kept_in_a_commitment_is_someone_known(
     tmp_path: Path,
 ) -> None:

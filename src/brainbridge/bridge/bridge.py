@@ -350,6 +350,8 @@ class Bridge:
             return f"it asks which of {whom} to turn to"
         if meal := self.own.meal(message)[0]:
             return f"it asks for a meal, and {meal} matters"
+        if how := self.own.how(message)[0]:
+            return f"it asks for a piece of work, and {how} matters"
         days = asked_days(message)
         if days and (days := await self.brain._run(self._days_spoken_of, days)):
             return f"it asks whether the user's {', '.join(days)} is free"
@@ -658,7 +660,11 @@ class Bridge:
         # or what they can eat, for a meal ("a restaurant for my team lunch").
         if not hits and not named:
             named = [*self.own.whom(message)[1], *self.own.meal(message)[1]]
-        hits += [Hit(e, 1.0, ("own",)) for e in named if e.id not in taken]
+        # ...and how they like a piece of work the message asks for ("write the runbook").
+        for ent in [*named, *self.own.how(message)[1]]:
+            if ent.id not in taken:
+                taken.add(ent.id)
+                hits.append(Hit(ent, 1.0, ("own",)))
         return hits[:limit]
 
     def _current_successor(self, ent: Entity, hops: int = 5) -> Entity | None:
@@ -841,7 +847,9 @@ class Bridge:
                 queries=list(short.queries),
                 loaded=list(short.loaded),
             )
-        if any(s.startswith(("Fact:", "Person:", "retired", "new ")) for s in stored):
+        if any(
+            s.startswith(("Fact:", "Person:", "Preference:", "retired", "new ")) for s in stored
+        ):
             await self.brain._run(self._read_own_world)
         await self.brain._run(self.brain.sessions.record_turn, session_id, n, entry)
         log.debug("observe %s turn %d: stored=%s skipped=%s", session_id, n, stored, skipped)

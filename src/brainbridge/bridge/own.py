@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from brainbridge.bridge.block import BlockItem, ranked_block
 from brainbridge.bridge.judge import QUESTION
 from brainbridge.bridge.predicates import OWNED, PREDICATE_WORDS, ROLE_WORDS, USER
-from brainbridge.model import Entity, holds_at
+from brainbridge.model import PREFERENCE, Entity, holds_at
+from brainbridge.search.relevance import stem
 
 if TYPE_CHECKING:
     from brainbridge.ports import Store
@@ -54,6 +55,18 @@ _FOR_THE_USER = re.compile(
     re.I,
 )
 MEAL_KINDS = frozenset({"diet", "allergy"})
+# "Write the runbook for the cutover", "draft a short status update": a piece of work the
+# user asks to be made; what it is comes last before "for"/"to"/... or the end.
+_MAKE = re.compile(
+    r"\b(?:write|draft|prepare|outline|compose|sketch|plan|create|put together)\s+"
+    r"(?:me\s+|us\s+)?((?:[\w'’-]+\s+){0,4}?[\w'’-]+)"
+    r"(?=\s+(?:for|to|about|on|with|of|that|which|by|in|from|before|after|so)\b|\s*[.?!,;:]|\s*$)",
+    re.I,
+)
+# The words a preference is about: the first few of what the user prefers ("prefer
+# runbooks as numbered checklists": runbooks, numbered, checklists).
+_PREFERRED = 3
+_FILLER = frozenset({"a", "an", "the", "my", "our", "to", "it", "them", "when", "if", "as", "with"})
 # A capitalised word, possessive -s off: how a short question names someone.
 _NAME = re.compile(r"\b([A-Z][a-z]{2,})(?:['’]s)?\b")
 # The user's facts and people kept: a person's life has dozens, not thousands.
@@ -79,11 +92,19 @@ def _kind_of(ent: Entity) -> set[str]:
     return set(re.findall(r"[a-z][\w\-']*", role))
 
 
+def _preferred(ent: Entity) -> set[str]:
+    """Stems of the first words of what a preference is about (its verb left out)."""
+    words = [w.lower() for w in re.findall(r"[\w'’-]+", ent.name)[1:]]
+    kept = [w for w in words if w not in _FILLER and len(w) > 2]
+    return {stem(w) for w in kept[:_PREFERRED]}
+
+
 class OwnWorld:
     """The user's current facts and role-holders, in memory."""
 
     def __init__(self, entities: Sequence[Entity] = ()) -> None:
         self._entities = tuple(entities)
+        self._preferences: tuple[Entity, ...] = ()
         self._stamp: object | None = None  # the store's change stamp when last read
 
     def __len__(self) -> int:
@@ -106,6 +127,11 @@ class OwnWorld:
             e
             for e in [*facts, *people]
             if holds_at(e) and (e.type == "Fact" or str(e.description).startswith(_ROLE_OF_USER))
+        )
+        self._preferences = tuple(
+            e
+            for e in store.names_with_prefix(PREFERENCE, "", MAX_KEPT)
+            if holds_at(e) and e.attributes.get("holder", "user") == "user"
         )
         self._stamp = stamp
 
@@ -148,6 +174,20 @@ class OwnWorld:
             return "", []
         found = [e for e in self._entities if e.type == "Fact" and _kind_of(e) & MEAL_KINDS]
         return ("what the user eats", found) if found else ("", [])
+
+    def how(self, message: str) -> tuple[str, list[Entity]]:
+        """(the piece of work, the user's preferences about that kind of work) for a message
+        asking to make one ("write the runbook for the cutover": "I prefer runbooks as
+        numbered checklists"), else ("", [])."""
+        for m in _MAKE.finditer(message):
+            head = m.group(1).split()[-1].lower()
+            if head in _FILLER or len(head) < 3:
+                continue
+            wanted = stem(head)
+            found = [e for e in self._preferences if wanted in _preferred(e)]
+            if found:
+                return f"how the user likes a {head}", found
+        return "", []
 
     def lookup(self, message: str) -> tuple[str, list[Entity]]:
         """(what the question asks for, the kept entities that answer it): a question
