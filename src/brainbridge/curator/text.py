@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from brainbridge.words import STOPWORDS
+from brainbridge.words import POSSESSIVE, STOPWORDS
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def sentences(text: str) -> list[str]:
 
 def words(text: str) -> list[str]:
     """Word tokens with their case, possessive 's dropped."""
-    return [re.sub(r"['’]s$", "", w).strip("-'’") for w in _WORD.findall(text)]
+    return [POSSESSIVE.sub("", w).strip("-'’") for w in _WORD.findall(text)]
 
 
 def is_content(word: str) -> bool:
