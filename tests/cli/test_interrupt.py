@@ -7,12 +7,17 @@ running the same command again finishes the work without doubling anything.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import re
 import signal
 import subprocess
 from pathlib import Path
 
+import pytest
+
+from brainbridge.cli.common import run
 from cli.runner import COMMAND, BrainCli
 
 PROGRESS = re.compile(r"^brain: [a-z ]+: ([\d,]+) ")
@@ -213,3 +218,33 @@ def test_progress_lines_only_on_request_when_stderr_is_not_a_terminal(
     shown = cli.ok("import", str(file), "--no-embed", "--json", "--progress")
     assert "brain: importing: 3 of 3 records (100 %)" in shown.err.splitlines()
     assert json.loads(shown.out)["entities"] == 3  # stdout stays the JSON alone
+
+
+def test_a_cancel_racing_a_worker_result_prints_no_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Ctrl-C can cancel the future a command awaits while the loop copies a worker
+    thread's result into it (asyncio's `_set_state` callback): CI printed that
+    InvalidStateError's traceback above "interrupted: kept ...". Other errors in callbacks
+    are still reported."""
+
+    async def body() -> None:
+        loop = asyncio.get_running_loop()
+        waited = loop.create_future()
+        waited.cancel()
+
+        def _set_state() -> None:  # as asyncio's own: the future was cancelled meanwhile
+            waited.set_result(None)
+
+        def broken() -> None:
+            raise ValueError("a real bug")
+
+        loop.call_soon(_set_state)
+        loop.call_soon(broken)
+        await asyncio.sleep(0.01)
+
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        run(body())
+    reported = [r.getMessage() for r in caplog.records]
+    assert not any("_set_state" in m for m in reported), reported
+    assert any("broken" in m for m in reported), reported

@@ -86,7 +86,28 @@ json_option = click.option(
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
     """Run one command's async body to completion."""
-    return asyncio.run(coro)
+
+    async def body() -> T:
+        asyncio.get_running_loop().set_exception_handler(quiet_cancel_race)
+        return await coro
+
+    return asyncio.run(body())
+
+
+def quiet_cancel_race(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The loop's exception handler: everything as the default one, except one harmless race.
+
+    On Ctrl-C, `asyncio.run` cancels the command's task from a signal handler, which Python
+    runs between two bytecodes of whatever runs then. When that is the callback copying a
+    worker thread's result into the future the task awaits, the future is cancelled between
+    the callback's check and its `set_result`, and the loop printed "Exception in callback
+    ... InvalidStateError" with a traceback above the command's own "interrupted: kept ..."
+    line. The result belonged to a cancelled wait: nothing is lost by not printing it.
+    """
+    exc = context.get("exception")
+    if isinstance(exc, asyncio.InvalidStateError) and "_set_state" in repr(context.get("handle")):
+        return
+    loop.default_exception_handler(context)
 
 
 @asynccontextmanager
