@@ -131,6 +131,10 @@ async def _watch_scenario(cli: BrainCli, vault: Path, reports: queue.Queue[str])
     draft.write_text("---\ntype: Topic\n---\nLinks [[first]].\n")
     draft.rename(vault / "sub" / "Second idea.md")
 
+    # The report comes once the pass is done: the note first, its links after it (checked
+    # as soon as the note showed up, the link was not always there yet on a busy machine).
+    update = json.loads(reports.get(timeout=WATCH_BOUND))
+    assert update["added"] == ["sub/Second idea.md"] and update["unchanged"] == 1
     brain = await Brain.open(cli.home, embedder=None, background_indexing=False)
     try:
         assert await _wait_for_entity(brain, "Topic", "Second idea")
@@ -138,8 +142,6 @@ async def _watch_scenario(cli: BrainCli, vault: Path, reports: queue.Queue[str])
         assert [(r.src_name, r.dst_name) for r in sub.edges] == [("Second idea", "first")]
     finally:
         await brain.close()
-    update = json.loads(reports.get(timeout=WATCH_BOUND))
-    assert update["added"] == ["sub/Second idea.md"] and update["unchanged"] == 1
 
     (vault / "first.md").unlink()
     removed = json.loads(reports.get(timeout=WATCH_BOUND))

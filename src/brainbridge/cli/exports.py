@@ -40,7 +40,10 @@ def import_sessions(
 
     stored = skipped = forgot = 0
 
-    async def store(brain: Any, bridge: Any, session_id: str, turn: Any, key: str) -> bool:
+    async def store(brain: Any, bridge: Any, session_id: str, turn: Any, key: str) -> None:
+        # Counted here, inside the turn's own task: Ctrl-C lets that task finish but cancels
+        # its caller, so a count kept by the caller missed the last turn stored.
+        nonlocal stored
         n = await brain._run(brain.sessions.next_turn, session_id)
         obs = await bridge.observe_now(
             session_id,
@@ -50,7 +53,7 @@ def import_sessions(
             attributes={"turn_key": key},
             today=day_of(turn.timestamp),
         )
-        return obs.exchange is not None
+        stored += obs.exchange is not None
 
     async def body() -> tuple[int, int, int]:
         nonlocal stored, skipped, forgot
@@ -82,7 +85,7 @@ def import_sessions(
                                 skipped += 1
                                 continue
                             # Ctrl-C lets the turn in hand finish: never half stored.
-                            stored += await finished(store(brain, bridge, session_id, turn, key))
+                            await finished(store(brain, bridge, session_id, turn, key))
                         meter.advance()
                         await asyncio.sleep(0)
             finally:
