@@ -29,6 +29,10 @@ SPRINTS = Calendar(sprint_start=date(2026, 11, 16), sprint_days=14)
         ("the end of the month", date(2026, 11, 30)),
         ("end of the quarter", date(2026, 12, 31)),
         ("end of the week", date(2026, 11, 27)),
+        ("Friday the 11th", date(2026, 12, 11)),  # the date said, not the coming Friday
+        ("Fri, Dec 11", date(2026, 12, 11)),
+        ("Friday 11th December", date(2026, 12, 11)),
+        ("Thursday the 11th", date(2026, 12, 11)),  # a weekday that is wrong does not move it
         ("someday", None),
         ("", None),
     ],
@@ -71,3 +75,9 @@ def test_bounds(text: str, starts: date | None, ends: date | None) -> None:
 def test_till_further_notice_is_open_ended_and_quoted() -> None:
     got = bounds("Keep the code freeze in place till further notice.", WED)
     assert got == Bounds(open_ended=True, said="till further notice")
+
+
+def test_a_weekday_with_its_date_picks_the_month_where_they_agree() -> None:
+    # Said on Monday the 2nd: the 4th of this month is a Wednesday, next month's a Friday.
+    assert resolve("Friday the 4th", date(2026, 11, 2)) == date(2026, 12, 4)
+    assert bounds("No deploys until Friday the 11th.", WED).ends == date(2026, 12, 11)

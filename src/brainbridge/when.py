@@ -115,9 +115,15 @@ _MONTH = (
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
 _ORD = r"\d{1,2}(?:st|nd|rd|th)?"
+# A weekday with its date ("Friday the 11th", "Fri, Dec 11", "Friday 11th December"): the
+# date is the day meant; the weekday alone would name the coming one.
+_DATED_WEEKDAY = (
+    rf"{_WEEKDAY},? (?:the {_ORD}(?: of {_MONTH})?|{_MONTH}\.? {_ORD}(?:,? \d{{4}})?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)(?: (?:of )?{_MONTH})?|\d{{1,2}} {_MONTH})"
+)
 # One day, as people write it. Spans ("the end of the month") resolve to their last day.
 DAY = (
-    rf"(?:(?:the )?end of (?:the |this |next )?{_PERIOD}|eo[dwm]|"
+    rf"(?:{_DATED_WEEKDAY}|(?:the )?end of (?:the |this |next )?{_PERIOD}|eo[dwm]|"
     rf"(?:this |next |coming |the coming )?{_WEEKDAY}(?: (?:morning|noon|afternoon|evening|night))?|"
     rf"{_MONTH}\.? {_ORD}(?:,? \d{{4}})?|(?:the )?{_ORD} of {_MONTH}(?:,? \d{{4}})?|{_ORD} {_MONTH}|"
     rf"the {_ORD}|\d{{4}}-\d{{2}}-\d{{2}}|tomorrow|today|tonight|"
@@ -150,6 +156,8 @@ def resolve(
     if m := re.fullmatch(rf"next ({_PERIOD})", p):
         first, last = span(m.group(1), today, 1, calendar)
         return last if end else first
+    if re.fullmatch(_DATED_WEEKDAY, p):
+        return _dated_weekday(p, today, calendar)
     if m := re.fullmatch(rf"(this |next |coming |the coming )?({_WEEKDAY})(?: \w+)?", p):
         wd = _weekday(m.group(2))
         if wd is None:
@@ -168,6 +176,20 @@ def _weekday(word: str) -> int | None:
         if name.startswith(w[:3]):
             return i
     return None
+
+
+def _dated_weekday(p: str, today: date, calendar: Calendar) -> date | None:
+    """ "friday the 11th": the date said. A bare day of the month is the next one, or the
+    one after when only that one falls on the weekday ("Friday the 4th" said on the 2nd of
+    a month whose 4th is a Wednesday)."""
+    word, rest = p.split(" ", 1)
+    if m := re.fullmatch(r"(?:the )?(\d{1,2})(?:st|nd|rd|th)?", rest):
+        first = _day_of_month(int(m.group(1)), today)
+        if first is None or first.weekday() == _weekday(word):
+            return first
+        later = _day_of_month(int(m.group(1)), first + timedelta(days=1))
+        return later if later is not None and later.weekday() == _weekday(word) else first
+    return resolve(rest, today, calendar)
 
 
 def _day_of_month(n: int, today: date) -> date | None:

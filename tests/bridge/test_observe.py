@@ -257,4 +257,5 @@ def test_due_dates_resolve_from_the_day_they_were_said() -> None:
     assert resolve_due("end of month", WEDNESDAY) == "2026-03-31"
     assert resolve_due("May 2", WEDNESDAY) == "2026-05-02"
     assert resolve_due("2nd of January", WEDNESDAY) == "2027-01-02"
+    assert resolve_due("Friday the 20th", WEDNESDAY) == "2026-03-20"  # not this Friday
     assert resolve_due("someday", WEDNESDAY) is None
