@@ -1006,3 +1006,37 @@ async def test_a_name_said_once_and_kept_in_a_commitment_is_someone_known(
     (owe,) = await _asked(tmp_path, told, "What do I owe Tomasz and when?")
     assert "runbook" in _items(owe.block)[0], owe.block
     assert owe.reasons[0] == "it names someone from past conversations: Tomasz"
+
+
+async def test_a_move_of_the_party_retires_what_said_when_not_what_else_was_said_of_it(
+    tmp_path: Path,
+) -> None:
+    # "We moved the party to Sunday" marked "I'm in charge of the playlist for the party"
+    # superseded: it is about the party, but said nothing of when. And "Which day is the
+    # party now?" passed through: the party was spoken of, but one sign was not enough.
+    told: list[Told] = [
+        "I'm in charge of the playlist for the party after dinner, Ana loves 80s synth pop.",
+        "We moved the party to Sunday because Lucia's was full.",
+    ]
+    (day,) = await _asked(tmp_path, told, "Which day is the party now?")
+    assert day.judgment is Judgment.ENRICH, day.reasons
+    assert "and asks what holds for it now" in day.reasons
+    assert "moved the party to Sunday" in (day.block or ""), day.block
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        playlist = await brain.get_entity("Chat_Exchange", "s1:ex:1")
+    finally:
+        await brain.close()
+    assert playlist is not None and "superseded_by" not in playlist.attributes
+
+
+async def test_a_move_to_a_day_retires_the_statement_that_gave_the_day(tmp_path: Path) -> None:
+    told: list[Told] = [
+        "I'm in charge of the playlist for the party after dinner, Ana loves 80s synth pop.",
+        "The party is on Saturday at 7pm.",
+        "We moved the party to Sunday because Lucia's was full.",
+    ]
+    (day,) = await _asked(tmp_path, told, "Which day is the party now?")
+    old = next(line for line in _items(day.block) if "Saturday at 7pm" in line)
+    assert "superseded" in old, day.block
+    assert not any("superseded" in line for line in _items(day.block) if "playlist" in line)

@@ -23,6 +23,7 @@ from brainbridge.bridge.queries import FILLER, keywords
 from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
+from brainbridge.when import DAY
 from brainbridge.words import CALENDAR_WORDS, STOPWORDS, query_terms
 
 # Verbs of change and of ending, in every inflection ("raise", "raised", "raising").
@@ -283,6 +284,7 @@ def _find_retired(
     if not words:
         return []
     subject = _subject(message) if kind == "change" else set()
+    of_when = kind == "change" and _TO_WHEN.search(message) is not None
     # The statement's most distinctive words find what it changes; common ones only cost
     # (BM25 over 200k exchanges: 10 ms with them, a fraction without).
     terms = query_terms(" ".join(w for w in keywords(message) if w.lower() not in _CUE_WORDS))
@@ -316,7 +318,7 @@ def _find_retired(
         part = subject - names
         named = shared & names & anchors(text) and not (part and not part <= topic(text))
         if not (len(shared) >= MIN_SHARED or named):
-            if subject and subject <= topic(text):
+            if subject and subject <= topic(text) and not (of_when and not _SAYS_WHEN.search(text)):
                 by_subject.append(ent)
             continue
         why = "changed"
@@ -334,6 +336,21 @@ def _find_retired(
         # "The offsite got moved to ...": the latest statement about the offsite, only.
         found = [Retired(max(by_subject, key=_recency), "changed")]
     return found
+
+
+# A change of when: "moved the party to Sunday", "pushed the call to 3pm", "postponed
+# the launch". What it replaces said when it was: "I'm doing the playlist for the party"
+# is about the party and stays current.
+_TIME = r"\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\d{1,2}:\d\d|noon|midnight|o['’]clock"
+_TO_WHEN = re.compile(
+    rf"\b(?:to|until|till|for|on|back to)\s+(?:{DAY}|{_TIME}|(?:the )?(?:morning|afternoon|"
+    r"evening|weekend))|\b(?:reschedul|postpon|delay|push(?:ed)? back|brought forward)",
+    re.I,
+)
+_SAYS_WHEN = re.compile(
+    rf"\b(?:{DAY}|{_TIME}|morning|afternoon|evening|weekend|week|month|year|at \d{{1,2}})\b",
+    re.I,
+)
 
 
 def _recency(ent: Entity) -> tuple[str, int]:

@@ -126,6 +126,9 @@ COMMON_POSSESSIONS = frozenset(
 OWN = frozenset({"my", "our"})
 # The user asks to be told again what they said or did: "remind me", "did we", "did I".
 RECALL = re.compile(r"\bremind me\b|\bdid (?:we|i)\b", re.I)
+# "Which day is the party now?", "Is the offsite still in Leeds?": what holds now for a
+# thing the user spoke of, which may have changed since.
+STILL = re.compile(r"\b(?:still|anymore|any more)\b|\bnow\W*$", re.I)
 # The determiner `known_refs` gives a word the user pointed at in a past message ("the
 # standup") that no entry outside past exchanges holds.
 SPOKEN_OF = "the (spoken of)"
@@ -299,6 +302,9 @@ def judge_locally(
         if spoken:
             score += 0.5
             reasons.append("the user spoke of the " + ", ".join(spoken[:3]) + " before")
+            if QUESTION.search(message) and STILL.search(message):
+                score += 1
+                reasons.append("and asks what holds for it now")
             # "Help me plan my slides for the offsite talk": their own plans around it
             # ("what should I pack for the beach" is anyone's question).
             if POSSESSIVE_CUE.search(message):
