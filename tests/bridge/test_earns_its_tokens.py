@@ -1040,3 +1040,25 @@ async def test_a_move_to_a_day_retires_the_statement_that_gave_the_day(tmp_path:
     old = next(line for line in _items(day.block) if "Saturday at 7pm" in line)
     assert "superseded" in old, day.block
     assert not any("superseded" in line for line in _items(day.block) if "playlist" in line)
+
+
+async def test_stopping_an_activity_retires_only_what_spoke_of_that_activity(
+    tmp_path: Path,
+) -> None:
+    # "I decided to stop taking new clients" marked "my biggest client is Northwind Books"
+    # superseded: two shared words (client, Northwind), but it stopped the taking.
+    told: list[Told] = [
+        "I'm a freelance illustrator, my biggest client right now is Northwind Books.",
+        "I smoke about ten cigarettes a day, mostly at work.",
+        "I decided to stop taking new clients until February to finish the Northwind series.",
+        "Big news: I quit smoking last week, cigarettes are gone for good.",
+    ]
+    await _asked(tmp_path, told)
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        client = await brain.get_entity("Chat_Exchange", "s1:ex:1")
+        smoke = await brain.get_entity("Chat_Exchange", "s1:ex:2")
+    finally:
+        await brain.close()
+    assert client is not None and "superseded_by" not in client.attributes
+    assert smoke is not None and smoke.attributes.get("superseded_by") == "s1:ex:4"

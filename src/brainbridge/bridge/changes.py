@@ -285,6 +285,7 @@ def _find_retired(
         return []
     subject = _subject(message) if kind == "change" else set()
     of_when = kind == "change" and _TO_WHEN.search(message) is not None
+    activity = _stopped_activity(message) if kind == "change" else set()
     # The statement's most distinctive words find what it changes; common ones only cost
     # (BM25 over 200k exchanges: 10 ms with them, a fraction without).
     terms = query_terms(" ".join(w for w in keywords(message) if w.lower() not in _CUE_WORDS))
@@ -310,6 +311,8 @@ def _find_retired(
         if str(ent.attributes.get("date") or ent.created_at[:10]) > when:
             continue
         text = said(ent)
+        if not activity <= topic(text):
+            continue  # it stopped doing something this statement does not speak of
         shared = words & topic(text)
         # A name counts where both write it as one: "Google Meet" is not "we meet at Clara's";
         # but not when the change is to a part of the named thing the earlier statement
@@ -351,6 +354,15 @@ _SAYS_WHEN = re.compile(
     rf"\b(?:{DAY}|{_TIME}|morning|afternoon|evening|weekend|week|month|year|at \d{{1,2}})\b",
     re.I,
 )
+
+
+# "I decided to stop taking new clients": what stops is the taking; "my biggest client is
+# Northwind" does not speak of it and holds on ("I quit smoking" ends "I smoke a pack").
+_STOPPED = re.compile(r"\b(?:stop|stopp\w*|quit\w*|gave up|giv\w* up)\s+(\w+ing)\b", re.I)
+
+
+def _stopped_activity(message: str) -> set[str]:
+    return topic(m.group(1)) if (m := _STOPPED.search(message)) else set()
 
 
 def _recency(ent: Entity) -> tuple[str, int]:
