@@ -11,6 +11,12 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # A possessive ending: "Ana's" is Ana, "Kevin's cohort" names Kevin ("O'Brien" keeps its own).
 POSSESSIVE = re.compile(r"['’]s$")
 
+# Letters as names are written: "Tomás", "Søren", "Łukasz", "Zoë" (Latin with accents), for
+# regular-expression classes: f"[{UPPER}][{LOWER}]+".
+_LATIN = [chr(c) for c in range(0xC0, 0x250)]
+UPPER = "A-Z" + "".join(c for c in _LATIN if c.isupper())
+LOWER = "a-z" + "".join(c for c in _LATIN if c.islower())
+
 # Words that carry no topic; dropping them keeps OR-queries fast and rankings sharp.
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before

@@ -95,3 +95,25 @@ def test_capitalised_words_are_mid_sentence_names_and_possessives() -> None:
     ]
     assert capitalised_words("Kevin's cohort starts when Kevin says so") == ["Kevin"]
     assert capitalised_words("What is the plan? I think so. Then we go.") == []
+    # Accented letters are letters of a name: "Tomás" was "Tom" and "Zoë" was not seen.
+    assert capitalised_words("Did Tomás and Zoë meet Søren at Łódź?") == [
+        "Tomás",
+        "Zoë",
+        "Søren",
+        "Łódź",
+    ]
+
+
+def test_people_with_accented_names_are_stored_whole() -> None:
+    from brainbridge.bridge.facts import extract_facts
+
+    people = {
+        f.name
+        for message in (
+            "My manager is Tomás Reyes, VP of Engineering.",
+            "My dentist is Dr. Søren Ødegård.",
+            "Élodie Martin works at Société Générale.",
+        )
+        for f in extract_facts(message)
+    }
+    assert {"Tomás Reyes", "Søren Ødegård", "Élodie Martin", "Société Générale"} <= people

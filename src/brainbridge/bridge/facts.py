@@ -9,22 +9,23 @@ from datetime import date
 
 from brainbridge.bridge.profile import people, user_facts
 from brainbridge.when import DAY, resolve
+from brainbridge.words import LOWER, UPPER
 
-_NAME = r"([A-Z][a-zA-Z'\-]+(?:\s+(?:[A-Z][a-zA-Z'\-]+|de|van|von|da))*)"
-_ORG = r"([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*)"
+_NAME = rf"([{UPPER}][{LOWER}{UPPER}'\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'\-]+|de|van|von|da))*)"
+_ORG = rf"([{UPPER}][\w&.\-]*(?:\s+[{UPPER}][\w&.\-]*)*)"
 _DUE = rf"(?:by|before|until|on|due)\s+(?P<due>{DAY})"
 
 COMMITMENT = re.compile(
     r"\b(?:i|we)(?:'ll| will| need to| have to| must| promised to| am going to|'m going to|"
     r" are going to|'re going to| should| plan to| committed to|"
     # "I promised Priya (that) I would send ...", "I told Kevin I'd ..."
-    r" (?:promised|told|assured) (?P<to>(?-i:[A-Z])\w+) (?:that )?(?:i|we)(?:'d| would|'ll| will))"
+    rf" (?:promised|told|assured) (?P<to>(?-i:[{UPPER}])\w+) (?:that )?(?:i|we)(?:'d| would|'ll| will))"
     r"\s+(?P<action>.{6,120}?)\s+" + _DUE,
     re.I,
 )
 # "I promised Priya the budget draft by Friday": a thing promised, no verb.
 PROMISED_THING = re.compile(
-    r"\b(?:i|we) promised (?P<to>(?-i:[A-Z])\w+) (?P<thing>(?:the|a|an|my|our|some) .{3,80}?)\s+"
+    rf"\b(?:i|we) promised (?P<to>(?-i:[{UPPER}])\w+) (?P<thing>(?:the|a|an|my|our|some) .{{3,80}}?)\s+"
     + _DUE,
     re.I,
 )

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from brainbridge.naming import FULL, PART, TOKEN, WORD, distinctive, norm
-from brainbridge.words import STOPWORDS
+from brainbridge.words import LOWER, STOPWORDS, UPPER
 
 MAX_NGRAM = 6
 # Types whose single-word names are proper nouns, so a lower-case writer may still mean them.
@@ -32,7 +32,9 @@ class Mention:
 
 
 # A capitalised word inside a sentence, or any capitalised possessive ("Kevin's").
-_CAPITALISED = re.compile(r"(?<=[a-z,;:] )(?!I\b)[A-Z][a-z]{2,}\b|\b[A-Z][a-z]{2,}(?=['’]s\b)")
+_CAPITALISED = re.compile(
+    rf"(?<=[{LOWER},;:] )(?!I\b)[{UPPER}][{LOWER}]{{2,}}\b|\b[{UPPER}][{LOWER}]{{2,}}(?=['’]s\b)"
+)
 
 
 def capitalised_words(message: str) -> list[str]:

@@ -19,6 +19,7 @@ from brainbridge.bridge.judge import QUESTION
 from brainbridge.bridge.predicates import OWNED, PREDICATE_WORDS, ROLE_WORDS, USER
 from brainbridge.model import PREFERENCE, Entity, holds_at
 from brainbridge.search.relevance import stem
+from brainbridge.words import LOWER, UPPER
 
 if TYPE_CHECKING:
     from brainbridge.ports import Store
@@ -68,7 +69,7 @@ _MAKE = re.compile(
 _PREFERRED = 3
 _FILLER = frozenset({"a", "an", "the", "my", "our", "to", "it", "them", "when", "if", "as", "with"})
 # A capitalised word, possessive -s off: how a short question names someone.
-_NAME = re.compile(r"\b([A-Z][a-z]{2,})(?:['’]s)?\b")
+_NAME = re.compile(rf"\b([{UPPER}][{LOWER}]{{2,}})(?:['’]s)?\b")
 # The user's facts and people kept: a person's life has dozens, not thousands.
 MAX_KEPT = 200
 _USERS = f"{USER}'s "

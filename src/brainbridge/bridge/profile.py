@@ -16,14 +16,14 @@ from dataclasses import dataclass
 
 from brainbridge.bridge.predicates import ROLE_WORDS, USER
 from brainbridge.bridge.resolve import form
-from brainbridge.words import POSSESSIVE
+from brainbridge.words import LOWER, POSSESSIVE, UPPER
 
-_CAPS = r"[A-Z][\w&'’\-]*(?:[ \-](?:[A-Z0-9][\w&'’\-]*|(?:de|van|von|da|of|the)\b))*"
+_CAPS = rf"[{UPPER}][\w&'’\-]*(?:[ \-](?:[{UPPER}0-9][\w&'’\-]*|(?:de|van|von|da|of|the)\b))*"
 _PLACE = rf"({_CAPS})"
 # A role: a few lower-case words up to punctuation or a joining word.
 _JOB = r"([a-z][a-z\-]+(?: [a-z\-]+){0,4}?)(?=[,.;!?)]|\s+(?:and|since|last|this|at|on|in|for|from|but|so|mostly|now)\b|$)"
 _TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
-_PERSON = rf"{_TITLE}([A-Z][a-zA-Z'’\-]+(?:\s+(?:[A-Z][a-zA-Z'’\-]+|de|van|von|da))*)"
+_PERSON = rf"{_TITLE}([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'’\-]+|de|van|von|da))*)"
 ROLES = (
     r"manager|boss|cofounder|co-founder|wife|husband|partner|friend|colleague|mentor|mentee|"
     r"sister|brother|mother|father|mom|mum|dad|son|daughter|coach|advisor|investor|client|"
@@ -96,15 +96,15 @@ ALIAS = [
     re.compile(
         rf"{_PERSON},?\s+(?:(?i:everyone|everybody|people|we all|we|they|most people)\s+calls?\s+(?:her|him|them)|(?:who\s+)?(?i:goes by|is known as|aka))\s+({_CAPS})"
     ),
-    re.compile(rf"{_PERSON}\s+\((?:(?i:aka|a\.k\.a\.|or)\s+)?([A-Z][\w'’\-]+)\)"),
+    re.compile(rf"{_PERSON}\s+\((?:(?i:aka|a\.k\.a\.|or)\s+)?([{UPPER}][\w'’\-]+)\)"),
 ]
 # Someone reported as speaking or acting for the user: "Oscar Lindqvist said ...", "Mr
 # Gordon says ...". A full name or a titled one: a bare "Jess said" must resolve to someone
 # known, never mint a new person, and a title is never part of the name.
 REPORTER = re.compile(
-    r"(?:\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+([A-Z][a-zA-Z'’\-]+(?:\s+[A-Z][a-zA-Z'’\-]+)*)|"
+    rf"(?:\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+[{UPPER}][{LOWER}{UPPER}'’\-]+)*)|"
     r"\b(?!(?:Dr|Mr|Mrs|Ms|Mx|Prof)\b)"
-    r"([A-Z][a-zA-Z'’\-]+(?:\s+(?:[A-Z][a-zA-Z'’\-]+|de|van|von|da))+))\s+"
+    rf"([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'’\-]+|de|van|von|da))+))\s+"
     r"(?:said|says|told|asked|asks|wants|wanted|emailed|texted|called|mentioned|suggested|"
     r"promised|thinks|confirmed|approved|sent|replied|wrote)\b"
 )

@@ -36,6 +36,7 @@ from brainbridge.curator.text import (
     tfidf,
     words,
 )
+from brainbridge.words import LOWER, UPPER
 
 _INTERJECTION = re.compile(
     r"^(?:(?:ok(?:ay)?|so|yes|yeah|yep|alright|great|good|perfect|agreed|right|then|also|and|"
@@ -65,7 +66,7 @@ _GREETING = (
     r"good evening|congrats|congratulations|good luck|welcome|dear|wow|oh|sorry|cheers|"
     r"great to hear|see you|take care)"
 )
-_NAME = r"([A-Z][a-z]{1,14})"
+_NAME = rf"([{UPPER}][{LOWER}]{{1,14}})"
 _VOCATIVE = (
     re.compile(rf"\b{_GREETING},?\s+{_NAME}\b(?=\s*(?:[!,.?:;)]|$))", re.IGNORECASE),
     re.compile(rf",\s+{_NAME}\s*[!?.]"),
