@@ -1062,3 +1062,32 @@ async def test_stopping_an_activity_retires_only_what_spoke_of_that_activity(
         await brain.close()
     assert client is not None and "superseded_by" not in client.attributes
     assert smoke is not None and smoke.attributes.get("superseded_by") == "s1:ex:4"
+
+
+async def test_a_change_meant_or_of_something_else_leaves_the_rotation_current(
+    tmp_path: Path,
+) -> None:
+    # Three statements each marked "this week it's Farah" superseded: "Tomás wants a plan
+    # by end of Q1" ("end" read as a verb of change), "Farah is leaving Helix" (one shared
+    # name, though the change is to Helix), "hiring someone to replace Farah" (meant, not
+    # made). And the manager was stored as "Tom": names stopped at an accented letter.
+    told: list[Told] = [
+        "I run the data platform team at Helix Health; my manager is Tomás Reyes, VP of Engineering.",
+        "We use Airflow for orchestration and dbt for transformations.",
+        "Our on-call rotation is weekly, handover on Tuesdays at 10am; this week it's Farah.",
+        "Tomás wants a migration plan from Airflow to Dagster by end of Q1.",
+        "Farah is leaving Helix at the end of December, she's joining Stripe.",
+        "I'm hiring a senior data engineer to replace Farah; the req is DE-2291.",
+    ]
+    call, boss = await _asked(tmp_path, told, "Who's on call this week?", "Who do I report to?")
+    assert "this week it's Farah" in _items(call.block)[0], call.block
+    assert "superseded" not in (call.block or ""), call.block
+    assert "Tomás Reyes" in _items(boss.block)[0], boss.block
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        airflow = await brain.get_entity("Chat_Exchange", "s1:ex:2")
+        manager = await brain.get_entity("Person", "Tomás Reyes")
+    finally:
+        await brain.close()
+    assert airflow is not None and "superseded_by" not in airflow.attributes
+    assert manager is not None

@@ -140,6 +140,8 @@ class Retired:
 _ARTICLE_BEFORE = re.compile(r"\b(?:the|an?|this|that|its)\s+(?:\w+\s+)?$", re.I)
 
 
+# "by end of Q1", "a change of plans": a verb's bare form before "of" is a noun.
+_OF_AFTER = re.compile(r"\s+of\b", re.I)
 # "[shares a photo: ...]": what was shown, not what was said.
 _CAPTION = re.compile(r"\s*\[[^\]]*\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -157,6 +159,13 @@ _PROGRESSIVE = re.compile(
 # "the standup moves to Thursdays": an -s form is a verb of change only with where to
 # ("Handling changes has been hard", "their best moves").
 _WHERE_TO = re.compile(r"^\s+(?:[\w'’\-]+\s+){0,3}?(?:to|from|back|out|up|over)\b", re.I)
+# "I'm hiring someone to replace Farah", "we plan to move the standup": a change meant, not
+# made; what holds now still holds. Decided, agreed or had to: made.
+_INTENT = re.compile(r"\bto\s+$", re.I)
+_DECIDED = re.compile(
+    r"\b(?:decided|agreed|chose|voted|opted|settled on|ha[sdve]+|got)\s+(?:\w+\s+){0,2}?to\s+$",
+    re.I,
+)
 # "Keep you posted": a promise, not a completion.
 _KEEP_POSTED = re.compile(r"\bkeep\s+\w+\s+$", re.I)
 
@@ -173,10 +182,12 @@ def _is_change(sentence: str) -> bool:
         word = m.group().lower()
         before = sentence[: m.start()]
         bare = " " not in word and not word.endswith(("ed", "ing", "ly")) and word != "now"
-        if bare and _ARTICLE_BEFORE.search(before):
+        if bare and (_ARTICLE_BEFORE.search(before) or _OF_AFTER.match(sentence[m.end() :])):
             continue
         if _CHANGE_VERB.fullmatch(word):
             if _NEGATED.search(before) or _BACKGROUND.search(before):
+                continue
+            if _INTENT.search(before) and not _DECIDED.search(before):
                 continue
             if word.endswith("ing") and not _PROGRESSIVE.search(before):
                 continue
@@ -318,8 +329,14 @@ def _find_retired(
         # but not when the change is to a part of the named thing the earlier statement
         # does not speak of: "Trellis launch moved to March 3" leaves "Trellis is our
         # onboarding app" current ("Falcon is back on", "Sold the Civic" replace all).
+        # "Farah is leaving Helix" changes what was said of Farah and Helix, not "this week
+        # it's Farah on call": where the change names what it is of, that must be shared.
         part = subject - names
-        named = shared & names & anchors(text) and not (part and not part <= topic(text))
+        named = (
+            shared & names & anchors(text)
+            and not (part and not part <= topic(text))
+            and not (subject and not subject & topic(text))
+        )
         if not (len(shared) >= MIN_SHARED or named):
             if subject and subject <= topic(text) and not (of_when and not _SAYS_WHEN.search(text)):
                 by_subject.append(ent)
