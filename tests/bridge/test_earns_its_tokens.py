@@ -1091,3 +1091,19 @@ async def test_a_change_meant_or_of_something_else_leaves_the_rotation_current(
         await brain.close()
     assert airflow is not None and "superseded_by" not in airflow.attributes
     assert manager is not None
+
+
+async def test_a_plain_question_whose_every_word_is_in_one_entry_is_enriched(
+    tmp_path: Path,
+) -> None:
+    # "What's the budget for the pilot?" read as a general question and passed through,
+    # though "budget" and "pilot" are both in one thing the user said.
+    told: list[Told] = [
+        "Budget for the Dagster pilot is 40k dollars, approved by finance last Friday.",
+        "Our on-call rotation is weekly, handover on Tuesdays at 10am.",
+    ]
+    pilot, capital = await _asked(
+        tmp_path, told, "What's the budget for the pilot?", "What's the budget for a wedding?"
+    )
+    assert "40k dollars" in _items(pilot.block)[0], pilot.reasons
+    assert capital.block is None, capital.block

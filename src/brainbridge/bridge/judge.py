@@ -324,6 +324,12 @@ def judge_locally(
         reasons.append(
             "it is in the first person" + (" and asks a question" if asks else " (a statement)")
         )
+    # "What's the budget for the pilot?": every word of it in one entry, the thing pointed
+    # at among them.
+    whole_match = bool(pointed) and match is not None and match.matched >= 2 and whole >= 0.99
+    if whole_match:
+        score += 1
+        reasons.append("every word of it is in one entry of the brain")
     liked = match is not None and match.preference >= WEAK_COVERAGE
     if liked:
         # As sure a sign as a name: the user said how they want this kind of thing done.
@@ -337,6 +343,7 @@ def judge_locally(
         personal = (
             bool(own)
             or bool(spoken)
+            or whole_match
             or personal_question
             or any(m.strength == "history" for m in mentions)
             and (best_coverage is not None and best_coverage >= WEAK_COVERAGE)
