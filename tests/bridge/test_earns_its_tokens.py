@@ -1107,3 +1107,34 @@ async def test_a_plain_question_whose_every_word_is_in_one_entry_is_enriched(
     )
     assert "40k dollars" in _items(pilot.block)[0], pilot.reasons
     assert capital.block is None, capital.block
+
+
+async def test_a_change_opened_by_actually_retires_the_old_time(tmp_path: Path) -> None:
+    # "Actually the ceremony moved to 5pm": the subject was looked for before "Actually",
+    # so nothing was retired and "ceremony at 4pm" came first, unmarked.
+    told: list[Told] = [
+        "The wedding venue is Quinta da Regaleira in Sintra, ceremony at 4pm.",
+        "I booked the hotel Lapa Palace for three nights.",
+        "Actually the ceremony moved to 5pm because of the heat.",
+    ]
+    (when,) = await _asked(tmp_path, told, "What time is the ceremony?")
+    items = _items(when.block)
+    assert "5pm" in items[0], when.block
+    assert "superseded" in next(i for i in items if "4pm" in i), when.block
+
+
+async def test_a_piece_of_work_for_someone_the_user_spoke_of_is_enriched(tmp_path: Path) -> None:
+    # "Write a message to the caterer about dietary needs" read as a general request and
+    # passed through, though the user said Sam's allergy must be told to the caterer.
+    told: list[Told] = [
+        "My partner Sam is allergic to shellfish, so we need to tell the caterer.",
+        "We're flying to Lisbon on March 3rd for my cousin's wedding.",
+    ]
+    caterer, editor = await _asked(
+        tmp_path,
+        told,
+        "Write a message to the caterer about dietary needs.",
+        "Write a letter to the editor about climate change.",
+    )
+    assert "shellfish" in _items(caterer.block)[0], caterer.reasons
+    assert editor.block is None, editor.block

@@ -429,13 +429,18 @@ _FROM_NOW_ON = re.compile(
 _VERB = re.compile(r"\s(?:is|are|was|were|will|has|have|had|got|gets|get|goes|go)\b.*", re.I)
 
 
+_ADVERBS = frozenset({"actually", "instead", "turns out"})
+
+
 def _subject(message: str) -> set[str]:
     """What a change statement is about: "moved the standup to ...", "from now on the
     standup is ...", "The offsite (got) moved", "standup is on Thursdays now"."""
     for pattern in (_OBJECT, _OBJECT_ENDS, _FROM_NOW_ON):
         if (m := pattern.search(message)) and (said := topic(m.group(1))):
             return said
-    m = CHANGE.search(message)
+    # "Actually the ceremony moved to 5pm": the subject comes before the verb, not before
+    # the adverb that opens the sentence.
+    m = next((c for c in CHANGE.finditer(message) if c.group().lower() not in _ADVERBS), None)
     if m is None:
         return set()
     head = re.split(r"[.;!?,:]", message[: m.start()])[-1]

@@ -126,6 +126,13 @@ COMMON_POSSESSIONS = frozenset(
 OWN = frozenset({"my", "our"})
 # The user asks to be told again what they said or did: "remind me", "did we", "did I".
 RECALL = re.compile(r"\bremind me\b|\bdid (?:we|i)\b", re.I)
+# "Write a message to the caterer", "draft an email for my landlord": a piece of work
+# addressed to someone the user spoke of, which their context shapes.
+WORK_FOR = re.compile(
+    r"\b(?:write|draft|compose|prepare|send|reply)\b(?:\s+[\w'’-]+){0,4}?\s+(?:to|for)\s+"
+    r"(?:the|my|our)\s+([\w'’-]+)",
+    re.I,
+)
 # "Which day is the party now?", "Is the offsite still in Leeds?": what holds now for a
 # thing the user spoke of, which may have changed since.
 STILL = re.compile(r"\b(?:still|anymore|any more)\b|\bnow\W*$", re.I)
@@ -324,6 +331,12 @@ def judge_locally(
         reasons.append(
             "it is in the first person" + (" and asks a question" if asks else " (a statement)")
         )
+    work_for = sorted(
+        {w for m in WORK_FOR.finditer(message) if (w := _pointer_word(m.group(1))) in pointed}
+    )
+    if work_for and not own:
+        score += 2
+        reasons.append(f"it asks for a piece of work for the {work_for[0]}, whom the brain knows")
     # "What's the budget for the pilot?": every word of it in one entry, the thing pointed
     # at among them.
     whole_match = bool(pointed) and match is not None and match.matched >= 2 and whole >= 0.99
@@ -344,6 +357,7 @@ def judge_locally(
             bool(own)
             or bool(spoken)
             or whole_match
+            or bool(work_for)
             or personal_question
             or any(m.strength == "history" for m in mentions)
             and (best_coverage is not None and best_coverage >= WEAK_COVERAGE)
