@@ -117,3 +117,11 @@ def test_people_with_accented_names_are_stored_whole() -> None:
         for f in extract_facts(message)
     }
     assert {"Tomás Reyes", "Søren Ødegård", "Élodie Martin", "Société Générale"} <= people
+
+
+def test_what_follows_a_possessive_name_is_theirs() -> None:
+    from brainbridge.bridge.profile import people
+
+    (ines,) = people("We fly to Lisbon for my cousin Inês's wedding, flight TP1351.")
+    assert ines.name == "Inês"
+    assert ines.description == "The user's cousin. Inês's wedding, flight TP1351."

@@ -206,8 +206,10 @@ def people(text: str) -> list[PersonFact]:
     ):
         for m in pattern.finditer(text):
             # "my sister Ana's birthday": Ana ("O'Brien" keeps its apostrophe).
-            name, role = POSSESSIVE.sub("", m.group(name_at)), m.group(role_at)
-            about = _about(name if subject else "", _rest(text, m.end()))
+            said, role = m.group(name_at), m.group(role_at)
+            name = POSSESSIVE.sub("", said)
+            # ...and what follows is Ana's: "my cousin Inês's wedding, flight TP1351".
+            about = _about(said if subject else "", _rest(text, m.end()))
             out.append(PersonFact(name, role.lower(), f"The user's {role_of(role)}.{about}"))
     # "Our landlord Mr Gordon says ...": the landlord Gordon, not a second person.
     introduced = {form(p.name) for p in out}
