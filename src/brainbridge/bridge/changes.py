@@ -85,10 +85,15 @@ _NAME_LIKE = re.compile(r"\b[A-Z][\w&'’\-]*[A-Za-z0-9]")
 _DATE_WORD = re.compile(r"\d+(?:st|nd|rd|th)")
 
 
+# "A lot has changed", "everything changed": said of nothing in particular.
+_VAGUE = frozenset("lot lots everything something anything nothing stuff much".split())
+
+
 def _no_topic(word: str) -> bool:
     low = word.lower()
     return (
         low in _CUE_WORDS
+        or low in _VAGUE
         or low in FILLER
         or low in CALENDAR_WORDS
         or _DATE_WORD.fullmatch(low) is not None
@@ -166,6 +171,14 @@ _DECIDED = re.compile(
     r"\b(?:decided|agreed|chose|voted|opted|settled on|ha[sdve]+|got)\s+(?:\w+\s+){0,2}?to\s+$",
     re.I,
 )
+# "connect with folks and swap ideas", "we can switch later": a verb's bare form after
+# these says what may be done, not a change made.
+_NOT_MADE = re.compile(
+    r"\b(?:and|or|can|could|will|would|should|might|must|may|let['’]?s|shall|gonna|wanna)\s+$",
+    re.I,
+)
+# "I dropped off the cakes at the shelter", "dropped by the office": a visit, no change.
+_DROP_BY = re.compile(r"\s+(?:off|by|in|round|over)\b", re.I)
 # "Keep you posted": a promise, not a completion.
 _KEEP_POSTED = re.compile(r"\bkeep\s+\w+\s+$", re.I)
 
@@ -184,10 +197,14 @@ def _is_change(sentence: str) -> bool:
         bare = " " not in word and not word.endswith(("ed", "ing", "ly")) and word != "now"
         if bare and (_ARTICLE_BEFORE.search(before) or _OF_AFTER.match(sentence[m.end() :])):
             continue
+        if bare and _CHANGE_VERB.fullmatch(word) and _NOT_MADE.search(before):
+            continue
         if _CHANGE_VERB.fullmatch(word):
             if _NEGATED.search(before) or _BACKGROUND.search(before):
                 continue
             if _INTENT.search(before) and not _DECIDED.search(before):
+                continue
+            if word.startswith("drop") and _DROP_BY.match(sentence[m.end() :]):
                 continue
             if word.endswith("ing") and not _PROGRESSIVE.search(before):
                 continue

@@ -1,0 +1,40 @@
+"""Which statements tell a change: a change made, not one meant, visited or vaguely felt."""
+
+from __future__ import annotations
+
+import pytest
+
+from brainbridge.bridge.changes import kind_of
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # Each of these retired an earlier statement in a tuned LoCoMo conversation.
+        "It was great to connect with like-minded folks and swap ideas.",
+        "Last week I dropped off that stuff I baked at the homeless shelter.",
+        "It is a great way to switch off and focus on my body.",
+        "I made it to show how we should accept growth and change.",
+        # ...and these in a first hour of use.
+        "Tomás wants a migration plan from Airflow to Dagster by end of Q1.",
+        "I'm hiring a senior data engineer to replace Farah.",
+        "We can switch to Meet later if Zoom keeps failing.",
+    ],
+)
+def test_no_change_is_told(said: str) -> None:
+    assert kind_of(said) is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We moved the standup to Thursdays.",
+        "We decided to move the standup to Thursdays.",
+        "We had to switch to Meet.",
+        "We dropped Zoom for Meet.",
+        "Actually the ceremony moved to 5pm because of the heat.",
+        "I quit smoking last week.",
+    ],
+)
+def test_a_change_is_told(said: str) -> None:
+    assert kind_of(said) == "change"
