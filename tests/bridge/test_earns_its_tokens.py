@@ -1138,3 +1138,24 @@ async def test_a_piece_of_work_for_someone_the_user_spoke_of_is_enriched(tmp_pat
     )
     assert "shellfish" in _items(caterer.block)[0], caterer.reasons
     assert editor.block is None, editor.block
+
+
+async def test_a_supervisor_and_what_they_asked_for_are_remembered(tmp_path: Path) -> None:
+    # "my supervisor is prof. Hannah Lindqvist" stored no one (no such role, and a title
+    # only when capitalised), and "what did hannah ask me to add" passed through.
+    told: list[Told] = [
+        "im writing my thesis on coral bleaching, my supervisor is prof. Hannah Lindqvist",
+        "hannah wants me to add a chapter on ocean acidification",
+        "the dataset is from NOAA coral reef watch, 2015-2023, about 40GB",
+    ]
+    boss, asked, einstein = await _asked(
+        tmp_path,
+        told,
+        "who's my supervisor",
+        "what did hannah ask me to add",
+        "What did Einstein say about quantum mechanics?",
+    )
+    assert "Hannah Lindqvist" in _items(boss.block)[0], boss.block
+    assert "ocean acidification" in _items(asked.block)[0], asked.reasons
+    assert "Hannah" in asked.queries[0]
+    assert einstein.block is None, einstein.block

@@ -22,7 +22,7 @@ _CAPS = rf"[{UPPER}][\w&'’\-]*(?:[ \-](?:[{UPPER}0-9][\w&'’\-]*|(?:de|van|vo
 _PLACE = rf"({_CAPS})"
 # A role: a few lower-case words up to punctuation or a joining word.
 _JOB = r"([a-z][a-z\-]+(?: [a-z\-]+){0,4}?)(?=[,.;!?)]|\s+(?:and|since|last|this|at|on|in|for|from|but|so|mostly|now)\b|$)"
-_TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?"
+_TITLE = r"(?:(?i:dr|mr|mrs|ms|mx|prof)\.?\s+)?"
 _PERSON = rf"{_TITLE}([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'’\-]+|de|van|von|da))*)"
 ROLES = (
     r"manager|boss|cofounder|co-founder|wife|husband|partner|friend|colleague|mentor|mentee|"
@@ -33,7 +33,8 @@ ROLES = (
     r"niece|nephew|roommate|flatmate|housemate|boyfriend|girlfriend|fianc[eé]e?|stepmother|"
     r"stepfather|godmother|godfather|physio|physiotherapist|pediatrician|paediatrician|"
     r"hairdresser|barber|agent|editor|recruiter|designer|engineer|architect|contractor|"
-    r"mechanic|banker|notary|priest|pastor|rabbi|imam"
+    r"mechanic|banker|notary|priest|pastor|rabbi|imam|supervisor|professor|lecturer|"
+    r"line manager|team lead|tech lead|classmate|labmate|officemate"
 )
 _DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"

@@ -91,7 +91,11 @@ REFERENCE_PHRASES = [
     re.compile(
         r"(?:(?<=what )|(?<=when )|(?<=where )|(?<=who )|(?<=whom ))did\s+(?:we|i)\s+"
         r"(?:say|mention|tell|promise|agree|decide|settle|pick|choose|book|plan|offer)\b"
-        r"|\bdid\s+i\s+(?:tell you|mention)\b",
+        r"|\bdid\s+i\s+(?:tell you|mention)\b"
+        # "what did Hannah ask me to add?": what someone asked of the user (the name stays
+        # in the query).
+        r"|(?:(?<=what )|(?<=when )|(?<=where )|(?<=why ))did(?=\s+[\w'’-]+\s+"
+        r"(?:ask|tell|want|remind|promise|invite|need|expect)\s+(?:me|us)\b)",
         re.I,
     ),
     # "Anything to watch out for on long runs, given my history?": answer it for this
