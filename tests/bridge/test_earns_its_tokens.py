@@ -1159,3 +1159,24 @@ async def test_a_supervisor_and_what_they_asked_for_are_remembered(tmp_path: Pat
     assert "ocean acidification" in _items(asked.block)[0], asked.reasons
     assert "Hannah" in asked.queries[0]
     assert einstein.block is None, einstein.block
+
+
+async def test_what_holds_now_for_the_users_own_thing_is_no_general_question(
+    tmp_path: Path,
+) -> None:
+    # "What's the total budget for the kitchen now?" read as a general question ("what's")
+    # and passed through, though the user spoke of the kitchen and its budget.
+    told: list[Told] = [
+        "Our kitchen renovation starts on January 8th, the contractor is Bergstrom Builders.",
+        "We chose the oak cabinets and the white quartz countertop, budget is 28k.",
+        "We switched from the oak cabinets to walnut, it adds 2k to the budget.",
+    ]
+    budget, quartz = await _asked(
+        tmp_path,
+        told,
+        "What's the total budget for the kitchen now?",
+        "What's the best way to clean quartz countertops?",
+    )
+    assert budget.judgment is Judgment.ENRICH, budget.reasons
+    assert any("2k to the budget" in item for item in _items(budget.block)), budget.block
+    assert quartz.block is None, quartz.block

@@ -287,6 +287,7 @@ def judge_locally(
     if cues:
         score += min(len(cues), 2)
         reasons.append("it refers to earlier context (" + "; ".join(c[:30] for c in cues[:3]) + ")")
+    still_asked = False
     own = sorted({w for det, w in known_refs or () if det in OWN})
     pointed = sorted({w for det, w in known_refs or () if det not in OWN})
     # "the standup", "the book club": the user pointed at it the same way before.
@@ -309,7 +310,7 @@ def judge_locally(
         if spoken:
             score += 0.5
             reasons.append("the user spoke of the " + ", ".join(spoken[:3]) + " before")
-            if QUESTION.search(message) and STILL.search(message):
+            if still_asked := bool(QUESTION.search(message) and STILL.search(message)):
                 score += 1
                 reasons.append("and asks what holds for it now")
             # "Help me plan my slides for the offsite talk": their own plans around it
@@ -349,7 +350,11 @@ def judge_locally(
         score += 2
         reasons.append("it touches a preference the user stated")
     named = any(m.strength in ("exact", "history") for m in mentions)
-    if any(p.search(message) for p in GENERIC) and not (named or about_user or liked):
+    # "What's the total budget for the kitchen now?": what holds now for the user's own
+    # kitchen is no general question.
+    if any(p.search(message) for p in GENERIC) and not (
+        named or about_user or liked or still_asked
+    ):
         # "What is Gina's favourite dance?" is phrased like a general question, but about
         # someone from past conversations whom the brain has something on.
         # "Who is going to play at the party": the party the user spoke of before.
