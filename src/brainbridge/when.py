@@ -121,6 +121,8 @@ _DATED_WEEKDAY = (
     rf"{_WEEKDAY},? (?:the {_ORD}(?: of {_MONTH})?|{_MONTH}\.? {_ORD}(?:,? \d{{4}})?|"
     rf"\d{{1,2}}(?:st|nd|rd|th)(?: (?:of )?{_MONTH})?|\d{{1,2}} {_MONTH})"
 )
+# A time of day: "7pm", "10:30", "noon", "9 o'clock".
+TIME = r"\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\d{1,2}:\d\d|noon|midnight|o['’]clock"
 # One day, as people write it. Spans ("the end of the month") resolve to their last day.
 DAY = (
     rf"(?:{_DATED_WEEKDAY}|(?:the )?end of (?:the |this |next )?{_PERIOD}|eo[dwm]|"

@@ -23,7 +23,7 @@ from brainbridge.bridge.queries import FILLER, keywords
 from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
-from brainbridge.when import DAY
+from brainbridge.when import DAY, TIME
 from brainbridge.words import CALENDAR_WORDS, STOPWORDS, query_terms
 
 # Verbs of change and of ending, in every inflection ("raise", "raised", "raising").
@@ -197,9 +197,9 @@ def _is_change(sentence: str) -> bool:
         bare = " " not in word and not word.endswith(("ed", "ing", "ly")) and word != "now"
         if bare and (_ARTICLE_BEFORE.search(before) or _OF_AFTER.match(sentence[m.end() :])):
             continue
-        if bare and _CHANGE_VERB.fullmatch(word) and _NOT_MADE.search(before):
-            continue
         if _CHANGE_VERB.fullmatch(word):
+            if bare and _NOT_MADE.search(before):
+                continue
             if _NEGATED.search(before) or _BACKGROUND.search(before):
                 continue
             if _INTENT.search(before) and not _DECIDED.search(before):
@@ -339,9 +339,10 @@ def _find_retired(
         if str(ent.attributes.get("date") or ent.created_at[:10]) > when:
             continue
         text = said(ent)
-        if not activity <= topic(text):
+        about = topic(text)
+        if not activity <= about:
             continue  # it stopped doing something this statement does not speak of
-        shared = words & topic(text)
+        shared = words & about
         # A name counts where both write it as one: "Google Meet" is not "we meet at Clara's";
         # but not when the change is to a part of the named thing the earlier statement
         # does not speak of: "Trellis launch moved to March 3" leaves "Trellis is our
@@ -351,11 +352,11 @@ def _find_retired(
         part = subject - names
         named = (
             shared & names & anchors(text)
-            and not (part and not part <= topic(text))
-            and not (subject and not subject & topic(text))
+            and not (part and not part <= about)
+            and not (subject and not subject & about)
         )
         if not (len(shared) >= MIN_SHARED or named):
-            if subject and subject <= topic(text) and not (of_when and not _SAYS_WHEN.search(text)):
+            if subject and subject <= about and not (of_when and not _SAYS_WHEN.search(text)):
                 by_subject.append(ent)
             continue
         why = "changed"
@@ -378,14 +379,13 @@ def _find_retired(
 # A change of when: "moved the party to Sunday", "pushed the call to 3pm", "postponed
 # the launch". What it replaces said when it was: "I'm doing the playlist for the party"
 # is about the party and stays current.
-_TIME = r"\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\d{1,2}:\d\d|noon|midnight|o['’]clock"
 _TO_WHEN = re.compile(
-    rf"\b(?:to|until|till|for|on|back to)\s+(?:{DAY}|{_TIME}|(?:the )?(?:morning|afternoon|"
+    rf"\b(?:to|until|till|for|on|back to)\s+(?:{DAY}|{TIME}|(?:the )?(?:morning|afternoon|"
     r"evening|weekend))|\b(?:reschedul|postpon|delay|push(?:ed)? back|brought forward)",
     re.I,
 )
 _SAYS_WHEN = re.compile(
-    rf"\b(?:{DAY}|{_TIME}|morning|afternoon|evening|weekend|week|month|year|at \d{{1,2}})\b",
+    rf"\b(?:{DAY}|{TIME}|morning|afternoon|evening|weekend|week|month|year|at \d{{1,2}})\b",
     re.I,
 )
 
