@@ -160,20 +160,20 @@ class Said:
                     by_speaker.setdefault(labels[i - 1][1], set()).add(key)
 
         def best(groups: dict[int, set[str]]) -> float:
-            return max((sum(weights[k] for k in g) for g in groups.values()), default=0.0)
+            return max((math.fsum(weights[k] for k in g) for g in groups.values()), default=0.0)
 
         # What someone the message names said themselves ("What books has Melanie read?"
         # is answered where Melanie speaks): the rest of the message in their words.
         by_named = max(
             (
-                sum(weights[k] for k in keys - {who}) / max(cov.want - weights[who], 1e-9)
+                math.fsum(weights[k] for k in keys - {who}) / max(cov.want - weights[who], 1e-9)
                 for who, keys in by_speaker.items()
             ),
             default=0.0,
         )
         return {
             "said_by_named": by_named,
-            "said": sum(weights[k] for k in found) / cov.want,
+            "said": math.fsum(weights[k] for k in found) / cov.want,
             "said_sentence": best(in_sentence) / cov.want,
             "said_part": best(in_side) / cov.want,
             "said_rarest": float(self.rarest in found),

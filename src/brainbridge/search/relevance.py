@@ -78,7 +78,7 @@ class Coverage:
         for term, weight in idf.items():
             key = stem(term)
             self.weights[key] = self.weights.get(key, 0.0) + weight
-        self.want = sum(self.weights.values())
+        self.want = math.fsum(self.weights.values())
         self._alias = {
             stem(other.lower()): key
             for word, others in aliases.items()
@@ -118,7 +118,7 @@ class Coverage:
     def of(self, text: str) -> float:
         if not self.want:
             return 0.0
-        return sum(self.weights[key] for key in self.found(text)) / self.want
+        return math.fsum(self.weights[key] for key in self.found(text)) / self.want
 
 
 def term_coverage(query: str, text: str, doc_freq: Mapping[str, int], total_docs: int) -> float:
