@@ -1180,3 +1180,36 @@ async def test_what_holds_now_for_the_users_own_thing_is_no_general_question(
     assert budget.judgment is Judgment.ENRICH, budget.reasons
     assert any("2k to the budget" in item for item in _items(budget.block)), budget.block
     assert quartz.block is None, quartz.block
+
+
+_WEDDING: list[Told] = [
+    (
+        "My cousin Inês is getting married in Sintra on June 13. The venue is Quinta da"
+        " Regaleira, ceremony at 4pm.",
+        "Noted.",
+        date(2026, 9, 1),
+    ),
+    ("We booked the Hotel Avenida for three nights.", "Noted.", date(2026, 9, 2)),
+    ("Actually the ceremony moved to 5pm because of the heat.", "Noted.", date(2026, 9, 10)),
+]
+
+
+async def test_when_or_where_of_a_thing_the_user_spoke_of_is_their_own_question(
+    tmp_path: Path,
+) -> None:
+    # Both passed through with the answer in the brain: "the ceremony" was only half a
+    # sign with "the user spoke of it" another half, and "again" was outweighed by the
+    # "what's ..." of a general question (and "venue", not right after "the", was no
+    # thing spoken of).
+    ceremony, venue, school = await _asked(
+        tmp_path,
+        _WEDDING,
+        "What time is the ceremony at the wedding?",
+        "What's the name of the wedding venue again?",
+        "When does the school year start in Japan?",
+    )
+    assert ceremony.judgment is Judgment.ENRICH, ceremony.reasons
+    assert "5pm" in _items(ceremony.block)[0]
+    assert venue.judgment is Judgment.ENRICH, venue.reasons
+    assert any("Quinta da Regaleira" in item for item in _items(venue.block))
+    assert school.judgment is Judgment.PASS_THROUGH, school.reasons

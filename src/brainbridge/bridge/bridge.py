@@ -23,7 +23,7 @@ from brainbridge.bridge.judge import (
     judge_locally,
     needs_brain_check,
     pointed_words,
-    right_after_the,
+    said_with_the,
     topic_terms,
     word_count,
 )
@@ -389,7 +389,7 @@ class Bridge:
         # a word some entry uses is not enough.
         # "the standup" when the user said "the standup" before (a thing only past
         # exchanges hold): marked SPOKEN_OF, a surer sign than a word some entry uses.
-        named = right_after_the(message)
+        named = said_with_the(message)
         known: list[tuple[str, str]] = []
         for det, w, said in asked:
             entry = df.get(w, 0) > in_history.get(w, 0)

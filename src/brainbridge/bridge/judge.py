@@ -136,6 +136,14 @@ WORK_FOR = re.compile(
 # "Which day is the party now?", "Is the offsite still in Leeds?": what holds now for a
 # thing the user spoke of, which may have changed since.
 STILL = re.compile(r"\b(?:still|anymore|any more)\b|\bnow\W*$", re.I)
+# "What time is the ceremony?", "Where is the wedding venue?": when, where or who of the
+# thing the question is about; "What's the name of the venue again?": asked again.
+PARTICULAR = re.compile(
+    r"^\W*(?:when|where|who|what (?:time|day|date)|which day)\s+"
+    r"(?:is|are|was|were|will|does|do|did)\s+(?=the\s)",
+    re.I,
+)
+AGAIN = re.compile(r"\bagain\W*$", re.I)
 # The determiner `known_refs` gives a word the user pointed at in a past message ("the
 # standup") that no entry outside past exchanges holds.
 SPOKEN_OF = "the (spoken of)"
@@ -159,25 +167,40 @@ def about_self(message: str) -> bool:
 
 def pointed_words(message: str, ignore: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """(determiner, word) for the content words right after "my/our/the/that/this..."."""
+    return [
+        (m.group(1).lower(), low)
+        for m in _POINTER.finditer(message)
+        for low in _phrase(m)
+        if len(low) >= 3 and low not in COMMON_POSSESSIONS and low not in ignore
+    ]
+
+
+def _phrase(pointer: re.Match[str]) -> list[str]:
+    """The words a pointer opens, up to the first that ends the phrase: "the school
+    pickup" yes, "the team about joining", "the race I'm" no."""
     out = []
-    for m in _POINTER.finditer(message):
-        det = m.group(1).lower()
-        for word in m.group(2).split():
-            low = _pointer_word(word)
-            if low in _STOP_POINTER or low in STOPWORDS or _CONTRACTION.search(low):
-                break  # "the school pickup" yes, "the team about joining", "the race I'm" no
-            if len(low) >= 3 and low not in COMMON_POSSESSIONS and low not in ignore:
-                out.append((det, low))
+    for word in pointer.group(2).split():
+        low = _pointer_word(word)
+        if low in _STOP_POINTER or low in STOPWORDS or _CONTRACTION.search(low):
+            break
+        out.append(low)
     return out
 
 
-def right_after_the(message: str) -> set[str]:
-    """The words right after "the" ("the standup", "the kids' school": kids)."""
-    return {
-        _pointer_word(m.group(2).split()[0])
-        for m in _POINTER.finditer(message)
-        if m.group(1).lower() == "the"
-    }
+def said_with_the(message: str) -> set[str]:
+    """The words of a phrase "the" opens ("the standup"; "the kids' school": kids, school;
+    "the wedding venue": wedding, venue)."""
+    return {w for det, w in pointed_words(message) if det == "the"}
+
+
+def asked_of(message: str) -> set[str]:
+    """The head word of the thing a "when / where / what time is the ..." question asks
+    about ("What time is the ceremony at the wedding?": ceremony; "When does the school
+    year start?": year)."""
+    m = PARTICULAR.match(message)
+    first = _POINTER.match(message, m.end()) if m else None
+    words = _phrase(first) if first else []
+    return {words[-1]} if words else set()
 
 
 def _pointer_word(word: str) -> str:
@@ -313,6 +336,9 @@ def judge_locally(
             if still_asked := bool(QUESTION.search(message) and STILL.search(message)):
                 score += 1
                 reasons.append("and asks what holds for it now")
+            elif still_asked := bool(AGAIN.search(message) or set(spoken) & asked_of(message)):
+                score += 1
+                reasons.append("and asks a particular of it")
             # "Help me plan my slides for the offsite talk": their own plans around it
             # ("what should I pack for the beach" is anyone's question).
             if POSSESSIVE_CUE.search(message):
