@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from brainbridge.bridge.changes import kind_of
+from brainbridge.bridge.changes import changed_part, kind_of, topic
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,26 @@ def test_no_change_is_told(said: str) -> None:
 )
 def test_a_change_is_told(said: str) -> None:
     assert kind_of(said) == "change"
+
+
+@pytest.mark.parametrize(
+    ("earlier", "change", "part"),
+    [
+        (
+            "The venue is Quinta da Regaleira, ceremony at 4pm.",
+            "Actually the ceremony moved to 5pm.",
+            "ceremony at 4pm.",
+        ),
+        (
+            "Dinner with Marco is Thursday at 7 and I'm bringing wine.",
+            "Dinner moved to Friday.",
+            "Dinner with Marco is Thursday at 7",
+        ),
+        # All of it changed: no part.
+        ("Our standup is on Mondays at 9:30.", "We moved the standup to Thursdays.", ""),
+        # A question states nothing that stays.
+        ("Our standup is on Mondays, can you plan the agenda?", "We moved the standup.", ""),
+    ],
+)
+def test_what_part_of_a_statement_a_change_replaces(earlier: str, change: str, part: str) -> None:
+    assert changed_part(earlier, topic(change)) == part

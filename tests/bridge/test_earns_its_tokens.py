@@ -1213,3 +1213,24 @@ async def test_when_or_where_of_a_thing_the_user_spoke_of_is_their_own_question(
     assert venue.judgment is Judgment.ENRICH, venue.reasons
     assert any("Quinta da Regaleira" in item for item in _items(venue.block))
     assert school.judgment is Judgment.PASS_THROUGH, school.reasons
+
+
+async def test_a_change_to_one_part_of_a_statement_leaves_the_rest_current(
+    tmp_path: Path,
+) -> None:
+    # "the ceremony moved to 5pm" marked all of "The venue is Quinta da Regaleira, ceremony
+    # at 4pm" superseded: asked for the venue, the block led with the ceremony's new time
+    # and gave the venue as a thing that no longer holds.
+    venue, ceremony = await _asked(
+        tmp_path,
+        _WEDDING,
+        "What's the name of the wedding venue again?",
+        "What time is the ceremony at the wedding?",
+    )
+    first = _items(venue.block)[0]
+    assert "Quinta da Regaleira" in first
+    assert '["ceremony at 4pm" superseded on 2026-09-10 by: Actually the ceremony' in first
+    # Asked for the part that changed, the new time leads and the old is marked.
+    assert "5pm" in _items(ceremony.block)[0]
+    [old] = [line for line in _items(ceremony.block) if "4pm" in line]
+    assert '"ceremony at 4pm" superseded on 2026-09-10' in old

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -526,7 +526,7 @@ class Bridge:
                 (cfg.history_per_query, (CHAT_EXCHANGE,), None, True),
             )
         ]
-        found = await self.brain.search_many(requests)
+        found = _current_for(await self.brain.search_many(requests), message or " ".join(queries))
         # "my car", "our internet": the user's own current facts of that kind come first.
         own, said = await self.brain._run(self._own_and_said, message, queries[0])
         if own:
@@ -568,7 +568,7 @@ class Bridge:
         bar = relevance.threshold if relevance is not None else 0.0
         chosen = _without_restated([c.hit for p, c in ranked if p >= bar])
         later: dict[str, Entity] = {}
-        if any(h.entity.attributes.get("superseded_by") for h in chosen):
+        if any(_changed_by(h.entity) for h in chosen):
             later = await self.brain._run(self._superseding, chosen)
         if chosen and chosen[0].entity.attributes.get("superseded_by"):
             # What replaced a statement answers before it: never lead with what ended.
@@ -734,7 +734,7 @@ class Bridge:
 
     def _superseding(self, hits: list[Hit]) -> dict[str, Entity]:
         """{name: exchange} of the statements that retired any of `hits`."""
-        names = {str(n) for h in hits if (n := h.entity.attributes.get("superseded_by"))}
+        names = {str(n) for h in hits if (n := _changed_by(h.entity))}
         if not names:
             return {}
         ids = self.brain.store.ids_named(CHAT_EXCHANGE, sorted(names))
@@ -1064,14 +1064,43 @@ def _current_first(hits: list[Hit]) -> list[Hit]:
     return hits if lead is None else [lead] + [h for h in hits if h is not lead]
 
 
+def _current_for(found: list[list[Hit]], message: str) -> list[list[Hit]]:
+    """`found` with each exchange a later statement changed only in part made current for a
+    message that does not ask about that part ("What's the name of the wedding venue?"
+    after the ceremony moved to 5pm): it may lead, and is marked as changed in part."""
+    if not any(h.entity.attributes.get("superseded_part") for hits in found for h in hits):
+        return found
+    from brainbridge.bridge.changes import unchanged_for
+
+    def current(hit: Hit) -> Hit:
+        ent = hit.entity
+        if not unchanged_for(ent, message):
+            return hit
+        attrs = {k: v for k, v in ent.attributes.items() if k not in ("superseded_by", "valid_to")}
+        attrs["part_changed_by"] = ent.attributes.get("superseded_by")
+        attrs["part_changed_on"] = ent.attributes.get("valid_to")
+        return replace(hit, entity=replace(ent, attributes=attrs))
+
+    return [[current(h) for h in hits] for hits in found]
+
+
+def _changed_by(ent: Entity) -> str | None:
+    """The statement that replaced `ent`, or a part of it (see `_current_for`)."""
+    by = ent.attributes.get("superseded_by") or ent.attributes.get("part_changed_by")
+    return str(by) if by else None
+
+
 def _item(hit: Hit, later: dict[str, Entity]) -> BlockItem:
     ent = hit.entity
     date_ = (
         str(ent.attributes.get("date") or ent.created_at[:10]) if ent.type == CHAT_EXCHANGE else ""
     )
     note = ""
-    if by := ent.attributes.get("superseded_by"):
-        note = f"superseded on {ent.attributes.get('valid_to') or '?'}"
+    if by := _changed_by(ent):
+        attrs = ent.attributes
+        note = f"superseded on {attrs.get('valid_to') or attrs.get('part_changed_on') or '?'}"
+        if part := attrs.get("superseded_part"):
+            note = f'"{str(part).rstrip(".")}" {note}'
         newer = later.get(str(by))
         if newer is not None:
             note += f" by: {newer.attributes.get('user_message') or newer.description}"

@@ -139,6 +139,33 @@ _NOT_A_PLAN = re.compile(
 class Retired:
     entity: Entity
     why: str  # "changed" | "completed" | "ended"
+    # What of an exchange the statement changed, when the exchange says more ("ceremony at
+    # 4pm" of "The venue is Quinta da Regaleira, ceremony at 4pm"); "" for all of it.
+    part: str = ""
+
+
+# Clauses of a statement: "The venue is Quinta da Regaleira, ceremony at 4pm."
+_CLAUSE_END = re.compile(r"(?<=[.!?;,:])\s+|\s+(?:and|but)\s+", re.I)
+
+
+def changed_part(text: str, words: set[str]) -> str:
+    """The clauses of `text` that speak of `words` (a change's topic), when others speak
+    of something else; "" when the change touches all of it."""
+    clauses = [c.strip(" ,;:") for c in _CLAUSE_END.split(text) if c.strip(" ,;:")]
+    about = [topic(c) for c in clauses]
+    changed = [c for c, t in zip(clauses, about, strict=True) if t & words]
+    # A question ("..., can you help me plan the agenda?") states nothing that stays.
+    stays = [c for c, t in zip(clauses, about, strict=True) if t and not t & words]
+    if not changed or all(c.endswith("?") for c in stays):
+        return ""
+    return " ".join(changed)
+
+
+def unchanged_for(ent: Entity, message: str) -> bool:
+    """Whether a statement changed in part still holds for what `message` asks: "Where is
+    the wedding venue?" after only the ceremony's time moved."""
+    part = ent.attributes.get("superseded_part")
+    return isinstance(part, str) and bool(part) and not topic(part) & topic(message)
 
 
 # "the end of May", "a quick change": after an article a verb's bare form is a noun.
@@ -369,11 +396,16 @@ def _find_retired(
                 why = "ended"
             else:
                 continue
-        found.append(Retired(ent, why))
+        found.append(Retired(ent, why, _part(ent, words)))
     if by_subject and not found:
         # "The offsite got moved to ...": the latest statement about the offsite, only.
-        found = [Retired(max(by_subject, key=_recency), "changed")]
+        last = max(by_subject, key=_recency)
+        found = [Retired(last, "changed", _part(last, words))]
     return found
+
+
+def _part(ent: Entity, words: set[str]) -> str:
+    return changed_part(said(ent), words) if ent.type == CHAT_EXCHANGE else ""
 
 
 # A change of when: "moved the party to Sunday", "pushed the call to 3pm", "postponed
@@ -414,12 +446,15 @@ def _with_facts(store: Store, r: Retired) -> list[Retired]:
     if r.entity.type == CHAT_EXCHANGE:
         near = store.neighbors([r.entity.id], 1)
         facts = store.get_entities([i for i, d in near.items() if d == 1])
+        # Changed in part: only what was learned from that part.
+        of_part = topic(r.part)
         out += [
             Retired(f, r.why)
             for f in facts.values()
             if f.attributes.get("source_exchange") == r.entity.name
             and f.type in STATEMENT_TYPES
             and not f.attributes.get("superseded_by")
+            and (not r.part or topic(said(f)) & of_part)
         ]
     return out
 
@@ -509,6 +544,8 @@ def retire(store: Store, retired: list[Retired], by: str, when: str) -> list[str
     rows: list[tuple[str, str, str | None, dict[str, object] | None]] = []
     for r in retired:
         attrs: dict[str, object] = {"valid_to": when, "superseded_by": by}
+        if r.part:
+            attrs["superseded_part"] = r.part
         if r.entity.type == "Commitment":
             attrs["status"] = "dropped" if r.why == "changed" else "done"
         rows.append((r.entity.type, r.entity.name, None, attrs))
