@@ -1234,3 +1234,30 @@ async def test_a_change_to_one_part_of_a_statement_leaves_the_rest_current(
     assert "5pm" in _items(ceremony.block)[0]
     [old] = [line for line in _items(ceremony.block) if "4pm" in line]
     assert '"ceremony at 4pm" superseded on 2026-09-10' in old
+
+
+async def test_a_statement_changed_in_part_is_open_to_a_change_of_another_part(
+    tmp_path: Path,
+) -> None:
+    said = [(told[0], told[2]) for told in _WEDDING if isinstance(told, tuple) and len(told) == 3]
+    brain, _ = await _observed(
+        tmp_path,
+        [
+            *said,
+            ("Big news: the venue changed to Palácio de Seteais.", date(2026, 9, 20)),
+            ("Ugh, the ceremony got pushed to 6pm now.", date(2026, 9, 25)),
+        ],
+    )
+    try:
+        first = await brain.get_entity("Chat_Exchange", "s1:ex:1")
+        five_pm = await brain.get_entity("Chat_Exchange", "s3:ex:1")
+    finally:
+        await brain.close()
+    assert first is not None and five_pm is not None
+    # The venue's change takes the venue too; the couple's news still holds.
+    assert first.attributes["superseded_by"] == "s4:ex:1"
+    assert first.attributes["superseded_part"] == (
+        "The venue is Quinta da Regaleira; ceremony at 4pm."
+    )
+    # A second move of the ceremony replaces the first move, not the first statement.
+    assert five_pm.attributes.get("superseded_by") == "s5:ex:1"

@@ -158,7 +158,7 @@ def changed_part(text: str, words: set[str]) -> str:
     stays = [c for c, t in zip(clauses, about, strict=True) if t and not t & words]
     if not changed or all(c.endswith("?") for c in stays):
         return ""
-    return " ".join(changed)
+    return "; ".join(changed)
 
 
 def unchanged_for(ent: Entity, message: str) -> bool:
@@ -354,9 +354,12 @@ def _find_retired(
     found: list[Retired] = []
     by_subject: list[Entity] = []
     for ent in ents.values():
-        if ent.attributes.get("superseded_by") or ent.attributes.get("status") in (
-            "done",
-            "dropped",
+        # Changed in part before: still open to a change of another part.
+        earlier = str(ent.attributes.get("superseded_part") or "")
+        if (
+            ent.attributes.get("superseded_by")
+            and (not earlier or words & topic(earlier))
+            or ent.attributes.get("status") in ("done", "dropped")
         ):
             continue
         if ent.type != CHAT_EXCHANGE and "source_exchange" not in ent.attributes:
@@ -405,7 +408,11 @@ def _find_retired(
 
 
 def _part(ent: Entity, words: set[str]) -> str:
-    return changed_part(said(ent), words) if ent.type == CHAT_EXCHANGE else ""
+    """What of `ent` a change of `words` replaces, with what an earlier change replaced."""
+    if ent.type != CHAT_EXCHANGE:
+        return ""
+    earlier = str(ent.attributes.get("superseded_part") or "")
+    return changed_part(said(ent), words | topic(earlier))
 
 
 # A change of when: "moved the party to Sunday", "pushed the call to 3pm", "postponed
@@ -544,8 +551,8 @@ def retire(store: Store, retired: list[Retired], by: str, when: str) -> list[str
     rows: list[tuple[str, str, str | None, dict[str, object] | None]] = []
     for r in retired:
         attrs: dict[str, object] = {"valid_to": when, "superseded_by": by}
-        if r.part:
-            attrs["superseded_part"] = r.part
+        if r.part or r.entity.attributes.get("superseded_part"):
+            attrs["superseded_part"] = r.part or None  # all of it, now
         if r.entity.type == "Commitment":
             attrs["status"] = "dropped" if r.why == "changed" else "done"
         rows.append((r.entity.type, r.entity.name, None, attrs))
