@@ -1182,16 +1182,16 @@ async def test_what_holds_now_for_the_users_own_thing_is_no_general_question(
     assert quartz.block is None, quartz.block
 
 
-_WEDDING: list[Told] = [
+_WEDDING_SAID = [
     (
         "My cousin Inês is getting married in Sintra on June 13. The venue is Quinta da"
         " Regaleira, ceremony at 4pm.",
-        "Noted.",
         date(2026, 9, 1),
     ),
-    ("We booked the Hotel Avenida for three nights.", "Noted.", date(2026, 9, 2)),
-    ("Actually the ceremony moved to 5pm because of the heat.", "Noted.", date(2026, 9, 10)),
+    ("We booked the Hotel Avenida for three nights.", date(2026, 9, 2)),
+    ("Actually the ceremony moved to 5pm because of the heat.", date(2026, 9, 10)),
 ]
+_WEDDING: list[Told] = [(said, "Noted.", day) for said, day in _WEDDING_SAID]
 
 
 async def test_when_or_where_of_a_thing_the_user_spoke_of_is_their_own_question(
@@ -1239,11 +1239,10 @@ async def test_a_change_to_one_part_of_a_statement_leaves_the_rest_current(
 async def test_a_statement_changed_in_part_is_open_to_a_change_of_another_part(
     tmp_path: Path,
 ) -> None:
-    said = [(told[0], told[2]) for told in _WEDDING if isinstance(told, tuple) and len(told) == 3]
     brain, _ = await _observed(
         tmp_path,
         [
-            *said,
+            *_WEDDING_SAID,
             ("Big news: the venue changed to Palácio de Seteais.", date(2026, 9, 20)),
             ("Ugh, the ceremony got pushed to 6pm now.", date(2026, 9, 25)),
         ],
@@ -1261,3 +1260,21 @@ async def test_a_statement_changed_in_part_is_open_to_a_change_of_another_part(
     )
     # A second move of the ceremony replaces the first move, not the first statement.
     assert five_pm.attributes.get("superseded_by") == "s5:ex:1"
+
+
+async def test_a_fact_and_the_exchange_it_came_from_are_one_item_the_exchange(
+    tmp_path: Path,
+) -> None:
+    # The person learned from the first statement ("Inês: The user's cousin. Inês is
+    # getting married in Sintra on June 13.") ranked above the statement and stood for it,
+    # so the venue, which only the statement holds, was left out.
+    brain, _ = await _observed(tmp_path, _WEDDING_SAID)
+    try:
+        bridge = Bridge(brain)
+        result = await bridge.enrich("What do I need to know about Inês's wedding day?")
+        await bridge.drain()
+    finally:
+        await brain.close()
+    lines = _items(result.block)
+    assert "Quinta da Regaleira" in lines[0], result.block
+    assert not any(line.startswith("- **Inês**") for line in lines), result.block

@@ -924,9 +924,11 @@ _FACT_FRAME = frozenset({"the", "user", "user's", "users", "s", "also", "is", "a
 def _without_restated(hits: list[Hit]) -> list[Hit]:
     """A fact drawn from an exchange that is in the block too, and that says nothing the
     exchange does not ("Priyanka Shah: The user's lead." beside "My lead is Priyanka
-    Shah"), is one item: the lower ranked of the two goes."""
+    Shah"), is one item: the exchange, which may say more ("The venue is Quinta da
+    Regaleira" beside "Inês: The user's cousin, getting married"), in the better place."""
     at = {h.entity.name: i for i, h in enumerate(hits) if h.entity.type == CHAT_EXCHANGE}
-    drop: set[int] = set()
+    out: list[Hit | None] = list(hits)
+    where = dict(at)  # where each exchange stands now
     for i, h in enumerate(hits):
         source = h.entity.attributes.get("source_exchange")
         if h.entity.type == CHAT_EXCHANGE or source not in at:
@@ -934,8 +936,12 @@ def _without_restated(hits: list[Hit]) -> list[Hit]:
         told = {stem(w) for w in _said(hits[at[source]])}
         fact = _NOT_WORD.split(f"{h.entity.name} {h.entity.description}".lower())
         if {stem(w) for w in fact if w and w not in _FACT_FRAME} <= told:
-            drop.add(max(i, at[source]))
-    return [h for i, h in enumerate(hits) if i not in drop]
+            j = where[source]
+            if i < j:
+                out[i], out[j], where[source] = out[j], None, i
+            else:
+                out[i] = None
+    return [h for h in out if h is not None]
 
 
 def _collapse_repeats(
