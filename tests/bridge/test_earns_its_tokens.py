@@ -1278,3 +1278,19 @@ async def test_a_fact_and_the_exchange_it_came_from_are_one_item_the_exchange(
     lines = _items(result.block)
     assert "Quinta da Regaleira" in lines[0], result.block
     assert not any(line.startswith("- **Inês**") for line in lines), result.block
+
+
+async def test_a_piece_of_work_gets_the_preference_that_speaks_of_two_of_its_words(
+    tmp_path: Path,
+) -> None:
+    # Passed through: the work's head word ("line") is not among the first words of what
+    # the user prefers, though "menu board" is what the preference is about.
+    wanted, other = await _asked(
+        tmp_path,
+        ["I prefer short punchy descriptions on the menu board, no more than ten words."],
+        "Write a menu board line for the new cinnamon rolls",
+        "Draft a board meeting agenda",
+    )
+    assert wanted.judgment is Judgment.ENRICH, wanted.reasons
+    assert "short punchy descriptions" in _items(wanted.block)[0]
+    assert other.judgment is Judgment.PASS_THROUGH, other.reasons

@@ -19,7 +19,7 @@ from brainbridge.bridge.judge import QUESTION
 from brainbridge.bridge.predicates import OWNED, PREDICATE_WORDS, ROLE_WORDS, USER
 from brainbridge.model import PREFERENCE, Entity, holds_at
 from brainbridge.search.relevance import stem
-from brainbridge.words import LOWER, UPPER
+from brainbridge.words import LOWER, STOPWORDS, UPPER
 
 if TYPE_CHECKING:
     from brainbridge.ports import Store
@@ -93,11 +93,12 @@ def _kind_of(ent: Entity) -> set[str]:
     return set(re.findall(r"[a-z][\w\-']*", role))
 
 
-def _preferred(ent: Entity) -> set[str]:
-    """Stems of the first words of what a preference is about (its verb left out)."""
+def _preferred(ent: Entity, first: int | None = _PREFERRED) -> set[str]:
+    """Stems of the first words of what a preference is about (its verb left out); all
+    of its words with `first` None."""
     words = [w.lower() for w in re.findall(r"[\w'’-]+", ent.name)[1:]]
     kept = [w for w in words if w not in _FILLER and len(w) > 2]
-    return {stem(w) for w in kept[:_PREFERRED]}
+    return {stem(w) for w in kept[:first]}
 
 
 class OwnWorld:
@@ -185,9 +186,18 @@ class OwnWorld:
             if head in _FILLER or len(head) < 3:
                 continue
             wanted = stem(head)
-            found = [e for e in self._preferences if wanted in _preferred(e)]
+            # ...or two words of it that the preference speaks of ("a menu board line" after
+            # "I prefer short punchy descriptions on the menu board").
+            said = [w.lower() for w in m.group(1).split()]
+            words = {stem(w) for w in said if len(w) > 2 and w not in STOPWORDS}
+            found = [
+                e
+                for e in self._preferences
+                if wanted in _preferred(e) or len(words & _preferred(e, None)) >= 2
+            ]
             if found:
-                return f"how the user likes a {head}", found
+                thing = " ".join(w for w in said if w not in _FILLER)
+                return f"how the user likes a {thing}", found
         return "", []
 
     def lookup(self, message: str) -> tuple[str, list[Entity]]:
