@@ -1294,3 +1294,32 @@ async def test_a_piece_of_work_gets_the_preference_that_speaks_of_two_of_its_wor
     assert wanted.judgment is Judgment.ENRICH, wanted.reasons
     assert "short punchy descriptions" in _items(wanted.block)[0]
     assert other.judgment is Judgment.PASS_THROUGH, other.reasons
+
+
+async def test_an_exchange_beside_a_match_that_vectors_list_but_do_not_find_close_is_no_item(
+    tmp_path: Path,
+) -> None:
+    # In a young brain every exchange is among a query's nearest vectors, so the flour
+    # supplier told just before the inspection came in as an item of its own (cosine
+    # 0.11) for "What should I do before the inspection?".
+    brain = await Brain.open(tmp_path / "me", embedder="minilm", background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        for n, said in enumerate(
+            [
+                "Our flour supplier is Millbrook Farms, we order 200 kg every Tuesday.",
+                "The health inspection is on December 3rd, I need to update the allergen"
+                " labels before then.",
+            ],
+            start=1,
+        ):
+            await bridge.observe_now("s1", n, said, "Noted.", today=date(2026, 11, 2))
+        await brain.index_vectors()
+        asked = Bridge(brain)
+        result = await asked.enrich("What should I do before the inspection?")
+        await asked.drain()
+        await bridge.drain()
+    finally:
+        await brain.close()
+    [line] = _items(result.block)
+    assert "allergen labels" in line

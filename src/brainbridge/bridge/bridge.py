@@ -542,6 +542,7 @@ class Bridge:
             if (after := answers.get(h.entity.id)) is not None:
                 asked[after] = max(asked.get(after, 0.0), h.signals.get("coverage", 0.0))
         seen: set[int] = set()
+        close = self.brain.searcher.min_cosine
         for i, q in enumerate(queries):
             hits = [
                 h
@@ -558,7 +559,7 @@ class Bridge:
                 if (a := asked.get(h.entity.id)) is not None
                 else h
                 for h in hits
-                if set(h.retrievers) != {"context"} or h.entity.id in asked
+                if not _beside_only(h, close) or h.entity.id in asked
             )
             seen.update(h.entity.id for h in fresh)
             results.append((q, fresh))
@@ -1068,6 +1069,18 @@ def _current_first(hits: list[Hit]) -> list[Hit]:
     """`hits` with the most likely current item moved to the front, when one is there."""
     lead = next((h for h in hits if not h.entity.attributes.get("superseded_by")), None)
     return hits if lead is None else [lead] + [h for h in hits if h is not lead]
+
+
+def _beside_only(hit: Hit, close: float) -> bool:
+    """Whether `hit` was found only beside a match: by no word of the query, and, if the
+    vectors listed it among the nearest, not `close` in meaning either (in a young brain
+    every exchange is among the nearest)."""
+    found = set(hit.retrievers)
+    return (
+        "context" in found
+        and found <= {"context", "vector"}
+        and hit.signals.get("cosine", 0.0) < close
+    )
 
 
 def _current_for(found: list[list[Hit]], message: str) -> list[list[Hit]]:

@@ -383,6 +383,12 @@ class HybridSearch:
         cosine.update(self.index.cosines([e for e in text if e not in cosine], query_vector))
         return cosine, [eid for eid, _ in nearest], background
 
+    @property
+    def min_cosine(self) -> float:
+        """How close in meaning a text must be to pass on meaning alone (the embedder's
+        calibration)."""
+        return CALIBRATION.get(self.embedder.name if self.embedder else "", DEFAULT_CALIBRATION)[0]
+
     def _floor(
         self,
         req: SearchRequest,
