@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from brainbridge.bridge.changes import changed_part, kind_of, topic
+from brainbridge.bridge.changes import _cue_sentences, _subject, changed_part, kind_of, topic
 
 
 @pytest.mark.parametrize(
@@ -53,6 +53,18 @@ def test_a_change_is_told(said: str) -> None:
             "Dinner moved to Friday.",
             "Dinner with Marco is Thursday at 7",
         ),
+        # What the change is of, not who made it; "Dr." ends no clause.
+        (
+            "I take 50mg of sertraline every morning, my GP is Dr. Ahmed at Riverside Clinic",
+            "Dr. Ahmed increased my sertraline to 100mg",
+            "I take 50mg of sertraline every morning",
+        ),
+        # "and" joins two clauses only before a subject of its own.
+        (
+            "Lily has swim practice tuesdays and thursdays at 5:30, at the Northside pool",
+            "Lily's swim practice moved to wednesdays, same time",
+            "Lily has swim practice tuesdays and thursdays at 5:30",
+        ),
         # All of it changed: no part.
         ("Our standup is on Mondays at 9:30.", "We moved the standup to Thursdays.", ""),
         # A question states nothing that stays.
@@ -60,4 +72,5 @@ def test_a_change_is_told(said: str) -> None:
     ],
 )
 def test_what_part_of_a_statement_a_change_replaces(earlier: str, change: str, part: str) -> None:
-    assert changed_part(earlier, topic(change)) == part
+    change = _cue_sentences(change, "change")
+    assert changed_part(earlier, _subject(change) or topic(change)) == part

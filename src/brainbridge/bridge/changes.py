@@ -144,8 +144,15 @@ class Retired:
     part: str = ""
 
 
-# Clauses of a statement: "The venue is Quinta da Regaleira, ceremony at 4pm."
-_CLAUSE_END = re.compile(r"(?<=[.!?;,:])\s+|\s+(?:and|but)\s+", re.I)
+# Clauses of a statement: "The venue is Quinta da Regaleira, ceremony at 4pm.", "Dinner is
+# at 7 and I'm bringing wine"; not "tuesdays and thursdays" or "Dr. Ahmed".
+_CLAUSE_END = re.compile(
+    "".join(rf"(?<!\b{a}\.)" for a in ("dr", "mr", "mrs", "ms", "prof", "st", "vs"))
+    + r"(?<=[.!?;,:])\s+"
+    r"|\s+(?:and|but|so)\s+(?=(?:i|i'm|i've|i'll|we|we're|we've|he|she|they|it|it's|my|our|"
+    r"his|her|their|the)\b)",
+    re.I,
+)
 
 
 def changed_part(text: str, words: set[str]) -> str:
@@ -399,11 +406,11 @@ def _find_retired(
                 why = "ended"
             else:
                 continue
-        found.append(Retired(ent, why, _part(ent, words)))
+        found.append(Retired(ent, why, _part(ent, subject or words)))
     if by_subject and not found:
         # "The offsite got moved to ...": the latest statement about the offsite, only.
         last = max(by_subject, key=_recency)
-        found = [Retired(last, "changed", _part(last, words))]
+        found = [Retired(last, "changed", _part(last, subject or words))]
     return found
 
 
@@ -478,7 +485,9 @@ _OBJECT = re.compile(
 # ... or the object a clause ends on: "Marta changed my plan: long runs on Saturdays now"
 # changed the plan, not Marta.
 _OBJECT_ENDS = re.compile(
-    rf"\b(?:{_CHANGED})\s+((?:[\w'’\-]+\s+){{0,2}}[\w'’\-]+)\s*[:;,.!?]", re.I
+    rf"\b(?:{_CHANGED})\s+(?!(?:to|from|until|till|back|into|onto|on|at|by|for)\b)"
+    r"((?:[\w'’\-]+\s+){0,2}[\w'’\-]+)\s*[:;,.!?]",
+    re.I,
 )
 _FROM_NOW_ON = re.compile(
     r"\b(?:from now on|going forward|from today|as of (?:today|now))\s*,?\s+"
