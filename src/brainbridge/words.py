@@ -60,3 +60,9 @@ CHARS_PER_TOKEN = 3.5
 def estimate_tokens(text: str) -> int:
     """A deliberately pessimistic token count for budgeting."""
     return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+# Titles written with a dot that ends no sentence: "Dr. Ahmed", "Mrs. Okafor".
+TITLES = ("dr", "mr", "mrs", "ms", "mx", "prof", "st", "vs")
+# A full stop that is not a title's, as a pattern ("Ben's teacher is Mrs. Okafor." ends once).
+FULL_STOP = "".join(rf"(?<!\b(?i:{t}))" for t in TITLES) + r"\."

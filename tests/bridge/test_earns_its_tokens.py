@@ -1323,3 +1323,25 @@ async def test_an_exchange_beside_a_match_that_vectors_list_but_do_not_find_clos
         await brain.close()
     [line] = _items(result.block)
     assert "allergen labels" in line
+
+
+async def test_a_short_question_names_the_users_people_in_lower_case_and_gets_them_current(
+    tmp_path: Path,
+) -> None:
+    # "who is ben's teacher" passed through (a name had to be capitalised); Ben was
+    # described as "Ben's teacher is Mrs." (the title's dot ended the sentence); and Lily,
+    # asked about after her practice moved, was still described with the old days only.
+    ben, lily = await _asked(
+        tmp_path,
+        [
+            "my son Ben's teacher is Mrs. Okafor, parent-teacher conference is on the 12th",
+            "my daughter Lily has swim practice tuesdays and thursdays at 5:30",
+            ("lily's swim practice moved to wednesdays, same time", "Updated.", date(2026, 9, 8)),
+        ],
+        "who is ben's teacher",
+        "lily's swim days?",
+    )
+    [line] = _items(ben.block)
+    assert "Ben's teacher is Mrs. Okafor" in line
+    [line] = _items(lily.block)
+    assert line.endswith("Since 2026-09-08: lily's swim practice moved to wednesdays, same time.")

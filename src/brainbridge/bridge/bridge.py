@@ -849,7 +849,8 @@ class Bridge:
                 loaded=list(short.loaded),
             )
         if any(
-            s.startswith(("Fact:", "Person:", "Preference:", "retired", "new ")) for s in stored
+            s.startswith(("Fact:", "Person:", "Preference:", "retired", "amended", "new "))
+            for s in stored
         ):
             await self.brain._run(self._read_own_world)
         await self.brain._run(self.brain.sessions.record_turn, session_id, n, entry)
@@ -858,11 +859,12 @@ class Bridge:
 
     def _retire(self, message: str, exchange_id: int, name: str, when: str) -> list[str]:
         """On the store thread: retire what this statement changes or completes."""
-        from brainbridge.bridge.changes import find_retired, retire, successors
+        from brainbridge.bridge.changes import amend_people, find_retired, retire, successors
 
         store = self.brain.searcher.store
         retired = find_retired(store, message, exchange_id, name, when)
-        done = retire(store, retired, name, when)
+        done = [f"retired {d}" for d in retire(store, retired, name, when)]
+        done += [f"amended {p.type}:{p.name}" for p in amend_people(store, retired, message, when)]
         for fact in successors(message, retired, name, when):
             if store.get_entity(fact.type, fact.name) is None:
                 new = store.upsert_entity(fact.type, fact.name, fact.description, fact.attributes)
@@ -870,8 +872,8 @@ class Bridge:
                 done.append(f"new {new.type}:{new.name}")
         if done:
             self.brain._written()
-            log.debug("%s retired %s", name, done)
-        return [f"retired {d}" for d in done]
+            log.debug("%s: %s", name, done)
+        return done
 
     # -- housekeeping ---------------------------------------------------------
 

@@ -24,7 +24,7 @@ from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
 from brainbridge.when import DAY, TIME
-from brainbridge.words import CALENDAR_WORDS, STOPWORDS, query_terms
+from brainbridge.words import CALENDAR_WORDS, STOPWORDS, TITLES, query_terms
 
 # Verbs of change and of ending, in every inflection ("raise", "raised", "raising").
 _CHANGE_VERBS = """move shift switch change relocate transfer migrate replace upgrade downgrade
@@ -147,8 +147,7 @@ class Retired:
 # Clauses of a statement: "The venue is Quinta da Regaleira, ceremony at 4pm.", "Dinner is
 # at 7 and I'm bringing wine"; not "tuesdays and thursdays" or "Dr. Ahmed".
 _CLAUSE_END = re.compile(
-    "".join(rf"(?<!\b{a}\.)" for a in ("dr", "mr", "mrs", "ms", "prof", "st", "vs"))
-    + r"(?<=[.!?;,:])\s+"
+    "".join(rf"(?<!\b{t}\.)" for t in TITLES) + r"(?<=[.!?;,:])\s+"
     r"|\s+(?:and|but|so)\s+(?=(?:i|i'm|i've|i'll|we|we're|we've|he|she|they|it|it's|my|our|"
     r"his|her|their|the)\b)",
     re.I,
@@ -552,6 +551,33 @@ def successors(message: str, retired: list[Retired], by: str, when: str) -> list
                 },
             )
         )
+    return out
+
+
+# A person's description holds what was said of them; changes are added, up to this long.
+MAX_PERSON_DESCRIPTION = 800
+
+
+def amend_people(store: Store, retired: list[Retired], message: str, when: str) -> list[Entity]:
+    """The people described by what a change replaced, with the change added to their
+    description: "Lily has swim practice tuesdays and thursdays" gets "Since 2026-11-28:
+    lily's swim practice moved to wednesdays." People outlive statements, so they are
+    amended, not retired."""
+    change = _cue_sentences(_SPEAKER.sub("", message, count=1), "change").strip()
+    out = []
+    for r in retired:
+        if r.entity.type != CHAT_EXCHANGE:
+            continue
+        changed = topic(r.part or said(r.entity))
+        near = store.neighbors([r.entity.id], 1)
+        for p in store.get_entities([i for i, d in near.items() if d == 1]).values():
+            if p.type != "Person" or p.attributes.get("source_exchange") != r.entity.name:
+                continue
+            own = topic(f"{p.name} {p.attributes.get('role') or ''}")
+            added = f" Since {when}: {change.rstrip('.')}."
+            text = p.description + added
+            if changed & topic(p.description) - own and len(text) <= MAX_PERSON_DESCRIPTION:
+                out.append(store.upsert_entity("Person", p.name, text, None))
     return out
 
 

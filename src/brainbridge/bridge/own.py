@@ -70,6 +70,7 @@ _PREFERRED = 3
 _FILLER = frozenset({"a", "an", "the", "my", "our", "to", "it", "them", "when", "if", "as", "with"})
 # A capitalised word, possessive -s off: how a short question names someone.
 _NAME = re.compile(rf"\b([{UPPER}][{LOWER}]{{2,}})(?:['’]s)?\b")
+_OWNER = re.compile(rf"\b([{LOWER}]{{2,}})['’]s\b")
 # The user's facts and people kept: a person's life has dozens, not thousands.
 MAX_KEPT = 200
 _USERS = f"{USER}'s "
@@ -210,9 +211,14 @@ class OwnWorld:
             asked, found = ask(message)
             if found:
                 return asked, found
-        # "Oskar's number?": one of the user's people, by a word of their name as written.
-        for name in _NAME.findall(message):
-            found = [e for e in self._entities if e.type == "Person" and name in e.name.split()]
+        # "Oskar's number?": one of the user's people, by a word of their name as written,
+        # or in lower case as the owner of something ("who is ben's teacher").
+        for name in [*_NAME.findall(message), *_OWNER.findall(message)]:
+            found = [
+                e
+                for e in self._entities
+                if e.type == "Person" and name.lower() in e.name.lower().split()
+            ]
             if len(found) == 1:
                 return found[0].name, found
         return "", []

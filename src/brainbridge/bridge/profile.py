@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from brainbridge.bridge.predicates import ROLE_WORDS, USER
 from brainbridge.bridge.resolve import form
-from brainbridge.words import LOWER, POSSESSIVE, UPPER
+from brainbridge.words import FULL_STOP, LOWER, POSSESSIVE, UPPER
 
 _CAPS = rf"[{UPPER}][\w&'’\-]*(?:[ \-](?:[{UPPER}0-9][\w&'’\-]*|(?:de|van|von|da|of|the)\b))*"
 _PLACE = rf"({_CAPS})"
@@ -113,7 +113,7 @@ REPORTER = re.compile(
 _REPORTED = re.compile(
     r"^\s*(?:said|says|told|tells|asked|asks|emailed|texted|wrote|wants|mentioned|called)\b", re.I
 )
-_CLAUSE_END = re.compile(r"[.;!?\n]")
+_CLAUSE_END = re.compile(rf"{FULL_STOP}|[;!?\n]")
 
 
 @dataclass(frozen=True)
