@@ -271,6 +271,17 @@ async def _observed(tmp_path: Path, said: list[tuple[str, date]]) -> tuple[Brain
     return brain, bridge
 
 
+async def _read(tmp_path: Path, *exchanges: str) -> list[Entity]:
+    """The named past exchanges of the brain at `tmp_path`, as stored now."""
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        found = [await brain.get_entity("Chat_Exchange", name) for name in exchanges]
+    finally:
+        await brain.close()
+    assert all(found), exchanges
+    return [e for e in found if e is not None]
+
+
 async def _enriched(tmp_path: Path, said: list[tuple[str, date]], message: str) -> Enrichment:
     """What `message` gets from a brain that heard `said`, one session each."""
     brain, bridge = await _observed(tmp_path, said)
@@ -383,7 +394,7 @@ async def test_an_instruction_opening_the_message_is_not_searched_for(tmp_path: 
 
 
 async def test_a_change_to_part_of_a_named_thing_leaves_the_rest_current(tmp_path: Path) -> None:
-    brain, bridge = await _observed(
+    brain, _ = await _observed(
         tmp_path,
         [
             ("Trellis is the onboarding app we are building for clinics.", date(2026, 9, 1)),
@@ -392,14 +403,11 @@ async def test_a_change_to_part_of_a_named_thing_leaves_the_rest_current(tmp_pat
             ("Falcon is back on!", date(2026, 9, 9)),
         ],
     )
-    try:
-        what = await brain.get_entity("Chat_Exchange", "s1:ex:1")
-        paused = await brain.get_entity("Chat_Exchange", "s3:ex:1")
-    finally:
-        await brain.close()
-    assert what is not None and "superseded_by" not in what.attributes
+    await brain.close()
+    what, paused = await _read(tmp_path, "s1:ex:1", "s3:ex:1")
+    assert "superseded_by" not in what.attributes
     # A statement about the named thing as a whole still replaces what it says of it.
-    assert paused is not None and paused.attributes.get("superseded_by") == "s4:ex:1"
+    assert paused.attributes.get("superseded_by") == "s4:ex:1"
 
 
 async def test_who_made_a_change_is_not_what_changed(tmp_path: Path) -> None:
@@ -419,11 +427,9 @@ async def test_who_made_a_change_is_not_what_changed(tmp_path: Path) -> None:
             ),
         ],
     )
-    try:
-        goal = await brain.get_entity("Chat_Exchange", "s1:ex:1")
-    finally:
-        await brain.close()
-    assert goal is not None and "superseded_by" not in goal.attributes
+    await brain.close()
+    [goal] = await _read(tmp_path, "s1:ex:1")
+    assert "superseded_by" not in goal.attributes
 
 
 async def test_an_exchange_beside_a_match_is_not_loaded_for_being_there(tmp_path: Path) -> None:
@@ -1022,12 +1028,8 @@ async def test_a_move_of_the_party_retires_what_said_when_not_what_else_was_said
     assert day.judgment is Judgment.ENRICH, day.reasons
     assert "and asks what holds for it now" in day.reasons
     assert "moved the party to Sunday" in (day.block or ""), day.block
-    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
-    try:
-        playlist = await brain.get_entity("Chat_Exchange", "s1:ex:1")
-    finally:
-        await brain.close()
-    assert playlist is not None and "superseded_by" not in playlist.attributes
+    [playlist] = await _read(tmp_path, "s1:ex:1")
+    assert "superseded_by" not in playlist.attributes
 
 
 async def test_a_move_to_a_day_retires_the_statement_that_gave_the_day(tmp_path: Path) -> None:
@@ -1054,14 +1056,9 @@ async def test_stopping_an_activity_retires_only_what_spoke_of_that_activity(
         "Big news: I quit smoking last week, cigarettes are gone for good.",
     ]
     await _asked(tmp_path, told)
-    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
-    try:
-        client = await brain.get_entity("Chat_Exchange", "s1:ex:1")
-        smoke = await brain.get_entity("Chat_Exchange", "s1:ex:2")
-    finally:
-        await brain.close()
-    assert client is not None and "superseded_by" not in client.attributes
-    assert smoke is not None and smoke.attributes.get("superseded_by") == "s1:ex:4"
+    client, smoke = await _read(tmp_path, "s1:ex:1", "s1:ex:2")
+    assert "superseded_by" not in client.attributes
+    assert smoke.attributes.get("superseded_by") == "s1:ex:4"
 
 
 async def test_a_change_meant_or_of_something_else_leaves_the_rotation_current(
@@ -1247,12 +1244,8 @@ async def test_a_statement_changed_in_part_is_open_to_a_change_of_another_part(
             ("Ugh, the ceremony got pushed to 6pm now.", date(2026, 9, 25)),
         ],
     )
-    try:
-        first = await brain.get_entity("Chat_Exchange", "s1:ex:1")
-        five_pm = await brain.get_entity("Chat_Exchange", "s3:ex:1")
-    finally:
-        await brain.close()
-    assert first is not None and five_pm is not None
+    await brain.close()
+    first, five_pm = await _read(tmp_path, "s1:ex:1", "s3:ex:1")
     # The venue's change takes the venue too; the couple's news still holds.
     assert first.attributes["superseded_by"] == "s4:ex:1"
     assert first.attributes["superseded_part"] == (
