@@ -1338,3 +1338,23 @@ async def test_a_short_question_names_the_users_people_in_lower_case_and_gets_th
     assert "Ben's teacher is Mrs. Okafor" in line
     [line] = _items(lily.block)
     assert line.endswith("Since 2026-09-08: lily's swim practice moved to wednesdays, same time.")
+
+
+async def test_a_choice_the_user_made_and_a_preference_two_words_touch_are_theirs(
+    tmp_path: Path,
+) -> None:
+    # Both passed through: "which database did we pick" was no cue ("what did we pick"
+    # was), and a preference sharing two of the question's five words covered under 30 %.
+    picked, errors, anyones = await _asked(
+        tmp_path,
+        [
+            "For the analytics service we decided on ClickHouse instead of Postgres.",
+            "I prefer errors returned as Result types, no exceptions across module boundaries.",
+        ],
+        "Which database did we pick for analytics?",
+        "How should errors be handled in the new export module?",
+        "How should I handle errors in a Python script?",
+    )
+    assert "ClickHouse" in _items(picked.block)[0], picked.reasons
+    assert "Result types" in _items(errors.block)[0], errors.reasons
+    assert anyones.judgment is Judgment.PASS_THROUGH, anyones.reasons

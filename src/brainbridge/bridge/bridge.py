@@ -16,6 +16,7 @@ from brainbridge.bridge.judge import (
     QUESTION,
     SHORT_MESSAGE_WORDS,
     SPOKEN_OF,
+    WEAK_COVERAGE,
     Match,
     Verdict,
     about_self,
@@ -490,7 +491,17 @@ class Bridge:
         )
         # "Write a commit message for this change" after "I prefer conventional commit
         # messages": how the user likes a thing done is theirs, however general the ask.
-        liked = max((whole.of(text) for kind, text in entries if kind == PREFERENCE), default=0.0)
+        # Two of the message's words in a preference count as a close one ("How should
+        # errors be handled in the new export module?" after "I prefer errors returned as
+        # Result types, no exceptions across module boundaries").
+        liked = max(
+            (
+                max(whole.of(text), WEAK_COVERAGE if whole.count(text) >= 2 else 0.0)
+                for kind, text in entries
+                if kind == PREFERENCE
+            ),
+            default=0.0,
+        )
         # One known word of several ("I love this song ...": "love") is no strong match,
         # unless it is what the message points at ("where we left off on the toast").
         pointed = query_terms(" ".join(m.group(1) for m in REFERENCED_NOUN.finditer(message)))

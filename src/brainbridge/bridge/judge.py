@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 
 from brainbridge.bridge.names import Mention
+from brainbridge.bridge.queries import CHOICE, REFERENCE_PHRASES
 from brainbridge.bridge.queries import CONTRACTION as _CONTRACTION
-from brainbridge.bridge.queries import REFERENCE_PHRASES
 from brainbridge.model import Judgment
 from brainbridge.words import POSSESSIVE, STOPWORDS
 
@@ -310,6 +310,14 @@ def judge_locally(
     if cues:
         score += min(len(cues), 2)
         reasons.append("it refers to earlier context (" + "; ".join(c[:30] for c in cues[:3]) + ")")
+    # "Which database did we pick for analytics?": a choice the user made, on something
+    # the brain holds.
+    settled = CHOICE.search(message) and (
+        best_coverage is not None and best_coverage >= STRONG_COVERAGE and not known_refs
+    )
+    if settled:
+        score += 1
+        reasons.append("it asks about a choice the user made, on something the brain holds")
     still_asked = False
     own = sorted({w for det, w in known_refs or () if det in OWN})
     pointed = sorted({w for det, w in known_refs or () if det not in OWN})

@@ -72,6 +72,13 @@ def asked_days(message: str) -> list[str]:
     return list(dict.fromkeys(m.group(1).lower() for m in _WEEKDAY.finditer(message)))
 
 
+# "Which database did we pick for analytics?": a choice the user made (the choice it
+# names stays in the query).
+CHOICE = re.compile(
+    r"\b(?:which|what)\s+(?=(?:[\w'’-]+\s+){1,2}did\s+(?:we|i)\s+"
+    r"(?:pick|choose|go with|settle on|decide on|opt for)\b)",
+    re.I,
+)
 # Words about the conversation itself ("where we left off", "as we discussed"): they say
 # the message refers back, never what it is about.
 REFERENCE_PHRASES = [
@@ -98,6 +105,7 @@ REFERENCE_PHRASES = [
         r"(?:ask|tell|want|remind|promise|invite|need|expect)\s+(?:me|us)\b)",
         re.I,
     ),
+    CHOICE,
     # "Anything to watch out for on long runs, given my history?": answer it for this
     # user, from what they told before.
     re.compile(
