@@ -1358,3 +1358,16 @@ async def test_a_choice_the_user_made_and_a_preference_two_words_touch_are_their
     assert "ClickHouse" in _items(picked.block)[0], picked.reasons
     assert "Result types" in _items(errors.block)[0], errors.reasons
     assert anyones.judgment is Judgment.PASS_THROUGH, anyones.reasons
+
+
+async def test_a_statement_changed_in_part_is_still_found_by_current_searches(
+    tmp_path: Path,
+) -> None:
+    # `brain recall`, the MCP search tool and the API search what holds now: the venue,
+    # unchanged, was left out with the ceremony's old time.
+    brain, _ = await _observed(tmp_path, _WEDDING_SAID)
+    try:
+        hits = await brain.search("Quinta da Regaleira venue", 5)
+    finally:
+        await brain.close()
+    assert any(h.entity.name == "s1:ex:1" for h in hits)

@@ -49,14 +49,15 @@ def holds_at(entity: Entity, as_of: str | None = None, superseded: bool = False)
     """Whether what `entity` says was true on `as_of` (YYYY-MM-DD; None: now).
 
     It starts at `valid_from` (an exchange: the day it happened) and ends at `valid_to`,
-    the day something newer replaced it; `superseded=True` keeps what ended.
+    the day something newer replaced it; `superseded=True` keeps what ended. What was
+    replaced only in part (`superseded_part`) holds on for the rest.
     """
     attrs = entity.attributes
     start = attrs.get("valid_from") or attrs.get("date")
     if as_of is not None and isinstance(start, str) and start[:10] > as_of:
         return False
     end = attrs.get("valid_to")
-    if superseded or not isinstance(end, str):
+    if superseded or not isinstance(end, str) or attrs.get("superseded_part"):
         return True
     return as_of is not None and end[:10] > as_of
 
