@@ -62,7 +62,8 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
-# Titles written with a dot that ends no sentence: "Dr. Ahmed", "Mrs. Okafor".
-TITLES = ("dr", "mr", "mrs", "ms", "mx", "prof", "st", "vs")
-# A full stop that is not a title's, as a pattern ("Ben's teacher is Mrs. Okafor." ends once).
-FULL_STOP = "".join(rf"(?<!\b(?i:{t}))" for t in TITLES) + r"\."
+# Abbreviations written with a dot that ends no sentence: "Dr. Ahmed", "Mrs. Okafor", "St.".
+_ABBREVIATIONS = ("dr", "mr", "mrs", "ms", "mx", "prof", "st", "vs")
+# A full stop that is not an abbreviation's, as a pattern ("Ben's teacher is Mrs. Okafor."
+# ends once).
+FULL_STOP = "".join(rf"(?<!\b(?i:{t}))" for t in _ABBREVIATIONS) + r"\."

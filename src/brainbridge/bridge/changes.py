@@ -24,7 +24,7 @@ from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
 from brainbridge.when import DAY, TIME
-from brainbridge.words import CALENDAR_WORDS, STOPWORDS, TITLES, query_terms
+from brainbridge.words import CALENDAR_WORDS, FULL_STOP, STOPWORDS, query_terms
 
 # Verbs of change and of ending, in every inflection ("raise", "raised", "raising").
 _CHANGE_VERBS = """move shift switch change relocate transfer migrate replace upgrade downgrade
@@ -147,7 +147,7 @@ class Retired:
 # Clauses of a statement: "The venue is Quinta da Regaleira, ceremony at 4pm.", "Dinner is
 # at 7 and I'm bringing wine"; not "tuesdays and thursdays" or "Dr. Ahmed".
 _CLAUSE_END = re.compile(
-    "".join(rf"(?<!\b{t}\.)" for t in TITLES) + r"(?<=[.!?;,:])\s+"
+    rf"(?<={FULL_STOP}|[!?;,:])\s+"
     r"|\s+(?:and|but|so)\s+(?=(?:i|i'm|i've|i'll|we|we're|we've|he|she|they|it|it's|my|our|"
     r"his|her|their|the)\b)",
     re.I,
@@ -457,19 +457,23 @@ def _with_facts(store: Store, r: Retired) -> list[Retired]:
     """A retired exchange with the statements that were learned from it."""
     out = [r]
     if r.entity.type == CHAT_EXCHANGE:
-        near = store.neighbors([r.entity.id], 1)
-        facts = store.get_entities([i for i, d in near.items() if d == 1])
         # Changed in part: only what was learned from that part.
         of_part = topic(r.part)
         out += [
             Retired(f, r.why)
-            for f in facts.values()
-            if f.attributes.get("source_exchange") == r.entity.name
-            and f.type in STATEMENT_TYPES
+            for f in _learned_from(store, r.entity)
+            if f.type in STATEMENT_TYPES
             and not f.attributes.get("superseded_by")
             and (not r.part or topic(said(f)) & of_part)
         ]
     return out
+
+
+def _learned_from(store: Store, exchange: Entity) -> list[Entity]:
+    """What was learned from `exchange` (facts, people, ...), by its links and its name."""
+    near = store.neighbors([exchange.id], 1)
+    found = store.get_entities([i for i, d in near.items() if d == 1]).values()
+    return [e for e in found if e.attributes.get("source_exchange") == exchange.name]
 
 
 _FIRST_PERSON_SUBJECT = re.compile(r"^\W*(?:i|we|i'm|we're|i've|we've)\b", re.I)
@@ -569,9 +573,8 @@ def amend_people(store: Store, retired: list[Retired], message: str, when: str) 
         if r.entity.type != CHAT_EXCHANGE:
             continue
         changed = topic(r.part or said(r.entity))
-        near = store.neighbors([r.entity.id], 1)
-        for p in store.get_entities([i for i, d in near.items() if d == 1]).values():
-            if p.type != "Person" or p.attributes.get("source_exchange") != r.entity.name:
+        for p in _learned_from(store, r.entity):
+            if p.type != "Person":
                 continue
             own = topic(f"{p.name} {p.attributes.get('role') or ''}")
             added = f" Since {when}: {change.rstrip('.')}."

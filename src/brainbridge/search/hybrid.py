@@ -384,10 +384,14 @@ class HybridSearch:
         return cosine, [eid for eid, _ in nearest], background
 
     @property
+    def calibration(self) -> tuple[float, float]:
+        """The embedder's (min_cosine, min_cosine_unknown_words): how close in meaning a
+        text must be to pass on meaning alone."""
+        return CALIBRATION.get(self.embedder.name if self.embedder else "", DEFAULT_CALIBRATION)
+
+    @property
     def min_cosine(self) -> float:
-        """How close in meaning a text must be to pass on meaning alone (the embedder's
-        calibration)."""
-        return CALIBRATION.get(self.embedder.name if self.embedder else "", DEFAULT_CALIBRATION)[0]
+        return self.calibration[0]
 
     def _floor(
         self,
@@ -410,8 +414,7 @@ class HybridSearch:
         history = self.store.history_freq(terms)
         known = {t for t in terms if df.get(t, 0) or history.get(t, 0)}
         total = self.entity_count()
-        name = self.embedder.name if self.embedder else ""
-        base, unknown = CALIBRATION.get(name, DEFAULT_CALIBRATION)
+        base, unknown = self.calibration
         if any(df.values()):
             min_cos = base if opt.min_cosine is None else opt.min_cosine
         else:
