@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -49,6 +50,7 @@ from brainbridge.bridge.queries import (
 from brainbridge.bridge.rank import (
     Candidate,
     Said,
+    as_current,
     is_transcript,
     model,
     offers,
@@ -577,8 +579,8 @@ class Bridge:
         results = _passages_stand_for_notes(_collapse_repeats(results))
         ranked = _rank(results, found, said)
         relevance = model()
-        bar = relevance.threshold if relevance is not None else 0.0
-        chosen = _without_restated([c.hit for p, c in ranked if p >= bar])
+        bar = relevance.bar(ranked[0][0] if ranked else 0.0) if relevance is not None else 0.0
+        chosen = _replaced_lead(ranked, _without_restated([c.hit for p, c in ranked if p >= bar]))
         later: dict[str, Entity] = {}
         if any(_changed_by(h.entity) for h in chosen):
             later = await self.brain._run(self._superseding, chosen)
@@ -652,7 +654,9 @@ class Bridge:
             for t in terms
             if any(df.get(w, 0) or history.get(w, 0) for w in (t, *roles.get(t, ())))
         }
-        return Said(Coverage(message, df, self.brain.searcher.entity_count(), known, roles))
+        return Said(
+            Coverage(message, df, self.brain.searcher.entity_count(), known, roles), message
+        )
 
     def _own_facts(self, message: str, limit: int = 3) -> list[Hit]:
         """The user's current facts whose kind the message names with my/our ("my car")."""
@@ -1018,8 +1022,14 @@ def _rank(
         for h in hits
     }
     best = max((m.get("said", 0.0) for m in measured.values()), default=0.0)
+    # Place among the candidates by what they said of the message: ties share a place, and
+    # saying none of it is no place at all (a vague message's candidates are not ordered
+    # by their ids).
+    values = sorted((m.get("said", 0.0) for m in measured.values()), reverse=True)
+    place = {
+        eid: bisect_left([-v for v in values], -m.get("said", 0.0)) for eid, m in measured.items()
+    }
     order = sorted(measured, key=lambda e: (-measured[e].get("said", 0.0), e))
-    place = {eid: i for i, eid in enumerate(order)}
     history = {h.entity.id: h.entity for _, hits in results for h in hits if _position(h.entity)}
     top = next((history[e] for e in order if e in history), None)
     session = top.attributes.get("session_id") if top is not None else None
@@ -1033,7 +1043,7 @@ def _rank(
             gap = (
                 (
                     ("said_gap", best - m["said"]),
-                    ("said_rank", 1 / (1 + place[h.entity.id])),
+                    ("said_rank", 1 / (1 + place[h.entity.id]) if m["said"] > 0 else 0.0),
                     ("same_session", same),
                 )
                 if m
@@ -1050,17 +1060,68 @@ def _rank(
 # A replaced item outranks every current one by this factor: its successor leads even when
 # the search did not find it (what replaced "the half marathon in April" is the answer).
 SUCCESSOR_LEAD = 3.0
+# ...and says this many times as much of the message.
+SAYS_LEAD = 1.5
 
 
 def _nothing_current_near(ranked: list[tuple[float, Candidate]], chosen: list[Hit]) -> bool:
-    """Whether the block's best current item is far less likely than its replaced first."""
-    p = {c.hit.entity.id: prob for prob, c in ranked}
-    top = p.get(chosen[0].entity.id, 0.0)
+    """Whether the block's best current item is far less likely than its replaced first
+    were that current, and says far less of the message ("Which tool do we use for the
+    standup?": "we use 1Password", replaced, is likely for "we use" alone and says about
+    as much as the standup's move to Google Meet, so what replaced it does not lead)."""
+    p = {c.hit.entity.id: (prob, c) for prob, c in ranked}
+    first = p.get(chosen[0].entity.id)
     current = max(
-        (p.get(h.entity.id, 0.0) for h in chosen if not h.entity.attributes.get("superseded_by")),
-        default=0.0,
+        (p[h.entity.id] for h in chosen if h.entity.id in p and not p[h.entity.id][1].superseded),
+        key=lambda pc: pc[0],
+        default=None,
     )
-    return top >= SUCCESSOR_LEAD * current
+    if first is None or current is None:
+        return first is not None
+    return as_current(first[1]) >= SUCCESSOR_LEAD * current[0] and _says(
+        first[1]
+    ) >= SAYS_LEAD * _says(current[1])
+
+
+def _says(c: Candidate) -> float:
+    """How much of the message the people of a candidate said (`Said.measure`)."""
+    return dict(c.said).get("said", 0.0)
+
+
+def _says_most(ranked: list[tuple[float, Candidate]], old: Hit, chosen: list[Hit]) -> bool:
+    """Whether the replaced item `old` says as much of the message as any current item of
+    the block ("Which tool do we use for the standup?": "we use 1Password" says only "use",
+    the standup's move says "standup", so what replaced the password manager is no answer)."""
+    said = {c.hit.entity.id: _says(c) for _, c in ranked}
+    mine = said.get(old.entity.id, 0.0)
+    return all(
+        said.get(h.entity.id, 0.0) <= mine
+        for h in chosen
+        if not h.entity.attributes.get("superseded_by")
+    )
+
+
+def _replaced_lead(ranked: list[tuple[float, Candidate]], chosen: list[Hit]) -> list[Hit]:
+    """`chosen` led by its best replaced item when that, were it current, would lead and it
+    says as much of the message as the rest: then what replaced it answers first ("Make me
+    a training plan for the race in April": the 10k that replaced the half marathon, not a
+    garden plan the model puts above the replaced plan only because it was replaced)."""
+    if not chosen:
+        return chosen
+    p = {c.hit.entity.id: (prob, c) for prob, c in ranked}
+    lead = p.get(chosen[0].entity.id, (0.0, None))[0]
+    best, old = max(
+        (
+            (as_current(c), h)
+            for h in chosen
+            if (c := p.get(h.entity.id, (0.0, None))[1]) is not None and c.superseded
+        ),
+        key=lambda t: t[0],
+        default=(0.0, None),
+    )
+    if old is None or old is chosen[0] or best <= lead or not _says_most(ranked, old, chosen):
+        return chosen
+    return [old] + [h for h in chosen if h is not old]
 
 
 def _successors_before(hits: list[Hit], later: dict[str, Entity]) -> list[Hit]:

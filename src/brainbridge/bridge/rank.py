@@ -53,6 +53,8 @@ FEATURES = (
     "said_by_named",
     "answers",
     "asked",
+    "kind_said",
+    "kind_sentence",
 )
 _SENTENCE = re.compile(r"(?<=[.!?|])\s+")
 # An exchange's text is "User: ... | AI: ...": what one side said.
@@ -127,11 +129,53 @@ def said_text(text: str) -> str:
     return _ASSISTANT.sub("", text, count=1)
 
 
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+# How a time is said: "yesterday", "last week", "two days ago", "on Friday", "at 4pm",
+# "June 13", "in 2022".
+_TIME = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|noon|midnight|weekends?|"
+    rf"{_WEEKDAY}|(?:last|next|this|past|coming|that|every)\s+(?:week|month|year|night|"
+    r"summer|winter|spring|fall|autumn|morning|evening|afternoon|time|" + _WEEKDAY + r")|"
+    r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|(?:19|20)\d{2})\b|"
+    r"\b(?-i:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b",
+    re.I,
+)
+# How a count or an amount is said: "3", "two", "a dozen", "$40".
+_AMOUNT = re.compile(
+    r"\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+    r"forty|fifty|hundred|thousand|dozen|couple|several|once|twice)\b",
+    re.I,
+)
+# How a place is said: "in Lisbon", "at the Quinta", "to Rome", "near Sintra".
+_PLACE = re.compile(r"\b(?i:in|at|to|from|near|around)\s+(?:the\s+)?[A-Z][\w'’-]+")
+# What kind of answer a question asks for, and how that kind is said.
+_ASKS = (
+    (
+        re.compile(
+            r"^\W*when\b|\b(?:what|which)\s+(?:time|day|date|year|month|week|weekday)s?\b|"
+            r"\bhow\s+long\s+ago\b|\bwhat\s+time\b",
+            re.I,
+        ),
+        _TIME,
+    ),
+    (re.compile(r"\bhow\s+(?:many|much|old|often|long|far)\b", re.I), _AMOUNT),
+    (re.compile(r"^\W*where\b|\b(?:what|which)\s+(?:city|country|town|place)\b", re.I), _PLACE),
+)
+
+
+def answer_kind(message: str) -> re.Pattern[str] | None:
+    """How an answer to `message` is said, when it asks for a time, an amount or a place
+    ("When did Jon go to Rome?": "last week"); None for other messages."""
+    return next((said for asks, said in _ASKS if asks.search(message)), None)
+
+
 class Said:
     """How much of the message itself (not a query made from it) a text covers."""
 
-    def __init__(self, coverage: Coverage) -> None:
+    def __init__(self, coverage: Coverage, message: str = "") -> None:
         self.coverage = coverage
+        self.kind = answer_kind(message)
         weights = coverage.weights
         self.rarest = max(weights, key=lambda k: (weights[k], k)) if weights else ""
 
@@ -162,6 +206,17 @@ class Said:
         def best(groups: dict[int, set[str]]) -> float:
             return max((math.fsum(weights[k] for k in g) for g in groups.values()), default=0.0)
 
+        # A question after a time or an amount is answered where one is said, best in the
+        # sentence that says the message's words ("Took a trip last week to Rome").
+        kind: dict[str, float] = {}
+        if self.kind is not None:
+            told = {bisect_right(cuts, m.start()) for m in self.kind.finditer(text)}
+            kind = {
+                "kind_said": float(bool(told)),
+                "kind_sentence": best({i: g for i, g in in_sentence.items() if i in told})
+                / cov.want,
+            }
+
         # What someone the message names said themselves ("What books has Melanie read?"
         # is answered where Melanie speaks): the rest of the message in their words.
         by_named = max(
@@ -178,6 +233,7 @@ class Said:
             "said_part": best(in_side) / cov.want,
             "said_rarest": float(self.rarest in found),
             "said_terms": len(found) / len(weights),
+            **kind,
         }
 
 
@@ -238,6 +294,11 @@ class RelevanceModel:
     weights: dict[str, float]
     threshold: float  # an item goes into the block only at or above this probability
     ask_threshold: float  # ...and, when the judge passed the message through, this one
+    ratio: float = 0.0  # ...and at least this share of the best item's probability
+
+    def bar(self, best: float) -> float:
+        """The probability an item needs when the block's best has `best`."""
+        return max(self.threshold, self.ratio * best)
 
     def probability(self, feats: dict[str, float]) -> float:
         z = self.bias + sum(self.weights.get(k, 0.0) * v for k, v in feats.items())
@@ -254,6 +315,7 @@ def model() -> RelevanceModel | None:
             {k: float(v) for k, v in raw["weights"].items()},
             float(raw["threshold"]),
             float(raw["ask_threshold"]),
+            float(raw.get("ratio", 0.0)),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -263,3 +325,10 @@ def probability(c: Candidate) -> float:
     """P(relevant) of one candidate; without a shipped model, its fused score."""
     m = model()
     return m.probability(features(c)) if m is not None else c.hit.score
+
+
+def as_current(c: Candidate) -> float:
+    """P(relevant) of a replaced candidate as if it still held: how well what replaced it
+    answers in its place (the model weighs the replaced statement itself down)."""
+    m = model()
+    return m.probability(features(c) | {"superseded": 0.0}) if m is not None else c.hit.score
