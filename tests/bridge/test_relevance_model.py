@@ -21,4 +21,4 @@ def test_the_model_loads_without_numpy_and_reads_every_feature() -> None:
 
     assert loaded is not None
     assert set(loaded.weights) == set(rank.FEATURES)
-    assert 0.0 < loaded.threshold <= loaded.ask_threshold < 1.0
+    assert 0.0 < loaded.threshold < 1.0 and 0.0 <= loaded.ratio < 1.0

@@ -293,7 +293,6 @@ class RelevanceModel:
     bias: float
     weights: dict[str, float]
     threshold: float  # an item goes into the block only at or above this probability
-    ask_threshold: float  # ...and, when the judge passed the message through, this one
     ratio: float = 0.0  # ...and at least this share of the best item's probability
 
     def bar(self, best: float) -> float:
@@ -314,7 +313,6 @@ def model() -> RelevanceModel | None:
             float(raw["bias"]),
             {k: float(v) for k, v in raw["weights"].items()},
             float(raw["threshold"]),
-            float(raw["ask_threshold"]),
             float(raw.get("ratio", 0.0)),
         )
     except (OSError, ValueError, KeyError, TypeError):

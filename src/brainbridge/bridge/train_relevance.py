@@ -39,8 +39,6 @@ TOKEN_COST = 0.25
 RATIOS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 # Most candidates are unlikely ones: the grid is finer where the threshold lands.
 THRESHOLDS = tuple(k / 400 for k in range(2, 40)) + tuple(k / 100 for k in range(10, 60))
-# Messages the judge passed through get context only when the best item is this likely.
-ASK_PRECISION = 0.6
 
 
 def load_rows(path: Path = FEATURES_FILE) -> dict[str, Any]:
@@ -120,21 +118,6 @@ def calibrate(questions: Sequence[dict[str, Any]]) -> tuple[float, float, list[s
     return chosen[0], chosen[1], curve
 
 
-def ask_threshold(questions: Sequence[dict[str, Any]]) -> float:
-    """The lowest probability at which a question's best candidate holds its evidence at
-    least ASK_PRECISION of the time."""
-    tops = sorted(
-        (max(q["candidates"], key=lambda c: c["p"]) for q in questions if q["candidates"]),
-        key=lambda c: -c["p"],
-    )
-    right, chosen = 0, 0.99
-    for i, c in enumerate(tops, 1):
-        right += bool(c["held"])
-        if right / i >= ASK_PRECISION and i >= 20:
-            chosen = c["p"]
-    return round(max(chosen, 0.0), 2)
-
-
 def fit(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """The model for the feature rows in `data`, and the calibration curve."""
     import numpy as np
@@ -153,7 +136,6 @@ def fit(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         "weights": dict(zip(names, w[:-1], strict=True)),
         "threshold": threshold,
         "ratio": ratio,
-        "ask_threshold": max(ask_threshold(questions), threshold),
         "trained_on": f"{len(rows)} labelled candidates of {len(questions)} questions",
     }
     return model, curve
@@ -179,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(curve))
     MODEL.write_text(json.dumps(model, indent=1) + "\n", "utf-8")
     print(
-        f"wrote {MODEL}: threshold {model['threshold']}, ratio {model['ratio']}, ask {model['ask_threshold']},"
+        f"wrote {MODEL}: threshold {model['threshold']}, ratio {model['ratio']},"
         f" {model['trained_on']}"
     )
     return 0
