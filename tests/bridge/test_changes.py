@@ -19,6 +19,9 @@ from brainbridge.bridge.changes import _cue_sentences, _subject, changed_part, k
         "Tomás wants a migration plan from Airflow to Dagster by end of Q1.",
         "I'm hiring a senior data engineer to replace Farah.",
         "We can switch to Meet later if Zoom keeps failing.",
+        # Code is pushed too.
+        "I pushed the fix to main.",
+        "I pushed it to the shared repo.",
     ],
 )
 def test_no_change_is_told(said: str) -> None:
@@ -34,6 +37,8 @@ def test_no_change_is_told(said: str) -> None:
         "We dropped Zoom for Meet.",
         "Actually the ceremony moved to 5pm because of the heat.",
         "I quit smoking last week.",
+        "Baker & Sons pushed the start to March 10 because of another job.",
+        "They bumped the call to 3pm.",
     ],
 )
 def test_a_change_is_told(said: str) -> None:

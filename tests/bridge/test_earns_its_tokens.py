@@ -1233,6 +1233,36 @@ async def test_a_change_to_one_part_of_a_statement_leaves_the_rest_current(
     assert '"ceremony at 4pm" superseded on 2026-09-10' in old
 
 
+async def test_a_start_pushed_to_a_new_day_replaces_the_clause_that_said_when(
+    tmp_path: Path,
+) -> None:
+    # "pushed the start to March 10" was no change at all (only "pushed back / out" were),
+    # so "When do Baker and Sons start?" led with March 3, unmarked. The clause that said
+    # when is what moved; what they quoted still holds.
+    told = [
+        (
+            "I'm renovating the bathroom, Baker & Sons quoted 14k and they can start on March 3.",
+            "14k from Baker & Sons, starting March 3. Noted.",
+            date(2026, 2, 1),
+        ),
+        (
+            "Baker & Sons pushed the start to March 10 because of another job.",
+            "Noted.",
+            date(2026, 2, 20),
+        ),
+    ]
+    start, quote = await _asked(
+        tmp_path,
+        told,
+        "When do Baker and Sons start on the bathroom?",
+        "What did Baker and Sons quote for the bathroom?",
+    )
+    assert "March 10" in _items(start.block)[0], start.block
+    [old] = [line for line in _items(start.block) if "March 3" in line]
+    assert '["they can start on March 3" superseded on 2026-02-20 by: Baker & Sons pushed' in old
+    assert "14k" in _items(quote.block)[0], quote.block
+
+
 async def test_a_statement_changed_in_part_is_open_to_a_change_of_another_part(
     tmp_path: Path,
 ) -> None:

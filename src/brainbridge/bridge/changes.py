@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from brainbridge.bridge.queries import FILLER, keywords
+from brainbridge.bridge.rank import answer_kind
 from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
@@ -54,6 +55,9 @@ CHANGE = re.compile(
     r"no longer|not anymore|any ?more|instead|from now on|is now|are now|"
     r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|new (?:\w+ )?(?:is|will be)|"
     r"took over|turns out|actually|"
+    # "pushed the start to March 10", "bumped the call to 3pm": pushed to a day or a time
+    # ("pushed the fix to main" is no change of anything the user said).
+    rf"(?:pushed|bumped)\s+(?:[\w'’&-]+\s+){{0,3}}?(?:to|until|till)\s+(?:{DAY}|{TIME})|"
     # "starting this week", "as of Monday", "effective today": a change with its start date.
     r"(?:starting|beginning|effective|as of)\s+(?:this|next|today|tomorrow|now|on|from|in|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
@@ -154,12 +158,22 @@ _CLAUSE_END = re.compile(
 )
 
 
-def changed_part(text: str, words: set[str]) -> str:
+def changed_part(text: str, words: set[str], of_when: bool = False) -> str:
     """The clauses of `text` that speak of `words` (a change's topic), when others speak
-    of something else; "" when the change touches all of it."""
+    of something else; "" when the change touches all of it. A change of when
+    (`of_when`) replaces the clause that says when: of those, the one that speaks of
+    `words`, or else the one right after them ("Baker & Sons quoted 14k and they can start
+    on March 3", then "Baker & Sons pushed the start to March 10": the start)."""
     clauses = [c.strip(" ,;:") for c in _CLAUSE_END.split(text) if c.strip(" ,;:")]
     about = [topic(c) for c in clauses]
     changed = [c for c, t in zip(clauses, about, strict=True) if t & words]
+    if of_when and changed and not any(_SAYS_WHEN.search(c) for c in changed):
+        after = [
+            clauses[i + 1]
+            for i, t in enumerate(about[:-1])
+            if t & words and not about[i + 1] & words and _SAYS_WHEN.search(clauses[i + 1])
+        ]
+        changed = after or changed
     # A question ("..., can you help me plan the agenda?") states nothing that stays.
     stays = [c for c, t in zip(clauses, about, strict=True) if t and not t & words]
     if not changed or all(c.endswith("?") for c in stays):
@@ -169,9 +183,14 @@ def changed_part(text: str, words: set[str]) -> str:
 
 def unchanged_for(ent: Entity, message: str) -> bool:
     """Whether a statement changed in part still holds for what `message` asks: "Where is
-    the wedding venue?" after only the ceremony's time moved."""
+    the wedding venue?" after only the ceremony's time moved. A question after a time (an
+    amount, a place) asks for the part that says one: "When do Baker & Sons start?" after
+    "they can start on March 3" moved."""
     part = ent.attributes.get("superseded_part")
-    return isinstance(part, str) and bool(part) and not topic(part) & topic(message)
+    if not isinstance(part, str) or not part or topic(part) & topic(message):
+        return False
+    kind = answer_kind(message)
+    return kind is None or not kind.search(part)
 
 
 # "the end of May", "a quick change": after an article a verb's bare form is a noun.
@@ -405,20 +424,20 @@ def _find_retired(
                 why = "ended"
             else:
                 continue
-        found.append(Retired(ent, why, _part(ent, subject or words)))
+        found.append(Retired(ent, why, _part(ent, subject or words, of_when)))
     if by_subject and not found:
         # "The offsite got moved to ...": the latest statement about the offsite, only.
         last = max(by_subject, key=_recency)
-        found = [Retired(last, "changed", _part(last, subject or words))]
+        found = [Retired(last, "changed", _part(last, subject or words, of_when))]
     return found
 
 
-def _part(ent: Entity, words: set[str]) -> str:
+def _part(ent: Entity, words: set[str], of_when: bool = False) -> str:
     """What of `ent` a change of `words` replaces, with what an earlier change replaced."""
     if ent.type != CHAT_EXCHANGE:
         return ""
     earlier = str(ent.attributes.get("superseded_part") or "")
-    return changed_part(said(ent), words | topic(earlier))
+    return changed_part(said(ent), words | topic(earlier), of_when)
 
 
 # A change of when: "moved the party to Sunday", "pushed the call to 3pm", "postponed
@@ -481,7 +500,7 @@ _FIRST_PERSON_SUBJECT = re.compile(r"^\W*(?:i|we|i'm|we're|i've|we've)\b", re.I)
 # follows "from now on" ("from now on the standup is ..."), or the sentence's subject
 # before its verb ("the standup is now ...", "standup got moved").
 _OBJECT = re.compile(
-    rf"\b(?:{_CHANGED})\s+((?:[\w'’\-]+\s+){{1,3}}?)"
+    rf"\b(?:{_CHANGED}|pushed|bumped)\s+((?:[\w'’\-]+\s+){{1,3}}?)"
     r"(?:to|from|over|back|into|onto|until|till|for|starting|beginning|on|at|by)\b",
     re.I,
 )
