@@ -1251,16 +1251,19 @@ async def test_a_start_pushed_to_a_new_day_replaces_the_clause_that_said_when(
             date(2026, 2, 20),
         ),
     ]
-    start, quote = await _asked(
+    start, quote, again = await _asked(
         tmp_path,
         told,
         "When do Baker and Sons start on the bathroom?",
         "What did Baker and Sons quote for the bathroom?",
+        # An amount asked for: the date's digits in the moved clause are no amount.
+        "How much was the quote for the bathroom again?",
     )
     assert "March 10" in _items(start.block)[0], start.block
     [old] = [line for line in _items(start.block) if "March 3" in line]
     assert '["they can start on March 3" superseded on 2026-02-20 by: Baker & Sons pushed' in old
     assert "14k" in _items(quote.block)[0], quote.block
+    assert "14k" in _items(again.block)[0], again.block
 
 
 async def test_a_statement_changed_in_part_is_open_to_a_change_of_another_part(

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from brainbridge.bridge.queries import FILLER, keywords
-from brainbridge.bridge.rank import answer_kind
+from brainbridge.bridge.rank import asks_time
 from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
@@ -183,14 +183,13 @@ def changed_part(text: str, words: set[str], of_when: bool = False) -> str:
 
 def unchanged_for(ent: Entity, message: str) -> bool:
     """Whether a statement changed in part still holds for what `message` asks: "Where is
-    the wedding venue?" after only the ceremony's time moved. A question after a time (an
-    amount, a place) asks for the part that says one: "When do Baker & Sons start?" after
-    "they can start on March 3" moved."""
+    the wedding venue?" after only the ceremony's time moved. A question after a time asks
+    for the part that says one: "When do Baker & Sons start?" after "they can start on
+    March 3" moved ("How much was the quote?" does not: a date's digits are no amount)."""
     part = ent.attributes.get("superseded_part")
     if not isinstance(part, str) or not part or topic(part) & topic(message):
         return False
-    kind = answer_kind(message)
-    return kind is None or not kind.search(part)
+    return not (asks_time(message) and _SAYS_WHEN.search(part))
 
 
 # "the end of May", "a quick change": after an article a verb's bare form is a noun.

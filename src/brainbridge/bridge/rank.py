@@ -170,6 +170,11 @@ def answer_kind(message: str) -> re.Pattern[str] | None:
     return next((said for asks, said in _ASKS if asks.search(message)), None)
 
 
+def asks_time(message: str) -> bool:
+    """Whether `message` asks for a time ("When do they start?", "What time is it at?")."""
+    return answer_kind(message) is _TIME
+
+
 class Said:
     """How much of the message itself (not a query made from it) a text covers."""
 
