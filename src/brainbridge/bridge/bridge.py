@@ -1025,10 +1025,8 @@ def _rank(
     # Place among the candidates by what they said of the message: ties share a place, and
     # saying none of it is no place at all (a vague message's candidates are not ordered
     # by their ids).
-    values = sorted((m.get("said", 0.0) for m in measured.values()), reverse=True)
-    place = {
-        eid: bisect_left([-v for v in values], -m.get("said", 0.0)) for eid, m in measured.items()
-    }
+    descending = sorted(-m.get("said", 0.0) for m in measured.values())
+    place = {eid: bisect_left(descending, -m.get("said", 0.0)) for eid, m in measured.items()}
     order = sorted(measured, key=lambda e: (-measured[e].get("said", 0.0), e))
     history = {h.entity.id: h.entity for _, hits in results for h in hits if _position(h.entity)}
     top = next((history[e] for e in order if e in history), None)
@@ -1069,7 +1067,7 @@ def _nothing_current_near(ranked: list[tuple[float, Candidate]], chosen: list[Hi
     were that current, and says far less of the message ("Which tool do we use for the
     standup?": "we use 1Password", replaced, is likely for "we use" alone and says about
     as much as the standup's move to Google Meet, so what replaced it does not lead)."""
-    p = {c.hit.entity.id: (prob, c) for prob, c in ranked}
+    p = _by_id(ranked)
     first = p.get(chosen[0].entity.id)
     current = max(
         (p[h.entity.id] for h in chosen if h.entity.id in p and not p[h.entity.id][1].superseded),
@@ -1078,9 +1076,13 @@ def _nothing_current_near(ranked: list[tuple[float, Candidate]], chosen: list[Hi
     )
     if first is None or current is None:
         return first is not None
-    return as_current(first[1]) >= SUCCESSOR_LEAD * current[0] and _says(
-        first[1]
-    ) >= SAYS_LEAD * _says(current[1])
+    likelier = as_current(first[1]) >= SUCCESSOR_LEAD * current[0]
+    return likelier and _says(first[1]) >= SAYS_LEAD * _says(current[1])
+
+
+def _by_id(ranked: list[tuple[float, Candidate]]) -> dict[int, tuple[float, Candidate]]:
+    """Each ranked candidate, with its probability, by its entity's id."""
+    return {c.hit.entity.id: (prob, c) for prob, c in ranked}
 
 
 def _says(c: Candidate) -> float:
@@ -1088,16 +1090,15 @@ def _says(c: Candidate) -> float:
     return dict(c.said).get("said", 0.0)
 
 
-def _says_most(ranked: list[tuple[float, Candidate]], old: Hit, chosen: list[Hit]) -> bool:
-    """Whether the replaced item `old` says as much of the message as any current item of
-    the block ("Which tool do we use for the standup?": "we use 1Password" says only "use",
+def _says_most(p: dict[int, tuple[float, Candidate]], old: Candidate, chosen: list[Hit]) -> bool:
+    """Whether the replaced `old` says as much of the message as every current item of the
+    block ("Which tool do we use for the standup?": "we use 1Password" says only "use",
     the standup's move says "standup", so what replaced the password manager is no answer)."""
-    said = {c.hit.entity.id: _says(c) for _, c in ranked}
-    mine = said.get(old.entity.id, 0.0)
+    mine = _says(old)
     return all(
-        said.get(h.entity.id, 0.0) <= mine
+        _says(p[h.entity.id][1]) <= mine
         for h in chosen
-        if not h.entity.attributes.get("superseded_by")
+        if h.entity.id in p and not h.entity.attributes.get("superseded_by")
     )
 
 
@@ -1108,18 +1109,17 @@ def _replaced_lead(ranked: list[tuple[float, Candidate]], chosen: list[Hit]) -> 
     garden plan the model puts above the replaced plan only because it was replaced)."""
     if not chosen:
         return chosen
-    p = {c.hit.entity.id: (prob, c) for prob, c in ranked}
-    lead = p.get(chosen[0].entity.id, (0.0, None))[0]
-    best, old = max(
-        (
-            (as_current(c), h)
-            for h in chosen
-            if (c := p.get(h.entity.id, (0.0, None))[1]) is not None and c.superseded
-        ),
-        key=lambda t: t[0],
-        default=(0.0, None),
-    )
-    if old is None or old is chosen[0] or best <= lead or not _says_most(ranked, old, chosen):
+    p = _by_id(ranked)
+    lead = p[chosen[0].entity.id][0] if chosen[0].entity.id in p else 0.0
+    replaced = [
+        (as_current(p[h.entity.id][1]), h)
+        for h in chosen
+        if h.entity.id in p and p[h.entity.id][1].superseded
+    ]
+    if not replaced:
+        return chosen
+    best, old = max(replaced, key=lambda t: t[0])
+    if old is chosen[0] or best <= lead or not _says_most(p, p[old.entity.id][1], chosen):
         return chosen
     return [old] + [h for h in chosen if h is not old]
 
