@@ -1266,6 +1266,30 @@ async def test_a_start_pushed_to_a_new_day_replaces_the_clause_that_said_when(
     assert "14k" in _items(again.block)[0], again.block
 
 
+async def test_an_amount_asked_of_a_statement_whose_date_moved_comes_from_it(
+    tmp_path: Path,
+) -> None:
+    # Only the due date moved; the amount still holds. "How much" shares the invoice's
+    # name with the moved clause, which had made the whole statement read as replaced, and
+    # the new due date ("the 30th") read as an amount: the block led with the move.
+    told = [
+        ("The Halcyon invoice is due on the 15th, it's 4,200 euros.", "Noted.", date(2026, 8, 4)),
+        (
+            "Halcyon asked for more time, the invoice is now due the 30th.",
+            "Okay, moving it to the 30th.",
+            date(2026, 8, 10),
+        ),
+    ]
+    much, due = await _asked(
+        tmp_path,
+        told,
+        "How much was the Halcyon invoice for again?",
+        "When is the Halcyon invoice due?",
+    )
+    assert "4,200" in _items(much.block)[0], much.block
+    assert "now due the 30th" in _items(due.block)[0], due.block
+
+
 async def test_a_statement_changed_in_part_is_open_to_a_change_of_another_part(
     tmp_path: Path,
 ) -> None:

@@ -48,6 +48,11 @@ def test_questions_after_a_time_an_amount_or_a_place_know_how_the_answer_reads()
     ]
     many = answer_kind("How many people are coming to the offsite?")
     assert many is not None and many.search("twelve of us") and not many.search("all of us")
+    # A day of the month or a time of day is when, not how much.
+    assert [m.group() for m in many.finditer("due the 30th at 3:15 or 4pm, it's 4,200")] == [
+        "4,200"
+    ]
+    assert when.search("the invoice is now due the 30th")
     where = answer_kind("Where is the offsite this year?")
     assert where is not None and where.search("It is at the Lake House")
     assert answer_kind("What did Jon say about the studio?") is None

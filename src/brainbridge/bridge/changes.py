@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from brainbridge.bridge.queries import FILLER, keywords
-from brainbridge.bridge.rank import asks_time
+from brainbridge.bridge.rank import answer_kind, asks_time
 from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
@@ -185,9 +185,18 @@ def unchanged_for(ent: Entity, message: str) -> bool:
     """Whether a statement changed in part still holds for what `message` asks: "Where is
     the wedding venue?" after only the ceremony's time moved. A question after a time asks
     for the part that says one: "When do Baker & Sons start?" after "they can start on
-    March 3" moved ("How much was the quote?" does not: a date's digits are no amount)."""
+    March 3" moved ("How much was the quote?" does not: a date's digits are no amount).
+    A question after a kind of answer that the statement says outside the changed part
+    is answered by it, whatever it is about: "How much was the Halcyon invoice for?" after
+    only its due date moved."""
     part = ent.attributes.get("superseded_part")
-    if not isinstance(part, str) or not part or topic(part) & topic(message):
+    if not isinstance(part, str) or not part:
+        return False
+    kind = answer_kind(message)
+    said = str(ent.attributes.get("user_message") or ent.description)
+    if kind is not None and not kind.search(part) and kind.search(said):
+        return True
+    if topic(part) & topic(message):
         return False
     return not (asks_time(message) and _SAYS_WHEN.search(part))
 

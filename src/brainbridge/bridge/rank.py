@@ -136,14 +136,17 @@ _TIME = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|noon|midnight|weekends?|"
     rf"{_WEEKDAY}|(?:last|next|this|past|coming|that|every)\s+(?:week|month|year|night|"
     r"summer|winter|spring|fall|autumn|morning|evening|afternoon|time|" + _WEEKDAY + r")|"
-    r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|(?:19|20)\d{2})\b|"
+    r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|(?:19|20)\d{2}|"
+    r"\d{1,2}(?:st|nd|rd|th))\b|"
     r"\b(?-i:January|February|March|April|May|June|July|August|September|October|November|"
     r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b",
     re.I,
 )
-# How a count or an amount is said: "3", "two", "a dozen", "$40".
+# How a count or an amount is said: "3", "two", "a dozen", "$40", "4,200"; not a day of
+# the month ("the 30th") or a time of day ("3:15", "4pm").
 _AMOUNT = re.compile(
-    r"\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+    r"(?<![\d:])(?>\d+(?:[.,]\d+)*)(?!st\b|nd\b|rd\b|th\b|:\d|\s*[ap]\.?m\b)|"
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
     r"forty|fifty|hundred|thousand|dozen|couple|several|once|twice)\b",
     re.I,
 )
