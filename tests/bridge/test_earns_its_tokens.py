@@ -1346,6 +1346,42 @@ async def test_a_piece_of_work_gets_the_preference_that_speaks_of_two_of_its_wor
     assert other.judgment is Judgment.PASS_THROUGH, other.reasons
 
 
+async def test_a_piece_of_work_for_a_thing_the_user_prefers_a_way_gets_the_preference(
+    tmp_path: Path,
+) -> None:
+    # "Make" was no verb of work, and only the head word ("template") was compared: what
+    # the template is for ("invoice") is what the preference speaks of.
+    made, other = await _asked(
+        tmp_path,
+        ["I prefer invoices with the VAT shown on a separate line, customers ask about it."],
+        "Make an invoice template for a brake service.",
+        "Make sure the tyres are pumped before the ride, any tips?",
+    )
+    assert made.judgment is Judgment.ENRICH, made.reasons
+    assert "an invoice template" in " ".join(made.reasons)
+    assert "VAT shown on a separate line" in _items(made.block)[0]
+    assert other.judgment is Judgment.PASS_THROUGH, other.reasons
+
+
+async def test_someone_from_past_conversations_is_named_in_lower_case_as_an_owner(
+    tmp_path: Path,
+) -> None:
+    # "what's luisa's schedule going to be" passed through as a general question: only a
+    # capitalised word could name someone the user had talked about.
+    told = [
+        "I run a bike repair shop with two mechanics, Dev and Luisa.",
+        "Luisa handles all the e-bike repairs, she did the Bosch certification.",
+        "Luisa wants to go down to four days a week from September.",
+    ]
+    asked, world = await _asked(
+        tmp_path, told, "what's luisa's schedule going to be", "what's the world's longest bridge"
+    )
+    assert asked.judgment is Judgment.ENRICH, asked.reasons
+    # Without vectors "schedule" is in no entry: which of Luisa's exchanges leads is open.
+    assert any("four days a week" in line for line in _items(asked.block)), asked.block
+    assert world.judgment is Judgment.PASS_THROUGH, world.reasons
+
+
 async def test_an_exchange_beside_a_match_that_vectors_list_but_do_not_find_close_is_no_item(
     tmp_path: Path,
 ) -> None:

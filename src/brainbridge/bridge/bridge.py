@@ -35,6 +35,7 @@ from brainbridge.bridge.names import (
     NameIndex,
     capitalised_words,
     history_names,
+    owner_words,
 )
 from brainbridge.bridge.own import OwnWorld
 from brainbridge.bridge.predicates import PREDICATE_WORDS, USER, owned_roles
@@ -279,9 +280,10 @@ class Bridge:
         # a name-like word used in a few past exchanges is someone the user has talked about.
         # "Kevin's cohort" names Kevin Alvarez: "Kevin" is not someone else as well.
         matched = {POSSESSIVE.sub("", w.lower()) for m in found for w in m.matched.split()}
+        # "what's luisa's schedule": typed in lower case, an owner may be one of them too.
         words = [
             w
-            for w in capitalised_words(message)
+            for w in dict.fromkeys([*capitalised_words(message), *owner_words(message)])
             if POSSESSIVE.sub("", w.lower()) not in matched and w.lower() not in CALENDAR_WORDS
         ]
         if words:

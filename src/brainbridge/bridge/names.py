@@ -45,6 +45,17 @@ def capitalised_words(message: str) -> list[str]:
     )
 
 
+# A lower-case word with a possessive -s: how a message typed in lower case names someone
+# ("who is ben's teacher").
+_OWNER = re.compile(rf"\b([{LOWER}]{{2,}})['’]s\b")
+
+
+def owner_words(message: str) -> list[str]:
+    """Lower-case words written as an owner ("what's luisa's schedule": luisa), once each;
+    never a function word ("what's", "let's")."""
+    return list(dict.fromkeys(w for w in _OWNER.findall(message) if w not in STOPWORDS))
+
+
 # Past exchanges read to see how a word is written there, and how many of its uses must
 # be capitalised for it to be a name the user talked about.
 HISTORY_SAMPLE = 20

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from brainbridge.bridge.block import BlockItem, ranked_block
 from brainbridge.bridge.judge import QUESTION
+from brainbridge.bridge.names import owner_words
 from brainbridge.bridge.predicates import OWNED, PREDICATE_WORDS, ROLE_WORDS, USER
 from brainbridge.model import PREFERENCE, Entity, holds_at
 from brainbridge.search.relevance import stem
@@ -59,7 +60,7 @@ MEAL_KINDS = frozenset({"diet", "allergy"})
 # "Write the runbook for the cutover", "draft a short status update": a piece of work the
 # user asks to be made; what it is comes last before "for"/"to"/... or the end.
 _MAKE = re.compile(
-    r"\b(?:write|draft|prepare|outline|compose|sketch|plan|create|put together)\s+"
+    r"\b(?:write|draft|prepare|outline|compose|sketch|plan|create|make|design|put together)\s+"
     r"(?:me\s+|us\s+)?((?:[\w'’-]+\s+){0,4}?[\w'’-]+)"
     r"(?=\s+(?:for|to|about|on|with|of|that|which|by|in|from|before|after|so)\b|\s*[.?!,;:]|\s*$)",
     re.I,
@@ -70,7 +71,6 @@ _PREFERRED = 3
 _FILLER = frozenset({"a", "an", "the", "my", "our", "to", "it", "them", "when", "if", "as", "with"})
 # A capitalised word, possessive -s off: how a short question names someone.
 _NAME = re.compile(rf"\b([{UPPER}][{LOWER}]{{2,}})(?:['’]s)?\b")
-_OWNER = re.compile(rf"\b([{LOWER}]{{2,}})['’]s\b")
 # The user's facts and people kept: a person's life has dozens, not thousands.
 MAX_KEPT = 200
 _USERS = f"{USER}'s "
@@ -92,6 +92,11 @@ def _kind_of(ent: Entity) -> set[str]:
         return {str(predicate).strip().lower()} - {""}
     role = str(ent.attributes.get("role") or "").lower()
     return set(re.findall(r"[a-z][\w\-']*", role))
+
+
+def _a(thing: str) -> str:
+    """`thing` after its indefinite article ("an invoice template")."""
+    return ("an " if thing[:1].lower() in "aeiou" else "a ") + thing
 
 
 def _preferred(ent: Entity, first: int | None = _PREFERRED) -> set[str]:
@@ -183,22 +188,24 @@ class OwnWorld:
         asking to make one ("write the runbook for the cutover": "I prefer runbooks as
         numbered checklists"), else ("", [])."""
         for m in _MAKE.finditer(message):
-            head = m.group(1).split()[-1].lower()
-            if head in _FILLER or len(head) < 3:
+            said = [w.lower() for w in m.group(1).split()]
+            if said[-1] in _FILLER or len(said[-1]) < 3:
                 continue
-            wanted = stem(head)
+            # The head, or the noun before it that says what it is for ("an invoice
+            # template" after "I prefer invoices with the VAT on a separate line")...
+            wanted = {stem(w) for w in said[-2:] if len(w) > 3 and w not in STOPWORDS}
+            wanted.add(stem(said[-1]))
             # ...or two words of it that the preference speaks of ("a menu board line" after
             # "I prefer short punchy descriptions on the menu board").
-            said = [w.lower() for w in m.group(1).split()]
             words = {stem(w) for w in said if len(w) > 2 and w not in STOPWORDS}
             found = [
                 e
                 for e in self._preferences
-                if wanted in _preferred(e) or len(words & _preferred(e, None)) >= 2
+                if wanted & _preferred(e) or len(words & _preferred(e, None)) >= 2
             ]
             if found:
                 thing = " ".join(w for w in said if w not in _FILLER)
-                return f"how the user likes a {thing}", found
+                return f"how the user likes {_a(thing)}", found
         return "", []
 
     def lookup(self, message: str) -> tuple[str, list[Entity]]:
@@ -213,7 +220,7 @@ class OwnWorld:
                 return asked, found
         # "Oskar's number?": one of the user's people, by a word of their name as written,
         # or in lower case as the owner of something ("who is ben's teacher").
-        for name in [*_NAME.findall(message), *_OWNER.findall(message)]:
+        for name in [*_NAME.findall(message), *owner_words(message)]:
             found = [
                 e
                 for e in self._entities
