@@ -26,7 +26,7 @@ STOPWORDS = frozenset(
     ourselves out over own same she should so some such than that the their theirs them
     themselves then there these they this those through to too under until up very was we were
     what when where which while who whom why will with would you your yours yourself yourselves
-    also get got go going gonna let lets like make made may might much must need ok okay really
+    also get got go going gonna let lets like make made many may might much must need ok okay really
     said say says still tell thing things think want wanted well yeah yes""".split()
 )
 

@@ -1382,6 +1382,23 @@ async def test_someone_from_past_conversations_is_named_in_lower_case_as_an_owne
     assert world.judgment is Judgment.PASS_THROUGH, world.reasons
 
 
+async def test_how_many_is_how_a_question_asks_not_what_it_is_about(tmp_path: Path) -> None:
+    # "many", a word no entry holds, weighed as much as "autumn" against a first look at
+    # the brain: the user's own question about their mechanics passed through.
+    [asked] = await _asked(
+        tmp_path,
+        [
+            "I run a small bike repair shop called Spoke & Chain with two mechanics, Dev and Luisa.",
+            "Our lease on the shop is 2,300 a month and it comes up for renewal on June 30.",
+            "My accountant is Priya Nair, she wants the Q1 receipts by April 12.",
+            "We order parts from Velotech in Utrecht, delivery usually takes four days.",
+        ],
+        "How many mechanics will I have in the autumn?",
+    )
+    assert asked.judgment is Judgment.ENRICH, asked.reasons
+    assert "two mechanics" in _items(asked.block)[0]
+
+
 async def test_an_exchange_beside_a_match_that_vectors_list_but_do_not_find_close_is_no_item(
     tmp_path: Path,
 ) -> None:
