@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from brainbridge.when import Bounds, Calendar, bounds, resolve, span
+from brainbridge.when import Bounds, Calendar, bounds, resolve, span, written_dates
 
 WED = date(2026, 11, 25)  # a Wednesday
 SPRINTS = Calendar(sprint_start=date(2026, 11, 16), sprint_days=14)
@@ -81,3 +81,23 @@ def test_a_weekday_with_its_date_picks_the_month_where_they_agree() -> None:
     # Said on Monday the 2nd: the 4th of this month is a Wednesday, next month's a Friday.
     assert resolve("Friday the 4th", date(2026, 11, 2)) == date(2026, 12, 4)
     assert bounds("No deploys until Friday the 11th.", WED).ends == date(2026, 12, 11)
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("What did Gina find for her store on 1 February, 2023?", ("2023-02-01", "2023-02-01")),
+        ("Who did Maria have dinner with on May 3, 2023?", ("2023-05-03", "2023-05-03")),
+        ("what did we decide on the 3rd of June 2026", ("2026-06-03", "2026-06-03")),
+        ("What did Mel paint in July 2023?", ("2023-07-01", "2023-07-31")),
+        ("1:56 pm on 8 May, 2023", ("2023-05-08", "2023-05-08")),
+        ("What happened in 2023?", None),
+        ("on Feb 30, 2023", None),
+        ("When is the dentist on May 3?", None),
+    ],
+)
+def test_a_date_written_out_with_its_year_is_read_as_its_days(
+    text: str, days: tuple[str, str] | None
+) -> None:
+    got = written_dates(text)
+    assert (got and (got[0].isoformat(), got[1].isoformat())) == days

@@ -342,3 +342,33 @@ def _after(today: date, n: int, unit: str, calendar: Calendar) -> date:
 def _count(word: str) -> int:
     w = word.lower()
     return int(w) if w.isdigit() else _NUMBERS.get(w, 1)
+
+
+# A date written out with its year, or a month with its year: "on May 23, 2023",
+# "on 3 June, 2023", "in July 2023".
+_WRITTEN_DAY = re.compile(
+    rf"\b(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{_MONTH})\.?|"
+    rf"(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?),?\s+(?P<y>\d{{4}})\b",
+    re.I,
+)
+_WRITTEN_MONTH = re.compile(rf"\b(?P<m>{_MONTH})\.?,?\s+(?P<y>\d{{4}})\b", re.I)
+
+
+def _month_number(word: str) -> int:
+    return next(i for i, m in enumerate(_MONTHS, start=1) if m.startswith(word.lower()[:3]))
+
+
+def written_dates(text: str) -> tuple[date, date] | None:
+    """The first and last day of the first date written out with its year in `text` ("What
+    did Gina find on 1 February, 2023?": that day; "in July 2023": the month), or None."""
+    if m := _WRITTEN_DAY.search(text):
+        month = _month_number(m.group("m1") or m.group("m2"))
+        try:
+            day = date(int(m.group("y")), month, int(m.group("d1") or m.group("d2")))
+        except ValueError:
+            return None
+        return day, day
+    if m := _WRITTEN_MONTH.search(text):
+        first = date(int(m.group("y")), _month_number(m.group("m")), 1)
+        return first, _add_months(first, 1) - timedelta(days=1)
+    return None

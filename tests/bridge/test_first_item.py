@@ -6,6 +6,7 @@ matched only on common words hands its lead to nothing."""
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 
 from benchmarks import scenarios
@@ -70,6 +71,30 @@ async def test_a_question_after_a_time_leads_with_where_the_time_is_said(tmp_pat
         "When was I in Rome, remind me?",
     )
     assert "last October" in first, first
+
+
+async def test_a_question_naming_a_date_leads_with_what_was_said_that_day(tmp_path: Path) -> None:
+    # Three talks about the garden, months apart: which one "on June 3, 2026" means is the
+    # day each was said, not their words.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        for n, (text, day) in enumerate(
+            [
+                ("We planted tomatoes and basil in the garden beds.", date(2026, 4, 12)),
+                ("The garden needs a new fence, the old one fell over.", date(2026, 6, 3)),
+                ("I want to add a small pond to the garden next year.", date(2026, 8, 20)),
+            ],
+            start=1,
+        ):
+            await bridge.observe_now(f"s{n}", 1, text, "Noted.", today=day)
+        await bridge.drain()
+        asked = Bridge(brain)
+        result = await asked.enrich("What did I say about the garden on June 3, 2026?")
+        await asked.drain()
+    finally:
+        await brain.close()
+    assert "new fence" in _first(result.block), result.block
 
 
 async def test_what_replaced_a_statement_leads_where_the_statement_would(tmp_path: Path) -> None:

@@ -1024,6 +1024,11 @@ def _rank(
         for h in hits
     }
     best = max((m.get("said", 0.0) for m in measured.values()), default=0.0)
+    # "What did I say about the garden on June 3?": how near each candidate was said to
+    # the date the message names, shared among those said near it (a day of one talk
+    # settles more than a session of twenty exchanges).
+    near = {h.entity.id: said.on_date(h.entity) for _, hits in results for h in hits if said.dated}
+    dated = sum(1 for v in near.values() if v > 0)
     # Place among the candidates by what they said of the message: ties share a place, and
     # saying none of it is no place at all (a vague message's candidates are not ordered
     # by their ids).
@@ -1049,6 +1054,8 @@ def _rank(
                 if m
                 else ()
             )
+            if dated:
+                gap = (*gap, ("on_date", near[h.entity.id] / dated))
             c = Candidate(h, i, rank, len({q for q, _ in seen}), (*m.items(), *gap))
             # The user's own facts of the kind the message names are what it asks for.
             out.append((1.0 if "own" in h.retrievers else probability(c), c))

@@ -13,13 +13,19 @@ import math
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
 from brainbridge.model import CHAT_EXCHANGE, Entity, Hit
 from brainbridge.search.relevance import Coverage, stem
+from brainbridge.when import written_dates
 from brainbridge.words import query_terms
 
+# How far, in days, what a candidate was said on may be from the date a message names
+# (`Said.on_date`).
+DATE_NEAR = 1
+DATE_WEEK = 7
 MODEL = Path(__file__).with_name("data") / "relevance_model.json"
 # Without vectors, cosine features are absent; the model then reads them as 0 and
 # `has_cosine` tells it so.
@@ -55,6 +61,7 @@ FEATURES = (
     "asked",
     "kind_said",
     "kind_sentence",
+    "on_date",
 )
 _SENTENCE = re.compile(r"(?<=[.!?|])\s+")
 # An exchange's text is "User: ... | AI: ...": what one side said.
@@ -184,8 +191,27 @@ class Said:
     def __init__(self, coverage: Coverage, message: str = "") -> None:
         self.coverage = coverage
         self.kind = answer_kind(message)
+        self.dated = written_dates(message)
         weights = coverage.weights
         self.rarest = max(weights, key=lambda k: (weights[k], k)) if weights else ""
+
+    def on_date(self, ent: Entity) -> float:
+        """How close what `ent` was said on comes to the date the message names ("What did
+        Gina find on 1 February, 2023?"): 1 on it (a day either side), 0.5 within a week;
+        0 when either has no date."""
+        when = str(ent.attributes.get("date") or ent.attributes.get("valid_from") or "")
+        if self.dated is None or not when:
+            return 0.0
+        try:
+            said = date.fromisoformat(when[:10])
+        except ValueError:
+            # An imported transcript's own wording ("1:56 pm on 8 May, 2023").
+            if (written := written_dates(when)) is None:
+                return 0.0
+            said = written[0]
+        first, last = self.dated
+        off = max((first - said).days, (said - last).days, 0)
+        return 1.0 if off <= DATE_NEAR else 0.5 if off <= DATE_WEEK else 0.0
 
     def measure(self, text: str) -> dict[str, float]:
         """Coverage of the message over the whole text, its best sentence and its best
