@@ -13,7 +13,7 @@ from benchmarks import scenarios
 
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
-from brainbridge.bridge.rank import MODEL, answer_kind, model
+from brainbridge.bridge.rank import MODEL, answer_kind, is_transcript, model, said_text
 
 
 def _first(block: str | None) -> str:
@@ -95,6 +95,16 @@ async def test_a_question_naming_a_date_leads_with_what_was_said_that_day(tmp_pa
     finally:
         await brain.close()
     assert "new fence" in _first(result.block), result.block
+
+
+def test_an_assistant_reply_that_opens_like_a_label_is_no_speaker() -> None:
+    # "AI: Noted: 2,300 monthly" read as a transcript's speaker "Noted", so the reply
+    # counted as said: "Write a note for Luisa" led with the lease the assistant noted.
+    mine = "ex:1 User: Our lease is 2,300 a month. | AI: Noted: 2,300 monthly, renewal June 30."
+    assert not is_transcript(mine)
+    assert said_text(mine) == "ex:1 User: Our lease is 2,300 a month."
+    theirs = "ex:2 User: Caroline: I went to the support group. | AI: Melanie: How was it?"
+    assert is_transcript(theirs) and said_text(theirs) == theirs
 
 
 async def test_what_replaced_a_statement_leads_where_the_statement_would(tmp_path: Path) -> None:

@@ -68,8 +68,12 @@ _SENTENCE = re.compile(r"(?<=[.!?|])\s+")
 _PART = re.compile(r"\s\|\s")
 # A transcript of several people labels each side with its speaker: "User: Caroline: ...".
 _SPEAKER = re.compile(r"\b(?:User|AI):\s+([A-Z][\w'’-]{1,30}):\s")
+# ...which a transcript's user side opens with; an assistant's "Noted: 2,300 monthly" or
+# "Updated: March 25" is no speaker.
+_USER_SPEAKER = re.compile(r"\bUser:\s+[A-Z][\w'’-]{1,30}:\s")
+_AI_SIDE = re.compile(r"\s\|\sAI:\s+(?:([A-Z][\w'’-]{1,30}):\s)?")
 # The assistant's own reply: an exchange's AI side with no speaker of a transcript.
-_ASSISTANT = re.compile(r"\s\|\sAI:\s+(?![A-Z][\w'’-]{1,30}:\s).*", re.S)
+_ASSISTANT = re.compile(r"\s\|\sAI:\s.*", re.S)
 
 
 # How a reply to a question opens: "Yes, ...", "Sure", "No, the blue one".
@@ -83,7 +87,10 @@ _ANSWER_OPENING = re.compile(
 def is_transcript(text: str) -> bool:
     """Whether an exchange's text is a transcript of people, each side labelled with its
     speaker ("User: Caroline: ... | AI: Melanie: ..."), not a user and their assistant."""
-    return bool(_SPEAKER.search(text))
+    if not _USER_SPEAKER.search(text):
+        return False
+    reply = _AI_SIDE.search(text)
+    return reply is None or reply.group(1) is not None
 
 
 # An assistant's offer, not a question about the user: "Want a packing list?", "Need help
@@ -133,7 +140,7 @@ def said_text(text: str) -> str:
     suggests, repeats and guesses; the user's words say what the exchange is about
     (`brain demo`: a board-update exchange whose reply recalled the sync bug led the
     block for a question on the sync bug). A transcript's two speakers both count."""
-    return _ASSISTANT.sub("", text, count=1)
+    return text if is_transcript(text) else _ASSISTANT.sub("", text, count=1)
 
 
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
@@ -222,7 +229,11 @@ class Said:
             return {}
         cuts = [m.end() for m in _SENTENCE.finditer(text)]
         sides = [m.end() for m in _PART.finditer(text)]
-        labels = [(m.end(), stem(m.group(1).lower())) for m in _SPEAKER.finditer(text)]
+        labels = (
+            [(m.end(), stem(m.group(1).lower())) for m in _SPEAKER.finditer(text)]
+            if is_transcript(text)
+            else []
+        )
         starts = [end for end, _ in labels]
         found: set[str] = set()
         in_sentence: dict[int, set[str]] = {}
