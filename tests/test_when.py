@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from brainbridge.when import Bounds, Calendar, bounds, resolve, span, written_dates
+from brainbridge.when import Bounds, Calendar, asked_days, bounds, resolve, span, written_dates
 
 WED = date(2026, 11, 25)  # a Wednesday
 SPRINTS = Calendar(sprint_start=date(2026, 11, 16), sprint_days=14)
@@ -100,4 +100,25 @@ def test_a_date_written_out_with_its_year_is_read_as_its_days(
     text: str, days: tuple[str, str] | None
 ) -> None:
     got = written_dates(text)
+    assert (got and (got[0].isoformat(), got[1].isoformat())) == days
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("What did I say about the garden yesterday?", ("2026-11-27", "2026-11-27")),
+        ("what did we talk about last week", ("2026-11-16", "2026-11-22")),
+        ("what did I say three weeks ago", ("2026-11-04", "2026-11-10")),
+        ("what did Omar say last Tuesday", ("2026-11-24", "2026-11-24")),
+        ("what did I decide earlier today", ("2026-11-28", "2026-11-28")),
+        ("what happened last month", ("2026-10-01", "2026-10-31")),
+        ("Who did Maria have dinner with on May 3, 2023?", ("2023-05-03", "2023-05-03")),
+        ("What should I cook today?", None),
+        ("When is the party?", None),
+    ],
+)
+def test_the_days_a_question_asks_about_are_read_relative_to_today(
+    text: str, days: tuple[str, str] | None
+) -> None:
+    got = asked_days(text, date(2026, 11, 28))  # a Saturday
     assert (got and (got[0].isoformat(), got[1].isoformat())) == days

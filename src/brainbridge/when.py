@@ -372,3 +372,42 @@ def written_dates(text: str) -> tuple[date, date] | None:
         first = date(int(m.group("y")), _month_number(m.group("m")), 1)
         return first, _add_months(first, 1) - timedelta(days=1)
     return None
+
+
+# A past day or span said relative to today: "yesterday", "three weeks ago", "last week",
+# "last Tuesday", "earlier today" (a bare "today" asks of now: "What should I cook today?").
+_AGO = re.compile(
+    r"\b(a|an|one|two|three|four|five|six|\d{1,2})\s+(day|week|month)s?\s+ago\b", re.I
+)
+_LAST = re.compile(rf"\blast\s+(week|month|{_WEEKDAY})\b", re.I)
+_TODAY = re.compile(r"\b(?:earlier\s+today|this\s+morning)\b", re.I)
+_YESTERDAY = re.compile(r"\byesterday\b", re.I)
+# How far either side of "N units ago" a day still counts.
+_AGO_SLACK = {"day": 1, "week": 3, "month": 10}
+
+
+def asked_days(text: str, today: date) -> tuple[date, date] | None:
+    """The first and last day a message asks about, written out (`written_dates`) or said
+    relative to `today` ("What did I say about the garden yesterday?"), or None."""
+    if got := written_dates(text):
+        return got
+    if _YESTERDAY.search(text):
+        day = today - timedelta(days=1)
+        return day, day
+    if m := _AGO.search(text):
+        unit = m.group(2).lower()
+        back = _count(m.group(1)) * {"day": 1, "week": 7, "month": 30}[unit]
+        slack = timedelta(days=_AGO_SLACK[unit])
+        middle = today - timedelta(days=back)
+        return middle - slack, min(middle + slack, today)
+    if m := _LAST.search(text):
+        word = m.group(1).lower()
+        if word in ("week", "month"):
+            return span(word, today, -1)
+        wanted = _weekday(word)
+        if wanted is not None:
+            day = today - timedelta(days=(today.weekday() - wanted - 1) % 7 + 1)
+            return day, day
+    if _TODAY.search(text):
+        return today, today
+    return None

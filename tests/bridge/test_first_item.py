@@ -6,7 +6,7 @@ matched only on common words hands its lead to nothing."""
 from __future__ import annotations
 
 import json
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 from benchmarks import scenarios
@@ -95,6 +95,46 @@ async def test_a_question_naming_a_date_leads_with_what_was_said_that_day(tmp_pa
     finally:
         await brain.close()
     assert "new fence" in _first(result.block), result.block
+
+
+async def test_a_question_about_yesterday_or_last_week_leads_with_what_was_said_then(
+    tmp_path: Path,
+) -> None:
+    # The time a question asks about was read only when written out with its year; the
+    # garden talk that ranked first by its words led whatever day was asked about.
+    today = date.today()
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        for n, (text, ago) in enumerate(
+            [
+                ("The garden fence blew down in the storm, I need to get it fixed.", 20),
+                ("The garden pond pump is making a grinding noise again.", 7 + today.weekday()),
+                ("I want to build a greenhouse in the garden next spring.", 1),
+            ],
+            start=1,
+        ):
+            await bridge.observe_now(f"s{n}", 1, text, "Noted.", today=today - timedelta(days=ago))
+        await bridge.drain()
+        asked = Bridge(brain)
+        firsts = [
+            _first((await asked.enrich(m, f"q{i}")).block)
+            for i, m in enumerate(
+                [
+                    "What did I say about the garden yesterday?",
+                    "What did we talk about last week regarding the garden?",
+                    "Remind me what I said about the garden three weeks ago.",
+                ]
+            )
+        ]
+        await asked.drain()
+    finally:
+        await brain.close()
+    assert ["greenhouse" in firsts[0], "pond pump" in firsts[1], "fence" in firsts[2]] == [
+        True,
+        True,
+        True,
+    ], firsts
 
 
 def test_an_assistant_reply_that_opens_like_a_label_is_no_speaker() -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from brainbridge.model import CHAT_EXCHANGE, Entity, Hit
 from brainbridge.search.relevance import Coverage, stem
-from brainbridge.when import written_dates
+from brainbridge.when import asked_days, written_dates
 from brainbridge.words import query_terms
 
 # How far, in days, what a candidate was said on may be from the date a message names
@@ -195,17 +195,18 @@ def asks_time(message: str) -> bool:
 class Said:
     """How much of the message itself (not a query made from it) a text covers."""
 
-    def __init__(self, coverage: Coverage, message: str = "") -> None:
+    def __init__(self, coverage: Coverage, message: str = "", today: date | None = None) -> None:
         self.coverage = coverage
         self.kind = answer_kind(message)
-        self.dated = written_dates(message)
+        self.dated = asked_days(message, today or date.today())
         weights = coverage.weights
         self.rarest = max(weights, key=lambda k: (weights[k], k)) if weights else ""
 
     def on_date(self, ent: Entity) -> float:
-        """How close what `ent` was said on comes to the date the message names ("What did
-        Gina find on 1 February, 2023?"): 1 on it (a day either side), 0.5 within a week;
-        0 when either has no date."""
+        """How close what `ent` was said on comes to the days the message asks about ("What
+        did Gina find on 1 February, 2023?", "What did I say about the garden yesterday?"):
+        1 on them (a day either side), 0.5 within a week of one day; 0 when either has no
+        date."""
         when = str(ent.attributes.get("date") or ent.attributes.get("valid_from") or "")
         if self.dated is None or not when:
             return 0.0
@@ -218,7 +219,10 @@ class Said:
             said = written[0]
         first, last = self.dated
         off = max((first - said).days, (said - last).days, 0)
-        return 1.0 if off <= DATE_NEAR else 0.5 if off <= DATE_WEEK else 0.0
+        if off <= DATE_NEAR:
+            return 1.0
+        # A week either side of one day asked about; a span asked about is its own slack.
+        return 0.5 if off <= DATE_WEEK and first == last else 0.0
 
     def measure(self, text: str) -> dict[str, float]:
         """Coverage of the message over the whole text, its best sentence and its best
