@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from brainbridge.when import Bounds, Calendar, asked_days, bounds, resolve, span, written_dates
+from brainbridge.when import Bounds, Calendar, bounds, recalled_days, resolve, span, written_dates
 
 WED = date(2026, 11, 25)  # a Wednesday
 SPRINTS = Calendar(sprint_start=date(2026, 11, 16), sprint_days=14)
@@ -120,5 +120,5 @@ def test_a_date_written_out_with_its_year_is_read_as_its_days(
 def test_the_days_a_question_asks_about_are_read_relative_to_today(
     text: str, days: tuple[str, str] | None
 ) -> None:
-    got = asked_days(text, date(2026, 11, 28))  # a Saturday
+    got = recalled_days(text, date(2026, 11, 28))  # a Saturday
     assert (got and (got[0].isoformat(), got[1].isoformat())) == days

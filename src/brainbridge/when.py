@@ -386,7 +386,7 @@ _YESTERDAY = re.compile(r"\byesterday\b", re.I)
 _AGO_SLACK = {"day": 1, "week": 3, "month": 10}
 
 
-def asked_days(text: str, today: date) -> tuple[date, date] | None:
+def recalled_days(text: str, today: date) -> tuple[date, date] | None:
     """The first and last day a message asks about, written out (`written_dates`) or said
     relative to `today` ("What did I say about the garden yesterday?"), or None."""
     if got := written_dates(text):

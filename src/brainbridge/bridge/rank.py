@@ -19,7 +19,7 @@ from pathlib import Path
 
 from brainbridge.model import CHAT_EXCHANGE, Entity, Hit
 from brainbridge.search.relevance import Coverage, stem
-from brainbridge.when import asked_days, written_dates
+from brainbridge.when import recalled_days, written_dates
 from brainbridge.words import query_terms
 
 # How far, in days, what a candidate was said on may be from the date a message names
@@ -198,7 +198,7 @@ class Said:
     def __init__(self, coverage: Coverage, message: str = "", today: date | None = None) -> None:
         self.coverage = coverage
         self.kind = answer_kind(message)
-        self.dated = asked_days(message, today or date.today())
+        self.dated = recalled_days(message, today or date.today())
         weights = coverage.weights
         self.rarest = max(weights, key=lambda k: (weights[k], k)) if weights else ""
 
