@@ -137,6 +137,45 @@ async def test_a_question_about_yesterday_or_last_week_leads_with_what_was_said_
     ], firsts
 
 
+async def test_what_we_talked_about_on_a_day_is_what_was_said_that_day(tmp_path: Path) -> None:
+    # No word of "What did we talk about yesterday?" is in any talk, so nothing was found
+    # and it passed through; "What did I decide yesterday?" built no query at all.
+    today = date.today()
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        for n, (text, ago) in enumerate(
+            [
+                ("The garden fence blew down in the storm, I need to get it fixed.", 20),
+                ("I decided to go with Hedge & Co for the fence, they start on the 5th.", 1),
+                ("I want to build a greenhouse in the garden next spring.", 1),
+            ],
+            start=1,
+        ):
+            await bridge.observe_now(f"s{n}", 1, text, "Noted.", today=today - timedelta(days=ago))
+        await bridge.drain()
+        asked = Bridge(brain)
+        talked, decided, game, hiking = [
+            await asked.enrich(m, f"q{i}")
+            for i, m in enumerate(
+                [
+                    "What did we talk about yesterday?",
+                    "What did I decide yesterday?",
+                    "What was the score of the game yesterday?",
+                    "I went hiking yesterday, any tips for sore legs?",
+                ]
+            )
+        ]
+        await asked.drain()
+    finally:
+        await brain.close()
+    lines = [line for line in (talked.block or "").splitlines() if line.startswith("- **")]
+    assert len(lines) == 2 and not any("storm" in line for line in lines), talked.block
+    assert "Hedge & Co" in _first(decided.block), decided.reasons
+    assert game.block is None, game.reasons
+    assert hiking.block is None, hiking.reasons
+
+
 def test_an_assistant_reply_that_opens_like_a_label_is_no_speaker() -> None:
     # "AI: Noted: 2,300 monthly" read as a transcript's speaker "Noted", so the reply
     # counted as said: "Write a note for Luisa" led with the lease the assistant noted.

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import re
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -76,6 +77,7 @@ from brainbridge.ports import LLM
 from brainbridge.redact import redact
 from brainbridge.search import SearchRequest
 from brainbridge.search.relevance import Coverage, entity_text, stem
+from brainbridge.when import recalled_days
 from brainbridge.words import CALENDAR_WORDS, POSSESSIVE
 
 if TYPE_CHECKING:
@@ -90,6 +92,17 @@ _OWN_WORDS = re.compile(r"\b(?:my|our)\s+([a-z]+)(?:\s+([a-z]+))?", re.I)
 # A word in more entries than this (and than the share) is common, not a topic's own.
 TOPIC_RARE_MIN = 50
 TOPIC_RARE_SHARE = 0.002
+# "What did we talk about", "what was I working on", "remind me": the user asks about their
+# own past ("I went hiking yesterday, any tips?" does not).
+_ASKS_PAST = re.compile(
+    r"\b(?:did|have|had|was|were)\s+(?:i|we)\b|\bremind\s+me\b|"
+    r"\b(?:i|we)\s+(?:said|told|mentioned|talked|discussed|decided|asked)\b",
+    re.I,
+)
+# A message asking what was said on some days reads the exchanges of up to this many recent
+# sessions, and keeps up to this many said on those days.
+DATED_SESSIONS = 20
+DATED_TALKS = 12
 # Judge and search only the head of a pasted novel; the whole message is still stored.
 MAX_JUDGED_CHARS = 8000
 # Brain-check coverage when only one of the message's words occurs in the brain: neither
@@ -247,6 +260,24 @@ class Bridge:
         turn = (session.message_count + 1) if session else 0
         mentions = await self.brain._run(self._mentions, message, summary)
         verdict, queries, source = await self._judge(message, summary, mentions)
+        # "What did we talk about yesterday?": what the user said on the days they ask
+        # about, when they talked then (no word of it need match).
+        days = recalled_days(message, date.today()) if _ASKS_PAST.search(message) else None
+        talks: list[Entity] = []
+        if days is not None and verdict.judgment is not Judgment.STEP_BACK:
+            talks = await self.brain._run(self._talks_on, days)
+        if talks and verdict.judgment is Judgment.PASS_THROUGH:
+            verdict = Verdict(
+                Judgment.ENRICH,
+                (
+                    *verdict.reasons,
+                    "it asks what the user said on days they talked, which the brain holds",
+                ),
+            )
+        # ...and when nothing else is asked, they are all there is to load.
+        talks_only = bool(talks) and not queries and days is not None
+        if talks_only and days is not None:
+            queries = [days[0].isoformat()]
         if verdict.judgment is Judgment.STEP_BACK:
             result = Enrichment(
                 Judgment.STEP_BACK,
@@ -256,7 +287,9 @@ class Bridge:
                 turn=turn,
             )
         elif verdict.judgment is Judgment.ENRICH and queries:
-            result = await self._load(queries, session, verdict, source, turn, message)
+            result = await self._load(
+                queries, session, verdict, source, turn, message, talks, talks_only
+            )
         else:
             result = Enrichment(
                 Judgment.PASS_THROUGH, reasons=verdict.reasons, source=source, turn=turn
@@ -343,6 +376,21 @@ class Bridge:
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
         return verdict, queries, "local"
+
+    def _talks_on(self, days: tuple[date, date]) -> list[Entity]:
+        """Up to `DATED_TALKS` past exchanges said on `days`, newest last, from the recent
+        sessions active since the first of them."""
+        first, last = (d.isoformat() for d in days)
+        out: list[Entity] = []
+        for session in self.brain.sessions.recent(DATED_SESSIONS):
+            if (session.updated_at or "")[:10] < first:
+                break  # newest first: the rest ended before the days asked about
+            out += [
+                e
+                for e in self.brain.sessions.session_exchanges(session.id, DATED_TALKS)
+                if first <= str(e.attributes.get("date") or e.created_at)[:10] <= last
+            ]
+        return sorted(out, key=lambda e: e.id)[-DATED_TALKS:]
 
     async def _own_reason(self, message: str) -> str:
         """Why a message no cue carried is about the user's own world, or "": "a breakfast
@@ -523,6 +571,8 @@ class Bridge:
         source: str,
         turn: int,
         message: str = "",
+        talks: Sequence[Entity] = (),
+        talks_only: bool = False,
     ) -> Enrichment:
         recent: set[str] = set()
         # Unless the agent's context was compacted since (hooks/observe.py: PreCompact).
@@ -541,7 +591,15 @@ class Bridge:
                 (cfg.history_per_query, (CHAT_EXCHANGE,), None, True),
             )
         ]
-        found = _current_for(await self.brain.search_many(requests), message or " ".join(queries))
+        found = (
+            [[] for _ in requests]
+            if talks_only
+            else _current_for(await self.brain.search_many(requests), message or " ".join(queries))
+        )
+        # The talks of the days asked about join the first query's history, after what
+        # search found (`on_date` orders them).
+        listed = {h.entity.id for h in found[1]}
+        found[1] = found[1] + [Hit(e, 0.0, ("date",)) for e in talks if e.id not in listed]
         # "my car", "our internet": the user's own current facts of that kind come first.
         own, said = await self.brain._run(self._own_and_said, message, queries[0])
         if own:
