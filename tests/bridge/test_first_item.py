@@ -12,7 +12,7 @@ from pathlib import Path
 from benchmarks import scenarios
 
 from brainbridge.brain import Brain
-from brainbridge.bridge import Bridge
+from brainbridge.bridge import Bridge, Enrichment
 from brainbridge.bridge.rank import MODEL, answer_kind, is_transcript, model, said_text
 
 
@@ -20,20 +20,33 @@ def _first(block: str | None) -> str:
     return next((line for line in (block or "").splitlines() if line.startswith("- **")), "")
 
 
-async def _asked(tmp_path: Path, told: list[str], *messages: str) -> list[str]:
-    """The first block item each of `messages` gets from a brain told `told`, a session each."""
+async def _told_on(
+    tmp_path: Path, told: list[tuple[str, date | None]], *messages: str
+) -> list[Enrichment]:
+    """What each of `messages` gets from a new bridge on a brain told `told`: a session
+    each, said on its day (today when None)."""
     brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
     try:
         bridge = Bridge(brain)
-        for n, text in enumerate(told, start=1):
-            await bridge.observe_now(f"s{n}", 1, text, "Noted.")
+        for n, (text, day) in enumerate(told, start=1):
+            await bridge.observe_now(f"s{n}", 1, text, "Noted.", today=day)
         await bridge.drain()
         asked = Bridge(brain)
-        firsts = [_first((await asked.enrich(m)).block) for m in messages]
+        results = [await asked.enrich(m) for m in messages]
         await asked.drain()
     finally:
         await brain.close()
-    return firsts
+    return results
+
+
+async def _asked(tmp_path: Path, told: list[str], *messages: str) -> list[str]:
+    """The first block item each of `messages` gets from a brain told `told`, a session each."""
+    results = await _told_on(tmp_path, [(text, None) for text in told], *messages)
+    return [_first(r.block) for r in results]
+
+
+def _ago(days: int) -> date:
+    return date.today() - timedelta(days=days)
 
 
 def test_questions_after_a_time_an_amount_or_a_place_know_how_the_answer_reads() -> None:
@@ -76,24 +89,15 @@ async def test_a_question_after_a_time_leads_with_where_the_time_is_said(tmp_pat
 async def test_a_question_naming_a_date_leads_with_what_was_said_that_day(tmp_path: Path) -> None:
     # Three talks about the garden, months apart: which one "on June 3, 2026" means is the
     # day each was said, not their words.
-    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
-    try:
-        bridge = Bridge(brain)
-        for n, (text, day) in enumerate(
-            [
-                ("We planted tomatoes and basil in the garden beds.", date(2026, 4, 12)),
-                ("The garden needs a new fence, the old one fell over.", date(2026, 6, 3)),
-                ("I want to add a small pond to the garden next year.", date(2026, 8, 20)),
-            ],
-            start=1,
-        ):
-            await bridge.observe_now(f"s{n}", 1, text, "Noted.", today=day)
-        await bridge.drain()
-        asked = Bridge(brain)
-        result = await asked.enrich("What did I say about the garden on June 3, 2026?")
-        await asked.drain()
-    finally:
-        await brain.close()
+    (result,) = await _told_on(
+        tmp_path,
+        [
+            ("We planted tomatoes and basil in the garden beds.", date(2026, 4, 12)),
+            ("The garden needs a new fence, the old one fell over.", date(2026, 6, 3)),
+            ("I want to add a small pond to the garden next year.", date(2026, 8, 20)),
+        ],
+        "What did I say about the garden on June 3, 2026?",
+    )
     assert "new fence" in _first(result.block), result.block
 
 
@@ -102,34 +106,21 @@ async def test_a_question_about_yesterday_or_last_week_leads_with_what_was_said_
 ) -> None:
     # The time a question asks about was read only when written out with its year; the
     # garden talk that ranked first by its words led whatever day was asked about.
-    today = date.today()
-    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
-    try:
-        bridge = Bridge(brain)
-        for n, (text, ago) in enumerate(
-            [
-                ("The garden fence blew down in the storm, I need to get it fixed.", 20),
-                ("The garden pond pump is making a grinding noise again.", 7 + today.weekday()),
-                ("I want to build a greenhouse in the garden next spring.", 1),
-            ],
-            start=1,
-        ):
-            await bridge.observe_now(f"s{n}", 1, text, "Noted.", today=today - timedelta(days=ago))
-        await bridge.drain()
-        asked = Bridge(brain)
-        firsts = [
-            _first((await asked.enrich(m, f"q{i}")).block)
-            for i, m in enumerate(
-                [
-                    "What did I say about the garden yesterday?",
-                    "What did we talk about last week regarding the garden?",
-                    "Remind me what I said about the garden three weeks ago.",
-                ]
-            )
-        ]
-        await asked.drain()
-    finally:
-        await brain.close()
+    results = await _told_on(
+        tmp_path,
+        [
+            ("The garden fence blew down in the storm, I need to get it fixed.", _ago(20)),
+            (
+                "The garden pond pump is making a grinding noise again.",
+                _ago(7 + date.today().weekday()),  # Monday of last week
+            ),
+            ("I want to build a greenhouse in the garden next spring.", _ago(1)),
+        ],
+        "What did I say about the garden yesterday?",
+        "What did we talk about last week regarding the garden?",
+        "Remind me what I said about the garden three weeks ago.",
+    )
+    firsts = [_first(r.block) for r in results]
     assert ["greenhouse" in firsts[0], "pond pump" in firsts[1], "fence" in firsts[2]] == [
         True,
         True,
@@ -140,35 +131,18 @@ async def test_a_question_about_yesterday_or_last_week_leads_with_what_was_said_
 async def test_what_we_talked_about_on_a_day_is_what_was_said_that_day(tmp_path: Path) -> None:
     # No word of "What did we talk about yesterday?" is in any talk, so nothing was found
     # and it passed through; "What did I decide yesterday?" built no query at all.
-    today = date.today()
-    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
-    try:
-        bridge = Bridge(brain)
-        for n, (text, ago) in enumerate(
-            [
-                ("The garden fence blew down in the storm, I need to get it fixed.", 20),
-                ("I decided to go with Hedge & Co for the fence, they start on the 5th.", 1),
-                ("I want to build a greenhouse in the garden next spring.", 1),
-            ],
-            start=1,
-        ):
-            await bridge.observe_now(f"s{n}", 1, text, "Noted.", today=today - timedelta(days=ago))
-        await bridge.drain()
-        asked = Bridge(brain)
-        talked, decided, game, hiking = [
-            await asked.enrich(m, f"q{i}")
-            for i, m in enumerate(
-                [
-                    "What did we talk about yesterday?",
-                    "What did I decide yesterday?",
-                    "What was the score of the game yesterday?",
-                    "I went hiking yesterday, any tips for sore legs?",
-                ]
-            )
-        ]
-        await asked.drain()
-    finally:
-        await brain.close()
+    talked, decided, game, hiking = await _told_on(
+        tmp_path,
+        [
+            ("The garden fence blew down in the storm, I need to get it fixed.", _ago(20)),
+            ("I decided to go with Hedge & Co for the fence, they start on the 5th.", _ago(1)),
+            ("I want to build a greenhouse in the garden next spring.", _ago(1)),
+        ],
+        "What did we talk about yesterday?",
+        "What did I decide yesterday?",
+        "What was the score of the game yesterday?",
+        "I went hiking yesterday, any tips for sore legs?",
+    )
     lines = [line for line in (talked.block or "").splitlines() if line.startswith("- **")]
     assert len(lines) == 2 and not any("storm" in line for line in lines), talked.block
     assert "Hedge & Co" in _first(decided.block), decided.reasons

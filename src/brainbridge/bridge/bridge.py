@@ -53,6 +53,7 @@ from brainbridge.bridge.rank import (
     Candidate,
     Said,
     as_current,
+    day_said,
     is_transcript,
     model,
     offers,
@@ -275,7 +276,7 @@ class Bridge:
                 ),
             )
         # ...and when nothing else is asked, they are all there is to load.
-        talks_only = bool(talks) and not queries and days is not None
+        talks_only = bool(talks) and not queries
         if talks_only and days is not None:
             queries = [days[0].isoformat()]
         if verdict.judgment is Judgment.STEP_BACK:
@@ -380,16 +381,17 @@ class Bridge:
     def _talks_on(self, days: tuple[date, date]) -> list[Entity]:
         """Up to `DATED_TALKS` past exchanges said on `days`, newest last, from the recent
         sessions active since the first of them."""
-        first, last = (d.isoformat() for d in days)
+        first, last = days
         out: list[Entity] = []
         for session in self.brain.sessions.recent(DATED_SESSIONS):
-            if (session.updated_at or "")[:10] < first:
+            if (session.updated_at or "")[:10] < first.isoformat():
                 break  # newest first: the rest ended before the days asked about
-            out += [
-                e
-                for e in self.brain.sessions.session_exchanges(session.id, DATED_TALKS)
-                if first <= str(e.attributes.get("date") or e.created_at)[:10] <= last
-            ]
+            for e in self.brain.sessions.session_exchanges(session.id, DATED_TALKS):
+                day = day_said(e) or (
+                    date.fromisoformat(e.created_at[:10]) if e.created_at else None
+                )
+                if day is not None and first <= day <= last:
+                    out.append(e)
         return sorted(out, key=lambda e: e.id)[-DATED_TALKS:]
 
     async def _own_reason(self, message: str) -> str:
@@ -598,8 +600,9 @@ class Bridge:
         )
         # The talks of the days asked about join the first query's history, after what
         # search found (`on_date` orders them).
-        listed = {h.entity.id for h in found[1]}
-        found[1] = found[1] + [Hit(e, 0.0, ("date",)) for e in talks if e.id not in listed]
+        if talks:
+            listed = {h.entity.id for h in found[1]}
+            found[1] = found[1] + [Hit(e, 0.0, ("date",)) for e in talks if e.id not in listed]
         # "my car", "our internet": the user's own current facts of that kind come first.
         own, said = await self.brain._run(self._own_and_said, message, queries[0])
         if own:
@@ -1085,7 +1088,11 @@ def _rank(
     # "What did I say about the garden on June 3?": how near each candidate was said to
     # the date the message names, shared among those said near it (a day of one talk
     # settles more than a session of twenty exchanges).
-    near = {h.entity.id: said.on_date(h.entity) for _, hits in results for h in hits if said.dated}
+    near = (
+        {h.entity.id: said.on_date(h.entity) for _, hits in results for h in hits}
+        if said.dated
+        else {}
+    )
     dated = sum(1 for v in near.values() if v > 0)
     # Place among the candidates by what they said of the message: ties share a place, and
     # saying none of it is no place at all (a vague message's candidates are not ordered

@@ -192,6 +192,19 @@ def asks_time(message: str) -> bool:
     return answer_kind(message) is _TIME
 
 
+def day_said(ent: Entity) -> date | None:
+    """The day what `ent` says was said or began (its `date`, else `valid_from`), or None."""
+    when = str(ent.attributes.get("date") or ent.attributes.get("valid_from") or "")
+    if not when:
+        return None
+    try:
+        return date.fromisoformat(when[:10])
+    except ValueError:
+        # An imported transcript's own wording ("1:56 pm on 8 May, 2023").
+        written = written_dates(when)
+        return written[0] if written else None
+
+
 class Said:
     """How much of the message itself (not a query made from it) a text covers."""
 
@@ -207,16 +220,8 @@ class Said:
         did Gina find on 1 February, 2023?", "What did I say about the garden yesterday?"):
         1 on them (a day either side), 0.5 within a week of one day; 0 when either has no
         date."""
-        when = str(ent.attributes.get("date") or ent.attributes.get("valid_from") or "")
-        if self.dated is None or not when:
+        if self.dated is None or (said := day_said(ent)) is None:
             return 0.0
-        try:
-            said = date.fromisoformat(when[:10])
-        except ValueError:
-            # An imported transcript's own wording ("1:56 pm on 8 May, 2023").
-            if (written := written_dates(when)) is None:
-                return 0.0
-            said = written[0]
         first, last = self.dated
         off = max((first - said).days, (said - last).days, 0)
         if off <= DATE_NEAR:
