@@ -1481,3 +1481,18 @@ async def test_a_statement_changed_in_part_is_still_found_by_current_searches(
     finally:
         await brain.close()
     assert any(h.entity.name == "s1:ex:1" for h in hits)
+
+
+async def test_a_person_the_brain_knows_is_named_in_lower_case(tmp_path: Path) -> None:
+    # "what is theo allergic to" passed through: a lower-case "theo" was only a loose
+    # name, and the question read as a general one. Past exchanges write it as a name.
+    told = [
+        "My son Theo has a peanut allergy, he carries an EpiPen.",
+        "Theo's football practice is Tuesdays and Thursdays at 4:30 at Riverside Park.",
+    ]
+    asked, world = await _asked(
+        tmp_path, told, "what is theo allergic to", "what is a penicillin allergy like"
+    )
+    assert asked.judgment is Judgment.ENRICH, asked.reasons
+    assert "peanut allergy" in _items(asked.block)[0]
+    assert world.judgment is Judgment.PASS_THROUGH, world.reasons

@@ -32,6 +32,7 @@ from brainbridge.bridge.judge import (
 )
 from brainbridge.bridge.names import (
     HISTORY_NAME_USES,
+    PROPER_TYPES,
     Mention,
     NameIndex,
     capitalised_words,
@@ -309,7 +310,7 @@ class Bridge:
         return mentions
 
     def _names_in(self, message: str) -> list[Mention]:
-        found = self.names.find(message)
+        found = self._sure_of_case(self.names.find(message))
         # People and places often live only in past conversations (no entity names them):
         # a name-like word used in a few past exchanges is someone the user has talked about.
         # "Kevin's cohort" names Kevin Alvarez: "Kevin" is not someone else as well.
@@ -336,6 +337,25 @@ class Bridge:
                 )
             ]
         return found
+
+    def _sure_of_case(self, found: list[Mention]) -> list[Mention]:
+        """`found` with a person named in lower case ("what is theo allergic to") as sure
+        as "Theo" when past exchanges write the word as a name ("will" or "mark" they do
+        not)."""
+        loose = [
+            m.matched
+            for m in found
+            if m.strength == "loose" and m.type in PROPER_TYPES and " " not in m.matched
+        ]
+        if not loose:
+            return found
+        sure = {w.lower() for w in history_names(self._history_texts, loose)}
+        return [
+            replace(m, strength="exact")
+            if m.strength == "loose" and m.matched.lower() in sure
+            else m
+            for m in found
+        ]
 
     def _history_texts(self, word: str, limit: int) -> list[str]:
         """What the user said in up to `limit` past exchanges holding `word`."""
