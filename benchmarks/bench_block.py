@@ -117,7 +117,9 @@ async def locomo_brain(
         bridge = Bridge(brain)
         for q in locomo_data.questions(conversation):
             result = await bridge.enrich(q.text, None)
-            block = score_block(result.block, result.loaded, held, q.evidence, q.category, q.text)
+            block = score_block(
+                result.block, result.loaded, held, q.evidence, q.category, q.text, result.items
+            )
             out["bridge"].append(block)
             same = (
                 await brain._run(bm25_block, brain, q.text, block.tokens) if block.tokens else None

@@ -13,7 +13,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from brainbridge.bridge.block import estimate_tokens
+from brainbridge.bridge.block import PASSAGE_PART, estimate_tokens
 
 CUTOFFS = (250, 500, 1000, 1500)
 ITEM_START = "- **"
@@ -21,12 +21,20 @@ ITEM_START = "- **"
 
 def item_ends(text: str) -> list[int]:
     """Tokens from the top of `text` to the end of each item line, in block order."""
-    ends, pos = [], 0
+    return [ends[-1] for ends in entry_ends(text)]
+
+
+def entry_ends(text: str) -> list[list[int]]:
+    """Per item line, tokens from the top of `text` to the end of each entry in it: one
+    entry, or each exchange of a passage (`bridge.block.render_passage`)."""
+    out, pos = [], 0
     for line in text.splitlines(keepends=True):
-        pos += len(line)
         if line.startswith(ITEM_START):
-            ends.append(estimate_tokens(text[:pos].rstrip("\n")))
-    return ends
+            cuts = [m.start() for m in PASSAGE_PART.finditer(line)]
+            body = line.rstrip("\n")
+            out.append([estimate_tokens(text[: pos + c]) for c in [*cuts, len(body)]])
+        pos += len(line)
+    return out
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,10 @@ class Scored:
     category: int = 0
     names: tuple[str, ...] = ()  # the items, in block order
     question: str = ""
+    # Per item, the index of its first entry and how many it holds: a passage of
+    # consecutive exchanges is one item of several entries. Empty: one entry each, and
+    # `ends`, `holds` and `names` are per entry throughout.
+    spans: tuple[tuple[int, int], ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready record, for reading misses one by one."""
@@ -50,14 +62,29 @@ class Scored:
             "tokens": self.tokens,
             "recall": self.recall(),
             "items": [
-                {"name": n, "end": e, "holds": sorted(h)}
-                for n, e, h in zip(self.names, self.ends, self.holds, strict=True)
+                {"name": n, "end": e, "holds": sorted(h), "item": k}
+                for (n, e, h), k in zip(
+                    zip(self.names, self.ends, self.holds, strict=True),
+                    self._item_of(),
+                    strict=True,
+                )
             ],
         }
 
+    def _item_of(self) -> list[int]:
+        if not self.spans:
+            return list(range(len(self.ends)))
+        return [k for k, (_, size) in enumerate(self.spans) for _ in range(size)]
+
+    def _item_holds(self) -> list[bool]:
+        """Whether each item (a passage counted once) holds evidence."""
+        if not self.spans:
+            return [bool(h) for h in self.holds]
+        return [any(self.holds[start : start + size]) for start, size in self.spans]
+
     @property
     def items(self) -> int:
-        return len(self.ends)
+        return len(self.spans) if self.spans else len(self.ends)
 
     def recall(self, limit: int | None = None) -> float:
         """Share of the evidence held by items that end within `limit` tokens (all if None)."""
@@ -71,11 +98,17 @@ class Scored:
 
     @property
     def first_holds(self) -> bool:
+        """The first item holds evidence (any exchange of a passage)."""
+        return any(self._item_holds()[:1])
+
+    @property
+    def first_entry(self) -> bool:
+        """The first entry read holds evidence: a passage's best exchange, on its own."""
         return bool(self.holds) and bool(self.holds[0])
 
     @property
     def useful(self) -> int:
-        return sum(bool(h) for h in self.holds)
+        return sum(self._item_holds())
 
 
 def score_block(
@@ -85,9 +118,12 @@ def score_block(
     evidence: Iterable[str],
     category: int = 0,
     question: str = "",
+    items: Sequence[Sequence[str]] = (),
 ) -> Scored:
-    """Score a block whose items are `loaded` (block order); `held[name]` is the evidence
-    an item can hold (missing names hold none).
+    """Score a block whose entries are `loaded` (block order), grouped into its item lines
+    by `items` (a passage of consecutive exchanges is one item; empty: one entry each);
+    `held[name]` is the evidence an entry can hold (missing names hold none). Recall
+    within N tokens counts each entry where its text ends, a passage's too.
 
     Raises:
         ValueError: the block's item lines do not match `loaded`.
@@ -95,12 +131,26 @@ def score_block(
     evidence = frozenset(evidence)
     if not text or not loaded:
         return Scored(0, (), (), evidence, category, (), question)
-    ends = item_ends(text)
-    if len(ends) != len(loaded):
-        raise ValueError(f"{len(ends)} item lines in the block, {len(loaded)} names loaded")
+    lines = entry_ends(text)
+    groups = [tuple(g) for g in items] or [(name,) for name in loaded]
+    if [len(e) for e in lines] != [len(g) for g in groups] or [
+        n for g in groups for n in g
+    ] != list(loaded):
+        raise ValueError(f"{len(lines)} item lines in the block, {len(groups)} items loaded")
     holds = tuple((held or {}).get(name, frozenset()) & evidence for name in loaded)
+    spans, start = [], 0
+    for g in groups:
+        spans.append((start, len(g)))
+        start += len(g)
     return Scored(
-        estimate_tokens(text), tuple(ends), holds, evidence, category, tuple(loaded), question
+        estimate_tokens(text),
+        tuple(e for ends in lines for e in ends),
+        holds,
+        evidence,
+        category,
+        tuple(loaded),
+        question,
+        tuple(spans) if items else (),
     )
 
 
@@ -122,6 +172,7 @@ def summarise(blocks: Sequence[Scored]) -> dict[str, float]:
         "precision": sum(b.useful for b in blocks) / items if items else 0.0,
         "first": _mean([b.first_holds for b in blocks]),
         "first_nonempty": _mean([b.first_holds for b in shown]),
+        "first_entry_nonempty": _mean([b.first_entry for b in shown]),
         "no_evidence": _mean([not b.useful for b in blocks]),
     }
     for cat in (1, 2, 3, 4):

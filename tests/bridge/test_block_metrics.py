@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 from benchmarks.block_metrics import item_ends, score_block, summarise
 
-from brainbridge.bridge.block import BlockItem, QueryResults, estimate_tokens, format_block
+from brainbridge.bridge.block import (
+    BlockItem,
+    QueryResults,
+    estimate_tokens,
+    format_block,
+    ranked_block,
+)
 from brainbridge.model import CHAT_EXCHANGE
 
 
@@ -52,3 +58,23 @@ def test_an_empty_block_is_a_miss_everywhere():
 def test_a_block_whose_lines_do_not_match_its_names_is_refused():
     with pytest.raises(ValueError):
         score_block(_block([100, 100]).text, ("s:ex:0",), {}, ["D1"])
+
+
+def test_a_passage_is_one_item_and_each_of_its_exchanges_an_entry_read_in_turn():
+    said = [
+        BlockItem(f"s:ex:{n}", CHAT_EXCHANGE, "y" * 400, "2026-01-01", exchange=("s", n))
+        for n in (5, 4, 9)
+    ]
+    block = ranked_block(said)
+    assert block is not None and block.items == (("s:ex:5", "s:ex:4"), ("s:ex:9",))
+    held = {"s:ex:4": frozenset({"D4"})}
+    scored = score_block(block.text, block.loaded, held, ["D4"], items=block.items)
+    # The first item holds the evidence in its second exchange; the first entry does not.
+    assert scored.items == 2 and scored.first_holds and not scored.first_entry
+    assert scored.useful == 1
+    # Exchange 4 is read after exchange 5 within the line: counted where its text ends.
+    ends = scored.ends
+    assert ends[0] < ends[1] < ends[2] == item_ends(block.text)[1]
+    assert scored.recall(ends[0]) == 0.0 and scored.recall(ends[1]) == 1.0
+    got = summarise([scored])
+    assert got["first_nonempty"] == 1.0 and got["first_entry_nonempty"] == 0.0

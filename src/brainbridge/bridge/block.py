@@ -38,6 +38,9 @@ class BlockItem:
     date: str = ""
     note: str = ""  # "superseded on 2026-10-12 by: ..." for what no longer holds
     source: str = ""  # where to open it: "/notes/onboarding.md:42"
+    # A past exchange's (session id, exchange number): consecutive exchanges that both
+    # made the block are shown as one passage of their conversation.
+    exchange: tuple[str, int] | None = None
 
     @property
     def is_history(self) -> bool:
@@ -56,6 +59,8 @@ class Block:
     loaded: tuple[str, ...]  # entity names that made it into the block
     dropped: int  # items cut by the budget
     tokens: int
+    # The loaded names item by item (a passage of consecutive exchanges is one item).
+    items: tuple[tuple[str, ...], ...] = ()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -161,28 +166,76 @@ def left_out(n: int, query: str) -> str:
     )
 
 
+def passages(items: Sequence[BlockItem]) -> list[list[BlockItem]]:
+    """`items` (best first) as the block shows them: consecutive exchanges of one
+    conversation that are all in it make one passage where the best of them stood, the
+    best first and the others after it in the order they were said. "It was made for a
+    local church" comes with the exchange before it, which says what "it" is. An exchange
+    marked as replaced stays on its own."""
+    joinable = {it.exchange: i for i, it in enumerate(items) if it.exchange and not it.note}
+    out: list[list[BlockItem]] = []
+    taken: set[int] = set()
+    for i, item in enumerate(items):
+        if i in taken:
+            continue
+        taken.add(i)
+        if item.exchange is None or item.exchange not in joinable:
+            out.append([item])
+            continue
+        session, number = item.exchange
+        first = last = number
+        while (j := joinable.get((session, first - 1))) is not None and j not in taken:
+            first -= 1
+        while (j := joinable.get((session, last + 1))) is not None and j not in taken:
+            last += 1
+        others = [joinable[(session, n)] for n in range(first, last + 1) if n != number]
+        taken.update(others)
+        out.append([item, *(items[j] for j in others)])
+    return out
+
+
+# How a passage's line marks where each further exchange starts ("· ex:9 (before): ").
+PASSAGE_PART = re.compile(r" · ex:\d+ \((?:before|after)\): ")
+
+
+def render_passage(group: Sequence[BlockItem]) -> str:
+    """One line for a passage (`passages`): its best exchange as an item of its own, then
+    each other one, marked with its number and whether it was said before or after."""
+    head, *rest = group
+    line = render_ranked(head).rstrip("\n")
+    at = head.exchange[1] if head.exchange else 0
+    for item in rest:
+        number = item.exchange[1] if item.exchange else 0
+        side = "before" if number < at else "after"
+        line += f" · ex:{number} ({side}): {_flatten(item.description, MAX_ITEM_CHARS)}"
+    return line + "\n"
+
+
 def ranked_block(
     items: Sequence[BlockItem], budget_tokens: int = 1500, more: int = 0, query: str = ""
 ) -> Block | None:
     """Render items in the order given (best first) under a hard token budget, cutting
-    whole items; the last line says how many further matches were left out. None when
-    nothing fits."""
+    whole items; consecutive exchanges that made it are one passage (`passages`); the
+    last line says how many further matches were left out. None when nothing fits."""
     limit = math.floor(budget_tokens * CHARS_PER_TOKEN)
     worst = left_out(more + len(items), query)
     size = len(RANKED_HEADER) + len(worst)
-    parts = [RANKED_HEADER]
-    loaded: list[str] = []
+    fitted: list[BlockItem] = []
     for item in items:
         line = render_ranked(item)
         if size + len(line) > limit:
             continue
-        parts.append(line)
+        fitted.append(item)
         size += len(line)
-        loaded.append(item.name)
-    if not loaded:
+    if not fitted:
         return None
-    dropped = len(items) - len(loaded)
+    # A passage's line is shorter than its exchanges' lines: it fits where they did.
+    groups = passages(fitted)
+    parts = [RANKED_HEADER, *(render_passage(g) for g in groups)]
+    dropped = len(items) - len(fitted)
     if more + dropped:
         parts.append(left_out(more + dropped, query))
     text = "".join(parts).rstrip("\n")
-    return Block(text, tuple(loaded), dropped, estimate_tokens(text))
+    names = tuple(tuple(it.name for it in g) for g in groups)
+    loaded = tuple(n for g in names for n in g)
+    return Block(text, loaded, dropped, estimate_tokens(text), names)

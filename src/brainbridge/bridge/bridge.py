@@ -137,6 +137,8 @@ class Enrichment:
     loaded: tuple[str, ...] = ()
     reasons: tuple[str, ...] = ()
     source: str = "local"  # short_circuit | local | llm | error
+    # `loaded` item by item: a passage of consecutive exchanges is one (empty: one each).
+    items: tuple[tuple[str, ...], ...] = field(default=(), compare=False)
     turn: int = 0
     # Every candidate considered for the block with its probability, best first.
     ranked: tuple[tuple[float, Candidate], ...] = field(default=(), compare=False, repr=False)
@@ -710,6 +712,7 @@ class Bridge:
             results=tuple(results),
             block=block.text,
             loaded=block.loaded,
+            items=block.items,
             reasons=verdict.reasons,
             source=source,
             turn=turn,
@@ -1291,7 +1294,15 @@ def _item(hit: Hit, later: dict[str, Entity]) -> BlockItem:
         newer = later.get(str(by))
         if newer is not None:
             note += f" by: {newer.attributes.get('user_message') or newer.description}"
-    return BlockItem(ent.name, ent.type, ent.description, date_, note, _source(ent))
+    return BlockItem(ent.name, ent.type, ent.description, date_, note, _source(ent), _place(ent))
+
+
+def _place(ent: Entity) -> tuple[str, int] | None:
+    """A past exchange's (session id, exchange number), which `passages` joins by."""
+    session, number = ent.attributes.get("session_id"), ent.attributes.get("exchange_number")
+    if ent.type != CHAT_EXCHANGE or not isinstance(session, str) or not isinstance(number, int):
+        return None
+    return session, number
 
 
 def _source(ent: Entity) -> str:
