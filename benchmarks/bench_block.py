@@ -200,10 +200,11 @@ async def demo_brain(folder: Path, embedder: Embedder | None, sets: Sets) -> Dem
         demo = Demo(
             DEMO_MESSAGES[0],
             block,
-            len(result.loaded),
+            len(result.items or result.loaded),
             estimate_tokens(block) if block else 0,
             sum(n.startswith(f"{board[:8]}:ex:") for n in result.loaded),
             board[:8],
+            len(result.loaded),
         )
         demo.injections = await _unrelated(bridge, "demo sample", _label(embedder), sets)
         await bridge.drain()

@@ -54,6 +54,7 @@ class Demo:
     tokens: int
     board_items: int
     board_session: str
+    entries: int = 0  # what the items hold: a passage of consecutive exchanges is several
     injections: list[Injection] = field(default_factory=list)
 
 
@@ -171,8 +172,9 @@ def demo_section(demos: dict[str, Demo]) -> list[str]:
         lines += [
             "",
             f"`brain demo`, first message “{d.message}” (embedder {label}):"
-            f" {d.items} items, {d.tokens} tokens, {d.board_items} of them from the unrelated"
-            f" board-update session ({d.board_session}).",
+            f" {d.items} items ({d.entries or d.items} entries), {d.tokens} tokens,"
+            f" {d.board_items} entries from the unrelated board-update session"
+            f" ({d.board_session}).",
         ]
         if d.block in shown:
             lines[-1] += f" The same block as with {shown[d.block]}."
