@@ -107,3 +107,15 @@ def test_a_replaced_exchange_and_a_gap_keep_items_apart() -> None:
     assert block is not None
     assert block.items == (("talk-a:ex:2",), ("talk-a:ex:1",), ("talk-a:ex:4",))
     assert "[superseded on 2026-03-02]" in block.text.splitlines()[3]
+
+
+def test_an_exchange_listed_twice_is_joined_once() -> None:
+    # The same exchange found twice must not make two passages of the same words.
+    said = [
+        _said("talk-a", 3, "User: The venue is the Corn Exchange."),
+        _said("talk-a", 4, "User: It starts at 10am."),
+        _said("talk-a", 3, "User: The venue is the Corn Exchange."),
+    ]
+    block = ranked_block(said)
+    assert block is not None
+    assert sum(len(g) > 1 for g in block.items) == 1, block.text

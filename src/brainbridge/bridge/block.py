@@ -179,7 +179,7 @@ def passages(items: Sequence[BlockItem]) -> list[list[BlockItem]]:
         if i in taken:
             continue
         taken.add(i)
-        if item.exchange is None or item.exchange not in joinable:
+        if item.exchange is None or joinable.get(item.exchange) != i:
             out.append([item])
             continue
         session, number = item.exchange
