@@ -1,8 +1,9 @@
 """What an injected block is worth: its items in order, their token cost, and the
 evidence they hold (pure functions, no brain).
 
-A block's item lines start with "- **name**" (`bridge.block.render_item`); an item's
-cost is where its line ends, counted from the top of the block with
+A block's item lines start with "- **name**" (`bridge.block.render_item`); a line is one
+entry, or a passage of several exchanges (`bridge.block.render_passage`). An entry's
+cost is where its text ends, counted from the top of the block with
 `block.estimate_tokens`, so "recall at 500 tokens" is what a model reading the block
 from the top has seen after 500 tokens.
 """
@@ -87,7 +88,7 @@ class Scored:
         return len(self.spans) if self.spans else len(self.ends)
 
     def recall(self, limit: int | None = None) -> float:
-        """Share of the evidence held by items that end within `limit` tokens (all if None)."""
+        """Share of the evidence held by entries that end within `limit` tokens (all if None)."""
         if not self.evidence:
             return 0.0
         got: set[str] = set()
@@ -136,7 +137,10 @@ def score_block(
     if [len(e) for e in lines] != [len(g) for g in groups] or [
         n for g in groups for n in g
     ] != list(loaded):
-        raise ValueError(f"{len(lines)} item lines in the block, {len(groups)} items loaded")
+        raise ValueError(
+            f"entries per item line {[len(e) for e in lines]}, per item loaded"
+            f" {[len(g) for g in groups]}"
+        )
     holds = tuple((held or {}).get(name, frozenset()) & evidence for name in loaded)
     spans, start = [], 0
     for g in groups:
@@ -172,6 +176,7 @@ def summarise(blocks: Sequence[Scored]) -> dict[str, float]:
         "precision": sum(b.useful for b in blocks) / items if items else 0.0,
         "first": _mean([b.first_holds for b in blocks]),
         "first_nonempty": _mean([b.first_holds for b in shown]),
+        "first_entry": _mean([b.first_entry for b in blocks]),
         "first_entry_nonempty": _mean([b.first_entry for b in shown]),
         "no_evidence": _mean([not b.useful for b in blocks]),
     }

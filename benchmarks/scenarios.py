@@ -22,6 +22,7 @@ import yaml
 from benchmarks.block_metrics import ITEM_START
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
+from brainbridge.bridge.block import PASSAGE_PART
 from brainbridge.model import Judgment, Session
 from brainbridge.ports import Embedder
 
@@ -91,18 +92,17 @@ def load(split: str) -> tuple[list[Turn], list[Probe]]:
 
 def stale_lines(block: str, probe: Probe) -> list[str]:
     """Item lines of `block` that show one of the probe's superseded values as current
-    (the header and the closing "more matches left out" line hold no item)."""
+    (the header and the closing "more matches left out" line hold no item); each exchange
+    of a passage is judged on its own."""
     out = []
     for line in block.splitlines():
-        low = line.lower()
-        if (
-            not low.startswith(ITEM_START)
-            or SUPERSEDED_MARK in low
-            or any(e.lower() in low for e in probe.expect)
-        ):
+        if not line.lower().startswith(ITEM_START):
             continue
-        for words in probe.stale:
-            if all(_has(low, w) for w in words):
+        for part in PASSAGE_PART.split(line):
+            low = part.lower()
+            if SUPERSEDED_MARK in low or any(e.lower() in low for e in probe.expect):
+                continue
+            if any(all(_has(low, w) for w in words) for words in probe.stale):
                 out.append(line)
                 break
     return out

@@ -78,3 +78,20 @@ def test_a_passage_is_one_item_and_each_of_its_exchanges_an_entry_read_in_turn()
     assert scored.recall(ends[0]) == 0.0 and scored.recall(ends[1]) == 1.0
     got = summarise([scored])
     assert got["first_nonempty"] == 1.0 and got["first_entry_nonempty"] == 0.0
+
+
+def test_a_stale_value_in_a_passage_counts_even_beside_the_current_one():
+    # A passage may join an exchange holding the current value with an older one no
+    # change cue retired: the older one is still shown as current.
+    from benchmarks.scenarios import Probe, stale_lines
+
+    from brainbridge.model import Judgment
+
+    said = [
+        BlockItem(f"s:ex:{n}", CHAT_EXCHANGE, text, "2026-01-01", exchange=("s", n))
+        for n, text in ((2, "User: Rent is 2,550 a month now."), (1, "User: Rent is 2,300."))
+    ]
+    block = ranked_block(said)
+    assert block is not None and len(block.items) == 1
+    probe = Probe("rent", "How much is the rent?", Judgment.ENRICH, ("2,550",), (("2,300",),))
+    assert stale_lines(block.text, probe) == [block.text.splitlines()[2]]

@@ -1490,9 +1490,19 @@ async def test_a_person_the_brain_knows_is_named_in_lower_case(tmp_path: Path) -
         "My son Theo has a peanut allergy, he carries an EpiPen.",
         "Theo's football practice is Tuesdays and Thursdays at 4:30 at Riverside Park.",
     ]
-    asked, world = await _asked(
-        tmp_path, told, "what is theo allergic to", "what is a penicillin allergy like"
+    asked, owner, world = await _asked(
+        tmp_path,
+        told,
+        "what is theo allergic to",
+        "what time is theo's practice on thursdays",
+        "what is a penicillin allergy like",
     )
     assert asked.judgment is Judgment.ENRICH, asked.reasons
-    assert "peanut allergy" in _items(asked.block)[0]
+    assert (
+        _items(asked.block)[0]
+        .split(" · ")[0]
+        .endswith("a peanut allergy, he carries an EpiPen. | AI: Noted.")
+    )
+    assert owner.judgment is Judgment.ENRICH, owner.reasons
+    assert any("it names what the brain knows: Theo" in r for r in owner.reasons), owner.reasons
     assert world.judgment is Judgment.PASS_THROUGH, world.reasons

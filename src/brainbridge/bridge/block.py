@@ -74,9 +74,16 @@ def _redact_once(text: str) -> str:
     return _redacted(text, user_patterns())
 
 
+# How a passage's line marks where each further exchange starts: " · ex:9 (before): ", with
+# the day it was said when that is not the passage's (" · ex:1 (after, 2026-03-03): ").
+PASSAGE_PART = re.compile(r" · ex:\d+ \((?:before|after)(?:, [^()]{1,40})?\): ")
+
+
 def _flatten(text: str, limit: int, opens_line: bool = False) -> str:
-    # One line per item: stored text never opens a line, heading, role turn or tag of its own.
-    return inline(text, limit, opens_line=opens_line, redact=_redact_once)
+    # One line per item: stored text never opens a line, heading, role turn or tag of its own,
+    # nor marks a passage's part (`PASSAGE_PART`) of its own.
+    flat = inline(text, limit, opens_line=opens_line, redact=_redact_once)
+    return PASSAGE_PART.sub(lambda m: m.group(0).replace("·", "-"), flat)
 
 
 def render_item(item: BlockItem) -> str:
@@ -172,15 +179,21 @@ def passages(items: Sequence[BlockItem]) -> list[list[BlockItem]]:
     best first and the others after it in the order they were said. "It was made for a
     local church" comes with the exchange before it, which says what "it" is. An exchange
     marked as replaced stays on its own."""
-    joinable = {it.exchange: i for i, it in enumerate(items) if it.exchange and not it.note}
+    joinable: dict[tuple[str, int], int] = {}
+    for i, it in enumerate(items):
+        if it.exchange and not it.note:
+            joinable.setdefault(it.exchange, i)
     out: list[list[BlockItem]] = []
     taken: set[int] = set()
+    shown: set[tuple[str, int]] = set()
     for i, item in enumerate(items):
-        if i in taken:
-            continue
+        if i in taken or (item.exchange is not None and item.exchange in shown):
+            continue  # a copy of an exchange already shown
         taken.add(i)
         if item.exchange is None or joinable.get(item.exchange) != i:
             out.append([item])
+            if item.exchange is not None:
+                shown.add(item.exchange)
             continue
         session, number = item.exchange
         first = last = number
@@ -190,12 +203,9 @@ def passages(items: Sequence[BlockItem]) -> list[list[BlockItem]]:
             last += 1
         others = [joinable[(session, n)] for n in range(first, last + 1) if n != number]
         taken.update(others)
+        shown.update((session, n) for n in range(first, last + 1))
         out.append([item, *(items[j] for j in others)])
     return out
-
-
-# How a passage's line marks where each further exchange starts ("· ex:9 (before): ").
-PASSAGE_PART = re.compile(r" · ex:\d+ \((?:before|after)\): ")
 
 
 def render_passage(group: Sequence[BlockItem]) -> str:
@@ -207,6 +217,8 @@ def render_passage(group: Sequence[BlockItem]) -> str:
     for item in rest:
         number = item.exchange[1] if item.exchange else 0
         side = "before" if number < at else "after"
+        if item.date and item.date != head.date:
+            side += f", {_flatten(item.date, 40)}"
         line += f" · ex:{number} ({side}): {_flatten(item.description, MAX_ITEM_CHARS)}"
     return line + "\n"
 

@@ -341,23 +341,19 @@ class Bridge:
         return found
 
     def _sure_of_case(self, found: list[Mention]) -> list[Mention]:
-        """`found` with a person named in lower case ("what is theo allergic to") as sure
-        as "Theo" when past exchanges write the word as a name ("will" or "mark" they do
-        not)."""
-        loose = [
-            m.matched
-            for m in found
-            if m.strength == "loose" and m.type in PROPER_TYPES and " " not in m.matched
-        ]
+        """`found` with a person named in lower case ("what is theo allergic to", "how is
+        theo's knee") as sure as "Theo" when past exchanges write the word as a name
+        ("will" or "mark" they do not)."""
+
+        def word(m: Mention) -> str | None:
+            one = m.strength == "loose" and m.type in PROPER_TYPES and " " not in m.matched
+            return POSSESSIVE.sub("", m.matched.lower()).strip(".,;:!?'’") if one else None
+
+        loose = list(dict.fromkeys(w for m in found if (w := word(m))))
         if not loose:
             return found
         sure = {w.lower() for w in history_names(self._history_texts, loose)}
-        return [
-            replace(m, strength="exact")
-            if m.strength == "loose" and m.matched.lower() in sure
-            else m
-            for m in found
-        ]
+        return [replace(m, strength="exact") if word(m) in sure else m for m in found]
 
     def _history_texts(self, word: str, limit: int) -> list[str]:
         """What the user said in up to `limit` past exchanges holding `word`."""
