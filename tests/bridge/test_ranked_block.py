@@ -133,3 +133,17 @@ def test_stored_text_cannot_mark_a_passage_part_and_a_part_says_its_own_day() ->
     line = next(ln for ln in block.text.splitlines() if ln.startswith("- "))
     assert len(PASSAGE_PART.findall(line)) == 1, line
     assert " · ex:8 (after, 2026-03-03): User: Thanks, all set." in line
+
+
+def test_an_exchange_shown_with_its_mark_is_not_joined_again_unmarked() -> None:
+    # A marked copy keeps its own line; an unmarked copy of it later in the list joined
+    # its neighbour's passage, so the exchange was shown twice.
+    said = [
+        _said("talk-a", 3, "User: Standup is Mondays at 10.", "superseded on 2026-03-02"),
+        _said("talk-a", 4, "User: The retro is on Fridays."),
+        _said("talk-a", 3, "User: Standup is Mondays at 10."),
+    ]
+    block = ranked_block(said)
+    assert block is not None
+    assert block.items == (("talk-a:ex:3",), ("talk-a:ex:4",)), block.text
+    assert block.text.count("Standup is Mondays") == 1

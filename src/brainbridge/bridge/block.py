@@ -184,27 +184,26 @@ def passages(items: Sequence[BlockItem]) -> list[list[BlockItem]]:
         if it.exchange and not it.note:
             joinable.setdefault(it.exchange, i)
     out: list[list[BlockItem]] = []
-    taken: set[int] = set()
     shown: set[tuple[str, int]] = set()
     for i, item in enumerate(items):
-        if i in taken or (item.exchange is not None and item.exchange in shown):
-            continue  # a copy of an exchange already shown
-        taken.add(i)
-        if item.exchange is None or joinable.get(item.exchange) != i:
+        if item.exchange is None:
             out.append([item])
-            if item.exchange is not None:
-                shown.add(item.exchange)
+            continue
+        if item.exchange in shown:
+            continue  # a copy of an exchange already shown
+        if joinable.get(item.exchange) != i:
+            out.append([item])
+            shown.add(item.exchange)
             continue
         session, number = item.exchange
         first = last = number
-        while (j := joinable.get((session, first - 1))) is not None and j not in taken:
+        while (session, first - 1) in joinable and (session, first - 1) not in shown:
             first -= 1
-        while (j := joinable.get((session, last + 1))) is not None and j not in taken:
+        while (session, last + 1) in joinable and (session, last + 1) not in shown:
             last += 1
-        others = [joinable[(session, n)] for n in range(first, last + 1) if n != number]
-        taken.update(others)
-        shown.update((session, n) for n in range(first, last + 1))
-        out.append([item, *(items[j] for j in others)])
+        run = range(first, last + 1)
+        shown.update((session, n) for n in run)
+        out.append([item, *(items[joinable[(session, n)]] for n in run if n != number)])
     return out
 
 
