@@ -49,9 +49,9 @@ class Scored:
     category: int = 0
     names: tuple[str, ...] = ()  # the items, in block order
     question: str = ""
-    # Per item, the index of its first entry and how many it holds: a passage of
-    # consecutive exchanges is one item of several entries. Empty: one entry each, and
-    # `ends`, `holds` and `names` are per entry throughout.
+    # Per item line, the index of its first entry and how many it holds (a passage of
+    # consecutive exchanges is one item of several entries); `ends`, `holds` and `names`
+    # are per entry.
     spans: tuple[tuple[int, int], ...] = ()
 
     def to_dict(self) -> dict[str, object]:
@@ -73,19 +73,15 @@ class Scored:
         }
 
     def _item_of(self) -> list[int]:
-        if not self.spans:
-            return list(range(len(self.ends)))
         return [k for k, (_, size) in enumerate(self.spans) for _ in range(size)]
 
     def _item_holds(self) -> list[bool]:
         """Whether each item (a passage counted once) holds evidence."""
-        if not self.spans:
-            return [bool(h) for h in self.holds]
         return [any(self.holds[start : start + size]) for start, size in self.spans]
 
     @property
     def items(self) -> int:
-        return len(self.spans) if self.spans else len(self.ends)
+        return len(self.spans)
 
     def recall(self, limit: int | None = None) -> float:
         """Share of the evidence held by entries that end within `limit` tokens (all if None)."""
@@ -154,7 +150,7 @@ def score_block(
         category,
         tuple(loaded),
         question,
-        tuple(spans) if items else (),
+        tuple(spans),
     )
 
 
