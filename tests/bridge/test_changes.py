@@ -22,6 +22,10 @@ from brainbridge.bridge.changes import _cue_sentences, _subject, changed_part, k
         # Code is pushed too.
         "I pushed the fix to main.",
         "I pushed it to the shared repo.",
+        # A push meant or asked for, not made.
+        "We might push the launch to March 3.",
+        "I want to push the review to Friday.",
+        "The push to Friday was hard on everyone.",
     ],
 )
 def test_no_change_is_told(said: str) -> None:
@@ -39,6 +43,8 @@ def test_no_change_is_told(said: str) -> None:
         "I quit smoking last week.",
         "Baker & Sons pushed the start to March 10 because of another job.",
         "They bumped the call to 3pm.",
+        # A push agreed to is made.
+        "Amira said the committee agreed to push the draft deadline to February 1.",
     ],
 )
 def test_a_change_is_told(said: str) -> None:
@@ -79,3 +85,16 @@ def test_a_change_is_told(said: str) -> None:
 def test_what_part_of_a_statement_a_change_replaces(earlier: str, change: str, part: str) -> None:
     change = _cue_sentences(change, "change")
     assert changed_part(earlier, _subject(change) or topic(change)) == part
+
+
+@pytest.mark.parametrize(
+    ("change", "subject"),
+    [
+        # "moved to November 17 to 24": a day, not what moved.
+        ("The trip got moved to November 17 to 24 because the boat was unavailable.", {"trip"}),
+        ("We moved the standup to Thursdays.", {"standup"}),
+        ("They agreed to push the draft deadline to February 1.", {"draft", "deadlin"}),
+    ],
+)
+def test_what_a_change_is_of(change: str, subject: set[str]) -> None:
+    assert _subject(change) == subject

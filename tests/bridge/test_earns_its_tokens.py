@@ -1266,6 +1266,46 @@ async def test_a_start_pushed_to_a_new_day_replaces_the_clause_that_said_when(
     assert "14k" in _items(again.block)[0], again.block
 
 
+async def test_a_trip_moved_to_new_days_and_a_deadline_pushed_replace_what_they_changed(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "The trip got moved to November 17 to 24" read as a change of "17",
+    # and "agreed to push the draft deadline to February 1" as no change at all, so the
+    # old days and the old deadline led, unmarked.
+    told = [
+        (
+            "Chapter two is the literature review. The committee wants the full draft by "
+            "January 15.",
+            "So about three months for the draft.",
+            date(2026, 10, 5),
+        ),
+        (
+            "The field trip to Eilat is booked for November 3 to 10, I'm diving with Noam.",
+            "Have a good trip.",
+            date(2026, 10, 19),
+        ),
+        (
+            "Amira said the committee agreed to push the draft deadline to February 1.",
+            "Good, that's two more weeks.",
+            date(2026, 11, 2),
+        ),
+        (
+            "The trip got moved to November 17 to 24 because the boat was unavailable.",
+            "Okay, new dates.",
+            date(2026, 11, 3),
+        ),
+    ]
+    trip, draft = await _asked(
+        tmp_path, told, "When was the Eilat trip in the end?", "When is the thesis draft due now?"
+    )
+    assert "November 17 to 24" in _items(trip.block)[0], trip.block
+    [old] = [line for line in _items(trip.block) if "November 3 to 10" in line]
+    assert "superseded on 2026-11-03 by: The trip got moved" in old
+    assert "February 1" in _items(draft.block)[0], draft.block
+    [old] = [line for line in _items(draft.block) if "January 15" in line]
+    assert "superseded on 2026-11-02 by: Amira said" in old
+
+
 async def test_an_amount_asked_of_a_statement_whose_date_moved_comes_from_it(
     tmp_path: Path,
 ) -> None:

@@ -55,9 +55,10 @@ CHANGE = re.compile(
     r"no longer|not anymore|any ?more|instead|from now on|is now|are now|"
     r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|new (?:\w+ )?(?:is|will be)|"
     r"took over|turns out|actually|"
-    # "pushed the start to March 10", "bumped the call to 3pm": pushed to a day or a time
-    # ("pushed the fix to main" is no change of anything the user said).
-    rf"(?:pushed|bumped)\s+(?:[\w'’&-]+\s+){{0,3}}?(?:to|until|till)\s+(?:{DAY}|{TIME})|"
+    # "pushed the start to March 10", "bumped the call to 3pm", "agreed to push the
+    # deadline to February 1": pushed to a day or a time ("pushed the fix to main" is no
+    # change of anything the user said).
+    rf"(?:push|pushed|bump|bumped)\s+(?:[\w'’&-]+\s+){{0,3}}?(?:to|until|till)\s+(?:{DAY}|{TIME})|"
     # "starting this week", "as of Monday", "effective today": a change with its start date.
     r"(?:starting|beginning|effective|as of)\s+(?:this|next|today|tomorrow|now|on|from|in|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
@@ -81,7 +82,7 @@ _CUE_WORDS = frozenset(
     canceled dropped sold ended gave longer anymore instead now back new took over replace
     replaces turns actually sent finished completed submitted delivered handed paid signed
     wrapped filed booked returned shipped posted asked said told emailed texted agreed
-    wants wanted big news good bad finally got get gets was were been has have had just
+    wants wanted big news good bad finally got get gets was were been has have had just push
     officially starting beginning effective shifted shifting""".split()
 )
 _NAME_LIKE = re.compile(r"\b[A-Z][\w&'’\-]*[A-Za-z0-9]")
@@ -257,12 +258,12 @@ def _is_change(sentence: str) -> bool:
         bare = " " not in word and not word.endswith(("ed", "ing", "ly")) and word != "now"
         if bare and (_ARTICLE_BEFORE.search(before) or _OF_AFTER.match(sentence[m.end() :])):
             continue
+        if word.startswith(("push ", "bump ")) and not _made(before, article=True):
+            continue  # "We might push the launch to March 3", "the push to Friday"
         if _CHANGE_VERB.fullmatch(word):
             if bare and _NOT_MADE.search(before):
                 continue
-            if _NEGATED.search(before) or _BACKGROUND.search(before):
-                continue
-            if _INTENT.search(before) and not _DECIDED.search(before):
+            if _NEGATED.search(before) or _BACKGROUND.search(before) or not _made(before):
                 continue
             if word.startswith("drop") and _DROP_BY.match(sentence[m.end() :]):
                 continue
@@ -272,6 +273,16 @@ def _is_change(sentence: str) -> bool:
                 continue
         return True
     return False
+
+
+def _made(before: str, article: bool = False) -> bool:
+    """Whether a verb of change after `before` says a change made: not one meant ("we plan
+    to move"), unless decided ("we agreed to move"); with `article`, a bare form that may
+    be a noun ("the push to Friday") or a change that may be made ("we might push") is
+    none either."""
+    if article and (_ARTICLE_BEFORE.search(before) or _NOT_MADE.search(before)):
+        return False
+    return not (_INTENT.search(before) and not _DECIDED.search(before))
 
 
 def _is_completion(sentence: str) -> bool:
@@ -503,19 +514,21 @@ def _learned_from(store: Store, exchange: Entity) -> list[Entity]:
     return [e for e in found if e.attributes.get("source_exchange") == exchange.name]
 
 
+# "moved to November 17 to 24": what follows the verb is where or when to, not its object.
+_NO_PREPOSITION = r"(?!(?:to|from|until|till|back|into|onto|on|at|by|for|over)\b)"
 _FIRST_PERSON_SUBJECT = re.compile(r"^\W*(?:i|we|i'm|we're|i've|we've)\b", re.I)
 # What a change is said of: the object of its verb ("moved the standup to ..."), what
 # follows "from now on" ("from now on the standup is ..."), or the sentence's subject
 # before its verb ("the standup is now ...", "standup got moved").
 _OBJECT = re.compile(
-    rf"\b(?:{_CHANGED}|pushed|bumped)\s+((?:[\w'’\-]+\s+){{1,3}}?)"
+    rf"\b(?:{_CHANGED}|push|pushed|bumped)\s+{_NO_PREPOSITION}((?:[\w'’\-]+\s+){{1,3}}?)"
     r"(?:to|from|over|back|into|onto|until|till|for|starting|beginning|on|at|by)\b",
     re.I,
 )
 # ... or the object a clause ends on: "Marta changed my plan: long runs on Saturdays now"
 # changed the plan, not Marta.
 _OBJECT_ENDS = re.compile(
-    rf"\b(?:{_CHANGED})\s+(?!(?:to|from|until|till|back|into|onto|on|at|by|for)\b)"
+    rf"\b(?:{_CHANGED})\s+{_NO_PREPOSITION}"
     r"((?:[\w'’\-]+\s+){0,2}[\w'’\-]+)\s*[:;,.!?]",
     re.I,
 )
