@@ -716,18 +716,25 @@ async def test_a_meal_for_the_user_gets_their_diet_and_allergies(tmp_path: Path)
         "Turns out I'm allergic to shellfish, found out the hard way.",
         "I go climbing at Bouldergarten on Tuesdays and Thursdays after work.",
     ]
-    lunch, menu, other = await _asked(
+    # Found as a user: "Suggest a dinner recipe for after a long run" passed through, so a
+    # vegetarian got any recipe. Asked to choose the meal, the user's diet decides it;
+    # asked for a dish they named, it does not.
+    lunch, menu, choose, brunch, other, named = await _asked(
         tmp_path,
         told,
         "Pick a restaurant for my team lunch on Thursday that works for me.",
         "Suggest a dinner menu I can safely eat for my birthday party.",
+        "Suggest a dinner recipe for after a long run.",
+        "Can you recommend a place for brunch near the station?",
         "Give me a quick recipe for chili with black beans.",
+        "What's a good recipe for banana bread?",
     )
-    for result in (lunch, menu):
+    for result in (lunch, menu, choose, brunch):
         assert result.judgment is Judgment.ENRICH, result.reasons
         firsts = " ".join(_items(result.block)[:2])
         assert "vegetarian" in firsts and "shellfish" in firsts, result.block
     assert other.block is None, other.block
+    assert named.block is None, named.block
 
 
 async def test_whether_a_weekday_is_free_gets_what_the_user_does_that_day(

@@ -53,7 +53,11 @@ _MEAL = re.compile(
 )
 _FOR_THE_USER = re.compile(
     r"\bfor (?:me|us)\b|\b(?:i|we) (?:can|could|may|should)(?: safely)? (?:eat|have)\b|"
-    r"\b(?:my|our)\b",
+    r"\b(?:my|our)\b|"
+    # "Suggest a dinner recipe", "recommend a place for brunch": the user leaves the choice
+    # of the meal to the agent ("a recipe for chili" names the dish: anyone's question).
+    r"\b(?:suggest|recommend|pick|choose)\b|\bideas?\s+for\b|"
+    r"\bwhat\s+should\s+(?:i|we)\s+(?:eat|cook|make|order|have)\b",
     re.I,
 )
 MEAL_KINDS = frozenset({"diet", "allergy"})
