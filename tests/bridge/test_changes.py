@@ -94,6 +94,8 @@ def test_what_part_of_a_statement_a_change_replaces(earlier: str, change: str, p
         ("The trip got moved to November 17 to 24 because the boat was unavailable.", {"trip"}),
         ("We moved the standup to Thursdays.", {"standup"}),
         ("They agreed to push the draft deadline to February 1.", {"draft", "deadlin"}),
+        # Who made the change is not what changed: the user's training did.
+        ("Rui switched me to cycling and swimming until the calf heals.", {"cycl", "swim"}),
     ],
 )
 def test_what_a_change_is_of(change: str, subject: set[str]) -> None:

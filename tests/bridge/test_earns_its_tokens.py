@@ -1313,6 +1313,28 @@ async def test_a_trip_moved_to_new_days_and_a_deadline_pushed_replace_what_they_
     assert "superseded on 2026-11-02 by: Amira said" in old
 
 
+async def test_who_made_a_change_of_the_users_training_stays_what_they_were(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "Rui switched me to cycling and swimming" was read as a change of
+    # Rui, and "my coach is Rui" was marked as replaced.
+    told = [
+        (
+            "I'm training for the Lisbon half marathon on October 18, my coach is Rui.",
+            "Nice goal!",
+            date(2026, 9, 1),
+        ),
+        (
+            "Rui switched me to cycling and swimming until the calf heals.",
+            "Good call.",
+            date(2026, 9, 20),
+        ),
+    ]
+    [race] = await _asked(tmp_path, told, "Which race is my coach Rui training me for?")
+    [line] = [line for line in _items(race.block) if "half marathon" in line]
+    assert "superseded" not in line, race.block
+
+
 async def test_an_amount_asked_of_a_statement_whose_date_moved_comes_from_it(
     tmp_path: Path,
 ) -> None:

@@ -532,6 +532,14 @@ _OBJECT_ENDS = re.compile(
     r"((?:[\w'’\-]+\s+){0,2}[\w'’\-]+)\s*[:;,.!?]",
     re.I,
 )
+# ... or, when the object is a person ("Rui switched me to cycling and swimming", "they
+# moved us to the 7am slot"), what they were moved to: who made the change is no topic.
+_PERSON_MOVED = re.compile(
+    rf"\b(?:{_CHANGED}|push|pushed)\s+(?:me|us|him|her|them)\s+(?:over\s+|back\s+)?"
+    r"(?:to|into|onto)\s+((?:[\w'’\-]+\s+){0,3}?[\w'’\-]+)"
+    r"(?=\s+(?:until|till|because|since|so|when|after|before|for|while|from)\b|\s*[,.;!?:]|\s*$)",
+    re.I,
+)
 _FROM_NOW_ON = re.compile(
     r"\b(?:from now on|going forward|from today|as of (?:today|now))\s*,?\s+"
     r"((?:[\w'’\-]+\s+){1,3}?)(?:is|are|will|moves?|happens?|takes?)\b",
@@ -546,7 +554,7 @@ _ADVERBS = frozenset({"actually", "instead", "turns out"})
 def _subject(message: str) -> set[str]:
     """What a change statement is about: "moved the standup to ...", "from now on the
     standup is ...", "The offsite (got) moved", "standup is on Thursdays now"."""
-    for pattern in (_OBJECT, _OBJECT_ENDS, _FROM_NOW_ON):
+    for pattern in (_PERSON_MOVED, _OBJECT, _OBJECT_ENDS, _FROM_NOW_ON):
         if (m := pattern.search(message)) and (said := topic(m.group(1))):
             return said
     # "Actually the ceremony moved to 5pm": the subject comes before the verb, not before
