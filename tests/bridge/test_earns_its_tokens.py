@@ -1335,6 +1335,29 @@ async def test_who_made_a_change_of_the_users_training_stays_what_they_were(
     assert "superseded" not in line, race.block
 
 
+async def test_a_statement_of_two_changes_replaces_the_clause_it_shares_not_who_made_it(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "Rui cut the plan to 30 km a week and I dropped to the 10k instead
+    # of the half" marked "my coach is Rui" as replaced ("cut" was not read as the verb,
+    # so Rui was taken for what changed), and the half marathon stayed current.
+    told = [
+        (
+            "I'm training for the Lisbon half marathon on October 18, my coach is Rui.",
+            "Nice goal!",
+            date(2026, 9, 1),
+        ),
+        (
+            "Rui cut the plan to 30 km a week and I dropped to the 10k instead of the half.",
+            "Smart.",
+            date(2026, 10, 10),
+        ),
+    ]
+    [race] = await _asked(tmp_path, told, "Which race is my coach Rui training me for?")
+    [line] = [line for line in _items(race.block) if "half marathon" in line]
+    assert '["I\'m training for the Lisbon half marathon on October 18" superseded' in line, line
+
+
 async def test_an_amount_asked_of_a_statement_whose_date_moved_comes_from_it(
     tmp_path: Path,
 ) -> None:

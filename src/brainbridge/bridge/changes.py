@@ -67,7 +67,6 @@ CHANGE = re.compile(
     r"now(?=\s*(?:[.!;,]|$)))\b",
     re.I,
 )
-_CHANGED = _inflected(_CHANGE_VERBS)
 COMPLETION = re.compile(rf"\b(?:{'|'.join(_DONE.split())}|done with|done)\b", re.I)
 PROMISE = re.compile(
     r"\b(?:i|we)(?:'ll| will| need to| have to| must| promised| am going to|'m going to|"
@@ -443,7 +442,11 @@ def _find_retired(
                 why = "ended"
             else:
                 continue
-        found.append(Retired(ent, why, _part(ent, subject or words, of_when)))
+        # The part is what the change is of; where this statement does not speak of that,
+        # what the two share, but for a name ("Rui cut the plan to 30 km and I dropped to
+        # the 10k instead of the half": the half, not "my coach is Rui").
+        of = subject if subject & about else (shared - names) or shared
+        found.append(Retired(ent, why, _part(ent, of, of_when)))
     if by_subject and not found:
         # "The offsite got moved to ...": the latest statement about the offsite, only.
         last = max(by_subject, key=_recency)
@@ -521,21 +524,21 @@ _FIRST_PERSON_SUBJECT = re.compile(r"^\W*(?:i|we|i'm|we're|i've|we've)\b", re.I)
 # follows "from now on" ("from now on the standup is ..."), or the sentence's subject
 # before its verb ("the standup is now ...", "standup got moved").
 _OBJECT = re.compile(
-    rf"\b(?:{_CHANGED}|push|pushed|bumped)\s+{_NO_PREPOSITION}((?:[\w'’\-]+\s+){{1,3}}?)"
+    rf"\b(?:{_CHANGE_FORMS}|push|pushed|bumped)\s+{_NO_PREPOSITION}((?:[\w'’\-]+\s+){{1,3}}?)"
     r"(?:to|from|over|back|into|onto|until|till|for|starting|beginning|on|at|by)\b",
     re.I,
 )
 # ... or the object a clause ends on: "Marta changed my plan: long runs on Saturdays now"
 # changed the plan, not Marta.
 _OBJECT_ENDS = re.compile(
-    rf"\b(?:{_CHANGED})\s+{_NO_PREPOSITION}"
+    rf"\b(?:{_CHANGE_FORMS})\s+{_NO_PREPOSITION}"
     r"((?:[\w'’\-]+\s+){0,2}[\w'’\-]+)\s*[:;,.!?]",
     re.I,
 )
 # ... or, when the object is a person ("Rui switched me to cycling and swimming", "they
 # moved us to the 7am slot"), what they were moved to: who made the change is no topic.
 _PERSON_MOVED = re.compile(
-    rf"\b(?:{_CHANGED}|push|pushed)\s+(?:me|us|him|her|them)\s+(?:over\s+|back\s+)?"
+    rf"\b(?:{_CHANGE_FORMS}|push|pushed)\s+(?:me|us|him|her|them)\s+(?:over\s+|back\s+)?"
     r"(?:to|into|onto)\s+((?:[\w'’\-]+\s+){0,3}?[\w'’\-]+)"
     r"(?=\s+(?:until|till|because|since|so|when|after|before|for|while|from)\b|\s*[,.;!?:]|\s*$)",
     re.I,
