@@ -1335,6 +1335,38 @@ async def test_who_made_a_change_of_the_users_training_stays_what_they_were(
     assert "superseded" not in line, race.block
 
 
+async def test_a_colleague_leaving_the_company_leaves_the_users_job_current(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "Kwame is leaving Brightline" marked "I just joined Brightline as a
+    # product manager" as replaced, and the user's employer with it. Someone who leaves
+    # changes what was said of them, not all that was said of the company.
+    told = [
+        (
+            "I just joined Brightline as a product manager, my manager is Sofia Reyes.",
+            "Congrats!",
+            date(2026, 10, 1),
+        ),
+        ("The engineering lead on my project is Kwame.", "Got it.", date(2026, 10, 1)),
+        (
+            "Kwame is leaving Brightline at the end of December; Aisha will take over as "
+            "engineering lead.",
+            "Big change.",
+            date(2026, 11, 12),
+        ),
+    ]
+    job, lead = await _asked(
+        tmp_path,
+        told,
+        "What is my role at Brightline and who do I report to?",
+        "Who is the engineering lead on my project now?",
+    )
+    held = [line for line in _items(job.block) if "product manager" in line]
+    assert held and not any("superseded" in line for line in held), job.block
+    [old] = [line for line in _items(lead.block) if "is Kwame" in line]
+    assert "superseded on 2026-11-12" in old, lead.block
+
+
 async def test_a_statement_of_two_changes_replaces_the_clause_it_shares_not_who_made_it(
     tmp_path: Path,
 ) -> None:

@@ -384,6 +384,9 @@ def _find_retired(
     subject = _subject(message) if kind == "change" else set()
     of_when = kind == "change" and _TO_WHEN.search(message) is not None
     activity = _stopped_activity(message) if kind == "change" else set()
+    # "Kwame is leaving Brightline": a name shared is enough only where Kwame is spoken of
+    # too ("I just joined Brightline" holds on).
+    agent = _agent(message) - subject if kind == "change" else set()
     # The statement's most distinctive words find what it changes; common ones only cost
     # (BM25 over 200k exchanges: 10 ms with them, a fraction without).
     terms = query_terms(" ".join(w for w in keywords(message) if w.lower() not in _CUE_WORDS))
@@ -427,6 +430,7 @@ def _find_retired(
             shared & names & anchors(text)
             and not (part and not part <= about)
             and not (subject and not subject & about)
+            and agent <= about
         )
         if not (len(shared) >= MIN_SHARED or named):
             if subject and subject <= about and not (of_when and not _SAYS_WHEN.search(text)):
@@ -554,6 +558,22 @@ _VERB = re.compile(r"\s(?:is|are|was|were|will|has|have|had|got|gets|get|goes|go
 _ADVERBS = frozenset({"actually", "instead", "turns out"})
 
 
+def _head(message: str) -> str:
+    """The words before a change statement's verb of change, in its clause, with the verb
+    "be" or "get" off ("The offsite got", "Kwame is"): "" when there are none."""
+    m = next((c for c in CHANGE.finditer(message) if c.group().lower() not in _ADVERBS), None)
+    if m is None:
+        return ""
+    return _VERB.sub("", re.split(r"[.;!?,:]", message[: m.start()])[-1])
+
+
+def _agent(message: str) -> set[str]:
+    """Who made a change, when the statement names them before its verb and says what they
+    changed after it ("Kwame is leaving Brightline", "Rui cut the plan"): their name."""
+    head = _head(message)
+    return anchors(head) if head.strip() and not _FIRST_PERSON_SUBJECT.match(head) else set()
+
+
 def _subject(message: str) -> set[str]:
     """What a change statement is about: "moved the standup to ...", "from now on the
     standup is ...", "The offsite (got) moved", "standup is on Thursdays now"."""
@@ -562,11 +582,7 @@ def _subject(message: str) -> set[str]:
             return said
     # "Actually the ceremony moved to 5pm": the subject comes before the verb, not before
     # the adverb that opens the sentence.
-    m = next((c for c in CHANGE.finditer(message) if c.group().lower() not in _ADVERBS), None)
-    if m is None:
-        return set()
-    head = re.split(r"[.;!?,:]", message[: m.start()])[-1]
-    head = _VERB.sub("", head)
+    head = _head(message)
     if not head.strip() or _FIRST_PERSON_SUBJECT.match(head):
         return set()
     return topic(head)
