@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import date
+from pathlib import Path
+
 import pytest
 from tests.pg import backend  # noqa: F401  (this module runs on both backends)
 
 from brainbridge.brain import Brain
+from brainbridge.bridge import Bridge
 from brainbridge.errors import InvalidInput, NotFound
 
 
@@ -59,3 +63,16 @@ async def test_bad_dates_and_unknown_names_are_clear_errors(brain: Brain) -> Non
         await brain.search("anything", as_of="next tuesday")
     with pytest.raises(NotFound, match="did you mean 'Kevin Lee'"):
         await brain.resolve("Kevin Leigh")
+
+
+async def _lead_changed(home: Path) -> None:
+    """A brain told who the engineering lead is, then that someone else takes over."""
+    async with await Brain.open(home, embedder=None, background_indexing=False) as brain:
+        bridge = Bridge(brain)
+        told = [
+            ("My project is the onboarding revamp; the engineering lead is Kwame.", 10, 1),
+            ("Kwame is leaving; Aisha will take over as engineering lead.", 11, 12),
+        ]
+        for n, (user, month, day) in enumerate(told, start=1):
+            await bridge.observe_now("s1", n, user, "Noted.", today=date(2026, month, day))
+        await bridge.drain()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
 
 from cli.runner import BrainCli
+from test_facts_over_time import _lead_changed
 
 
 @pytest.fixture
@@ -115,3 +117,12 @@ def test_index_without_an_embedder_explains(cli: BrainCli) -> None:
     result = cli.ok("index", env={"BRAIN_EMBEDDER": "none"})
     assert "No embedder" in result.out
     assert cli.ok("search", "Ada", "--json", env={"BRAIN_EMBEDDER": "none"}).json()["count"] == 1
+
+
+def test_recall_marks_what_was_replaced_in_part(cli: BrainCli) -> None:
+    # `brain recall` is what the block's last line offers: it must say what no longer holds.
+    asyncio.run(_lead_changed(cli.home))
+    shown = cli.ok("recall", "engineering lead").out
+    assert '"the engineering lead is Kwame" superseded on 2026-11-12 by s1:ex:2' in " ".join(
+        shown.split()
+    ), shown

@@ -73,7 +73,9 @@ from brainbridge.model import (
     Hit,
     Judgment,
     Session,
+    change_note,
     holds_at,
+    replaced_by,
 )
 from brainbridge.ports import LLM
 from brainbridge.redact import redact
@@ -663,7 +665,7 @@ class Bridge:
         bar = relevance.bar(ranked[0][0] if ranked else 0.0) if relevance is not None else 0.0
         chosen = _replaced_lead(ranked, _without_restated([c.hit for p, c in ranked if p >= bar]))
         later: dict[str, Entity] = {}
-        if any(_changed_by(h.entity) for h in chosen):
+        if any(replaced_by(h.entity) for h in chosen):
             later = await self.brain._run(self._superseding, chosen)
         if chosen and chosen[0].entity.attributes.get("superseded_by"):
             # What replaced a statement answers before it: never lead with what ended.
@@ -832,7 +834,7 @@ class Bridge:
 
     def _superseding(self, hits: list[Hit]) -> dict[str, Entity]:
         """{name: exchange} of the statements that retired any of `hits`."""
-        names = {str(n) for h in hits if (n := _changed_by(h.entity))}
+        names = {str(n) for h in hits if (n := replaced_by(h.entity))}
         if not names:
             return {}
         ids = self.brain.store.ids_named(CHAT_EXCHANGE, sorted(names))
@@ -1270,26 +1272,14 @@ def _current_for(found: list[list[Hit]], message: str) -> list[list[Hit]]:
     return [[current(h) for h in hits] for hits in found]
 
 
-def _changed_by(ent: Entity) -> str | None:
-    """The statement that replaced `ent`, or a part of it (see `_current_for`)."""
-    by = ent.attributes.get("superseded_by") or ent.attributes.get("part_changed_by")
-    return str(by) if by else None
-
-
 def _item(hit: Hit, later: dict[str, Entity]) -> BlockItem:
     ent = hit.entity
     date_ = (
         str(ent.attributes.get("date") or ent.created_at[:10]) if ent.type == CHAT_EXCHANGE else ""
     )
-    note = ""
-    if by := _changed_by(ent):
-        attrs = ent.attributes
-        note = f"superseded on {attrs.get('valid_to') or attrs.get('part_changed_on') or '?'}"
-        if part := attrs.get("superseded_part"):
-            note = f'"{str(part).rstrip(".")}" {note}'
-        newer = later.get(str(by))
-        if newer is not None:
-            note += f" by: {newer.attributes.get('user_message') or newer.description}"
+    note = change_note(ent)
+    if (by := replaced_by(ent)) and (newer := later.get(by)) is not None:
+        note += f" by: {newer.attributes.get('user_message') or newer.description}"
     return BlockItem(ent.name, ent.type, ent.description, date_, note, _source(ent), _place(ent))
 
 

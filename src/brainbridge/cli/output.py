@@ -13,6 +13,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from brainbridge.model import no_longer_holds
 from brainbridge.sanitise import printable
 
 if TYPE_CHECKING:
@@ -138,10 +139,13 @@ def hits_table(hits: Sequence[Hit], title: str | None = None) -> Table:
     for i, hit in enumerate(hits, start=1):
         ent = hit.entity
         label = Text(ent.type, style="cyan").append("\n").append(ent.name, style="bold")
+        shown = Text(clip(ent.description, 100))
+        if gone := no_longer_holds(ent):
+            shown.append(f" [{clip(gone, 100)}]", style="yellow")
         table.add_row(
             str(i),
             label,
-            Text(clip(ent.description, 100)),
+            shown,
             f"{hit.score:.4f}",
             Text("\n".join(hit.retrievers)),
         )

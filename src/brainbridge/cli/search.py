@@ -166,4 +166,7 @@ def print_recall(result: dict[str, Any]) -> None:
         line.append(item["name"], style="bold")
         line.append(f"  [{' + '.join(item['retrievers'])}, {item['score']:.4f}]", style="magenta")
         say(line)
-        out().print(Padding(Text(clip(item["description"], 300)), (0, 0, 0, 4)))
+        shown = Text(clip(item["description"], 300))
+        if gone := item.get("no_longer_holds"):
+            shown.append(f"\n[{clip(gone, 300)}]", style="yellow")
+        out().print(Padding(shown, (0, 0, 0, 4)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from brainbridge.model import CHAT_EXCHANGE, Hit, Subgraph
+from brainbridge.model import CHAT_EXCHANGE, Hit, Subgraph, no_longer_holds
 from brainbridge.sanitise import inline
 
 if TYPE_CHECKING:
@@ -27,8 +27,17 @@ def hits_text(hits: list[Hit], query: str) -> str:
     lines = [f"{len(hits)} result{'s' * (len(hits) != 1)} for {query!r}:"]
     for i, h in enumerate(hits, 1):
         e = h.entity
-        lines.append(f"{i}. {_name(e.name)} ({inline(e.type)}): {inline(e.description, 400)}")
+        lines.append(
+            f"{i}. {_name(e.name)} ({inline(e.type)}): {inline(e.description, 400)}{_mark(h)}"
+        )
     return "\n".join(lines)
+
+
+def _mark(h: Hit) -> str:
+    """' [<what> superseded on <day> by <name>]' for what no longer holds (in part), so an
+    agent does not take it for current and can open what replaced it; "" while it holds."""
+    gone = no_longer_holds(h.entity)
+    return f" [{inline(gone)}]" if gone else ""
 
 
 def entity_text(sub: Subgraph) -> str:

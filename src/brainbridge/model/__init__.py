@@ -45,6 +45,31 @@ class Entity:
         }
 
 
+def replaced_by(entity: Entity) -> str | None:
+    """The name of the statement that replaced `entity`, or a part of it; None while all of
+    it holds."""
+    by = entity.attributes.get("superseded_by") or entity.attributes.get("part_changed_by")
+    return str(by) if by else None
+
+
+def change_note(entity: Entity) -> str:
+    """What no longer holds of `entity` and since when: '"ceremony at 4pm" superseded on
+    2026-09-10' (a part), "superseded on 2026-09-10" (all of it), or "" while it holds."""
+    if replaced_by(entity) is None:
+        return ""
+    attrs = entity.attributes
+    note = f"superseded on {attrs.get('valid_to') or attrs.get('part_changed_on') or '?'}"
+    if part := attrs.get("superseded_part"):
+        note = f'"{str(part).rstrip(".")}" {note}'
+    return note
+
+
+def no_longer_holds(entity: Entity) -> str:
+    """`change_note` with the name of what replaced it, to open that: "" while it holds."""
+    note = change_note(entity)
+    return f"{note} by {replaced_by(entity)}" if note else ""
+
+
 def holds_at(entity: Entity, as_of: str | None = None, superseded: bool = False) -> bool:
     """Whether what `entity` says was true on `as_of` (YYYY-MM-DD; None: now).
 
@@ -97,6 +122,8 @@ class Hit:
         d = self.entity.to_dict()
         d["score"] = round(self.score, 6)
         d["retrievers"] = list(self.retrievers)
+        if gone := no_longer_holds(self.entity):
+            d["no_longer_holds"] = gone
         return d
 
 

@@ -227,6 +227,7 @@ async function searchView(query) {
       <input id="q" value="${esc(q)}" autocomplete="off"><button type="submit">Search</button></form></section>
     <section><ol id="results">${r.results.map((h) => `<li class="hit">${entityLink({...h, title: titleOf(h), replaced: h.replaced ?? !!h.attributes?.superseded_by})}
       <div class="small">${esc(String(h.description || "").slice(0, 300))}</div>
+      ${h.no_longer_holds ? `<div class="ended small">${esc(h.no_longer_holds)}</div>` : ""}
       <div class="muted small">found by ${esc((h.retrievers || []).join(", "))}</div></li>`).join("")}</ol>
       ${r.count ? "" : `<p class="muted">Nothing matches “${esc(q)}”.</p>`}</section>`, "Search");
   document.getElementById("search-form").addEventListener("submit", (ev) => {
