@@ -26,6 +26,10 @@ from brainbridge.bridge.changes import _cue_sentences, _subject, changed_part, k
         "We might push the launch to March 3.",
         "I want to push the review to Friday.",
         "The push to Friday was hard on everyone.",
+        # Done later, or not at all, is not done.
+        "The kitchen will be done on November 21.",
+        "The invoice has to be paid by Friday.",
+        "I should have sent it yesterday.",
     ],
 )
 def test_no_change_is_told(said: str) -> None:

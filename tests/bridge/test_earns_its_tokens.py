@@ -1335,6 +1335,51 @@ async def test_who_made_a_change_of_the_users_training_stays_what_they_were(
     assert "superseded" not in line, race.block
 
 
+async def test_a_new_finish_date_replaces_only_what_said_when(tmp_path: Path) -> None:
+    # Found as a user: "the kitchen will be done on November 21 instead of November 10"
+    # marked "We're renovating the kitchen" and "Mendes found asbestos in the old ceiling"
+    # as replaced. A change of when replaces what said when; those said none.
+    told = [
+        (
+            "We're renovating the kitchen; the contractor is Mendes Build and the budget is "
+            "18,000 euros.",
+            "Big project!",
+            date(2026, 9, 5),
+        ),
+        (
+            "Mendes found asbestos in the old ceiling, removal adds 2,400 euros.",
+            "Ouch.",
+            date(2026, 10, 2),
+        ),
+        (
+            "Mendes says the kitchen will be done on November 21 instead of November 10 "
+            "because of the asbestos.",
+            "A delay.",
+            date(2026, 10, 30),
+        ),
+    ]
+    budget, ceiling = await _asked(
+        tmp_path,
+        told,
+        "What is the budget for the kitchen with Mendes Build?",
+        "What did Mendes find in the old ceiling?",
+    )
+    for said, result in (("renovating the kitchen", budget), ("found asbestos", ceiling)):
+        held = [line for line in _items(result.block) if said in line]
+        assert held and "superseded" not in held[0], result.block
+
+
+async def test_an_order_placed_completes_the_promise_to_order(tmp_path: Path) -> None:
+    # Found as a user: "Ordered the tiles yesterday" left "I need to order the tiles" open.
+    told = [
+        ("I need to order the tiles from Azulejo Porto by October 1.", "Okay.", date(2026, 9, 26)),
+        ("Ordered the tiles yesterday, delivery on October 20.", "Great.", date(2026, 10, 2)),
+    ]
+    [done] = await _asked(tmp_path, told, "Did I order the tiles from Azulejo Porto?")
+    [old] = [line for line in _items(done.block) if "need to order" in line]
+    assert "superseded on 2026-10-02" in old, done.block
+
+
 async def test_a_colleague_leaving_the_company_leaves_the_users_job_current(
     tmp_path: Path,
 ) -> None:

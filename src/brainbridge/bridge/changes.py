@@ -34,8 +34,10 @@ _CHANGE_VERBS = """move shift switch change relocate transfer migrate replace up
 _IRREGULAR = "left sold quit cut"  # past forms _inflected cannot make
 # A completion is told in the past ("sent", "paid"): "I'm sending it", "Book a table" and
 # "our book club" complete nothing.
+# Irregular past forms of those, to their verb ("sent" the report one said they'd "send").
+_DONE_BASE = {"sent": "send", "paid": "pay", "bought": "buy"}
 _DONE = """sent finished completed submitted delivered handed paid signed wrapped filed booked
-    returned shipped posted settled"""
+    returned shipped posted settled ordered bought purchased renewed registered"""
 
 
 def _inflected(verbs: str, irregular: str = "") -> str:
@@ -80,7 +82,8 @@ _CUE_WORDS = frozenset(
     increased decreased reduced cut bumped promoted demoted stopped quit left cancelled
     canceled dropped sold ended gave longer anymore instead now back new took over replace
     replaces turns actually sent finished completed submitted delivered handed paid signed
-    wrapped filed booked returned shipped posted asked said told emailed texted agreed
+    wrapped filed booked returned shipped posted ordered bought purchased renewed registered
+    asked said told emailed texted agreed
     wants wanted big news good bad finally got get gets was were been has have had just push
     officially starting beginning effective shifted shifting""".split()
 )
@@ -239,6 +242,13 @@ _NOT_MADE = re.compile(
 )
 # "I dropped off the cakes at the shelter", "dropped by the office": a visit, no change.
 _DROP_BY = re.compile(r"\s+(?:off|by|in|round|over)\b", re.I)
+# "the kitchen will be done on the 21st", "it has to be paid by Friday", "I should have
+# sent it": done later, or not at all.
+_NOT_YET = re.compile(
+    r"\b(?:will|['’]ll|would|should|might|may|must|could|can|to|gonna|wanna)\s+(?:not\s+)?"
+    r"(?:be\s+|get\s+|have\s+(?:been\s+)?)?$",
+    re.I,
+)
 # "Keep you posted": a promise, not a completion.
 _KEEP_POSTED = re.compile(r"\bkeep\s+\w+\s+$", re.I)
 
@@ -286,7 +296,9 @@ def _made(before: str, article: bool = False) -> bool:
 
 def _is_completion(sentence: str) -> bool:
     return any(
-        not any(p.search(sentence[: m.start()]) for p in (_NEGATED, _BACKGROUND, _KEEP_POSTED))
+        not any(
+            p.search(sentence[: m.start()]) for p in (_NEGATED, _BACKGROUND, _KEEP_POSTED, _NOT_YET)
+        )
         for m in COMPLETION.finditer(sentence)
     )
 
@@ -378,11 +390,15 @@ def _find_retired(
     """What the statement's own topic words find it changes or completes."""
     message = _cue_sentences(message, kind)
     words = topic(message)
+    if kind == "completion":
+        # "Ordered the tiles" keeps "I need to order the tiles": the deed is the promise's.
+        words |= {stem(_DONE_BASE.get(v.lower(), v.lower())) for v in COMPLETION.findall(message)}
     names = anchors(message) & words
     if not words:
         return []
     subject = _subject(message) if kind == "change" else set()
     of_when = kind == "change" and _TO_WHEN.search(message) is not None
+    only_when = of_when and _ONLY_WHEN.search(message) is not None
     activity = _stopped_activity(message) if kind == "change" else set()
     # "Kwame is leaving Brightline": a name shared is enough only where Kwame is spoken of
     # too ("I just joined Brightline" holds on).
@@ -418,6 +434,8 @@ def _find_retired(
         about = topic(text)
         if not activity <= about:
             continue  # it stopped doing something this statement does not speak of
+        if only_when and not _SAYS_WHEN.search(text):
+            continue  # it replaces what said when ("we're renovating the kitchen" holds)
         shared = words & about
         # A name counts where both write it as one: "Google Meet" is not "we meet at Clara's";
         # but not when the change is to a part of the named thing the earlier statement
@@ -472,6 +490,14 @@ def _part(ent: Entity, words: set[str], of_when: bool = False) -> str:
 _TO_WHEN = re.compile(
     rf"\b(?:to|until|till|for|on|back to)\s+(?:{DAY}|{TIME}|(?:the )?(?:morning|afternoon|"
     r"evening|weekend))|\b(?:reschedul|postpon|delay|push(?:ed)? back|brought forward)",
+    re.I,
+)
+# ...and a change of nothing but when: "done on November 21 instead of November 10",
+# "postponed", "pushed back" ("the venue changed to the main hall" changed a place, and
+# "Falcon is back on, we restart on Monday" more than a day).
+_ONLY_WHEN = re.compile(
+    rf"\binstead\s+of\s+(?:the\s+)?(?:{DAY}|{TIME})|\b(?:reschedul|postpon|delay)|"
+    r"\bpush(?:ed)?\s+back|\bbrought\s+forward",
     re.I,
 )
 _SAYS_WHEN = re.compile(
