@@ -11,6 +11,7 @@ from tests.pg import backend  # noqa: F401  (this module runs on both backends)
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.errors import InvalidInput, NotFound
+from brainbridge.model import Entity, no_longer_holds
 
 
 async def _venues(brain: Brain) -> None:
@@ -76,3 +77,17 @@ async def _lead_changed(home: Path) -> None:
         for n, (user, month, day) in enumerate(told, start=1):
             await bridge.observe_now("s1", n, user, "Noted.", today=date(2026, month, day))
         await bridge.drain()
+
+
+def test_what_no_longer_holds_is_said_briefly_and_by_whom() -> None:
+    # The review: a long replaced part hid "by <name>" once clipped, and an invalidation
+    # read "by user", a name nobody can open.
+    long = Entity(
+        1, "Chat_Exchange", "s1:ex:1", "", {"superseded_by": "s2:ex:1", "valid_to": "2026-10-01"}
+    )
+    long.attributes["superseded_part"] = "the standup is on Mondays " * 40
+    gone = no_longer_holds(long)
+    assert gone.endswith('…" superseded on 2026-10-01 by s2:ex:1') and len(gone) < 220
+    mine = Entity(2, "Fact", "Office", "", {"superseded_by": "user", "valid_to": "2026-10-02"})
+    assert no_longer_holds(mine) == "superseded on 2026-10-02 by the user"
+    assert no_longer_holds(Entity(3, "Fact", "Now", "", {})) == ""

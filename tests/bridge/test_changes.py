@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from brainbridge.bridge.changes import _cue_sentences, _subject, changed_part, kind_of, topic
+from brainbridge.bridge.changes import (
+    _agent,
+    _cue_sentences,
+    _subject,
+    changed_part,
+    kind_of,
+    topic,
+)
 
 
 @pytest.mark.parametrize(
@@ -26,6 +33,12 @@ from brainbridge.bridge.changes import _cue_sentences, _subject, changed_part, k
         "We might push the launch to March 3.",
         "I want to push the review to Friday.",
         "The push to Friday was hard on everyone.",
+        "We didn't push the Falcon launch to March 3.",
+        "We never push releases to Friday.",
+        "Please don't push the deadline to Monday.",
+        "If we push the launch to March 3 we lose the venue.",
+        "I had to push through until 3am.",
+        "I push to 5pm most days.",
         # Done later, or not at all, is not done.
         "The kitchen will be done on November 21.",
         "The invoice has to be paid by Friday.",
@@ -98,9 +111,27 @@ def test_what_part_of_a_statement_a_change_replaces(earlier: str, change: str, p
         ("The trip got moved to November 17 to 24 because the boat was unavailable.", {"trip"}),
         ("We moved the standup to Thursdays.", {"standup"}),
         ("They agreed to push the draft deadline to February 1.", {"draft", "deadlin"}),
+        # "cut" is a change of something only with what it was cut to.
+        ("I cut the onions into small pieces for the soup.", set()),
+        ("I cut my hair on Saturday.", set()),
         # Who made the change is not what changed: the user's training did.
         ("Rui switched me to cycling and swimming until the calf heals.", {"cycl", "swim"}),
+        ("My boss moved me to the platform team last week.", {"platform", "team"}),
     ],
 )
 def test_what_a_change_is_of(change: str, subject: set[str]) -> None:
     assert _subject(change) == subject
+
+
+@pytest.mark.parametrize(
+    ("change", "agent"),
+    [
+        ("Kwame is leaving Brightline at the end of December.", {"kwame"}),
+        ("Honestly Kwame is leaving Brightline.", {"kwame"}),
+        ("Sofia said Kwame is leaving Brightline.", {"kwame"}),
+        ("Since we moved to Porto the commute is shorter.", set()),
+        ("The venue changed to the Hotel Avenida.", set()),
+    ],
+)
+def test_who_made_a_change(change: str, agent: set[str]) -> None:
+    assert _agent(change) == agent

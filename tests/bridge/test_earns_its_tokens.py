@@ -719,7 +719,7 @@ async def test_a_meal_for_the_user_gets_their_diet_and_allergies(tmp_path: Path)
     # Found as a user: "Suggest a dinner recipe for after a long run" passed through, so a
     # vegetarian got any recipe. Asked to choose the meal, the user's diet decides it;
     # asked for a dish they named, it does not.
-    lunch, menu, choose, brunch, other, named = await _asked(
+    lunch, menu, choose, brunch, other, named, detergent, marco = await _asked(
         tmp_path,
         told,
         "Pick a restaurant for my team lunch on Thursday that works for me.",
@@ -728,6 +728,8 @@ async def test_a_meal_for_the_user_gets_their_diet_and_allergies(tmp_path: Path)
         "Can you recommend a place for brunch near the station?",
         "Give me a quick recipe for chili with black beans.",
         "What's a good recipe for banana bread?",
+        "Recommend a detergent that gets grease off dishes.",
+        "Which restaurant did Marco recommend last week?",
     )
     for result in (lunch, menu, choose, brunch):
         assert result.judgment is Judgment.ENRICH, result.reasons
@@ -735,6 +737,8 @@ async def test_a_meal_for_the_user_gets_their_diet_and_allergies(tmp_path: Path)
         assert "vegetarian" in firsts and "shellfish" in firsts, result.block
     assert other.block is None, other.block
     assert named.block is None, named.block
+    for result in (detergent, marco):
+        assert not any("shellfish" in line for line in _items(result.block)), result.block
 
 
 async def test_whether_a_weekday_is_free_gets_what_the_user_does_that_day(
@@ -1410,6 +1414,30 @@ async def test_a_colleague_leaving_the_company_leaves_the_users_job_current(
     assert held and not any("superseded" in line for line in held), job.block
     [old] = [line for line in _items(lead.block) if "is Kwame" in line]
     assert "superseded on 2026-11-12" in old, lead.block
+
+
+async def test_a_colleague_leaving_said_alone_leaves_the_users_job_current(tmp_path: Path) -> None:
+    # The review found the one-sentence case still retired the user's job: no other
+    # statement was found, so the latest one about Brightline was taken.
+    told = [
+        ("I just joined Brightline as a product manager.", "Congrats!", date(2026, 10, 1)),
+        ("Kwame is our engineering lead.", "Okay.", date(2026, 10, 1)),
+        ("Kwame is leaving Brightline.", "Big change.", date(2026, 11, 12)),
+    ]
+    [job] = await _asked(tmp_path, told, "What is my role at Brightline?")
+    held = [line for line in _items(job.block) if "product manager" in line]
+    assert held and not any("superseded" in line for line in held), job.block
+
+
+async def test_cutting_onions_leaves_the_onion_allergy_current(tmp_path: Path) -> None:
+    # The review found "I cut the onions into small pieces" retired "I'm allergic to onions".
+    told = [
+        ("I'm allergic to onions, even a little makes me ill.", "Noted.", date(2026, 9, 1)),
+        ("I cut the onions into small pieces for the soup.", "Nice.", date(2026, 9, 20)),
+    ]
+    [meal] = await _asked(tmp_path, told, "Suggest a dinner menu I can safely eat tonight.")
+    held = [line for line in _items(meal.block) if "allergic to onions" in line]
+    assert held and not any("superseded" in line for line in held), meal.block
 
 
 async def test_a_statement_of_two_changes_replaces_the_clause_it_shares_not_who_made_it(

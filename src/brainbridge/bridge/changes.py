@@ -52,6 +52,9 @@ def _inflected(verbs: str, irregular: str = "") -> str:
 
 # Every form of a verb of change, for the cue and for the checks on a cue that is a verb.
 _CHANGE_FORMS = _inflected(_CHANGE_VERBS, _IRREGULAR)
+# ...the regular ones, which take an object ("moved the standup to"); "cut", "left" and
+# "sold" do only with what it was cut to (`_CUT_TO`): "I cut the onions into pieces".
+_CHANGED = _inflected(_CHANGE_VERBS)
 CHANGE = re.compile(
     rf"\b(?:{_CHANGE_FORMS}|pushed back|pushed out|brought forward|gave up|"
     r"no longer|not anymore|any ?more|instead|from now on|is now|are now|"
@@ -60,7 +63,9 @@ CHANGE = re.compile(
     # "pushed the start to March 10", "bumped the call to 3pm", "agreed to push the
     # deadline to February 1": pushed to a day or a time ("pushed the fix to main" is no
     # change of anything the user said).
-    rf"(?:push|pushed|bump|bumped)\s+(?:[\w'’&-]+\s+){{0,3}}?(?:to|until|till)\s+(?:{DAY}|{TIME})|"
+    rf"(?:pushed|bumped)\s+(?:[\w'’&-]+\s+){{0,3}}?(?:to|until|till)\s+(?:{DAY}|{TIME})|"
+    rf"push\s+(?!(?:to|through|until|till)\b)(?:[\w'’&-]+\s+){{1,3}}?(?:to|until|till)\s+"
+    rf"(?:{DAY}|{TIME})|"
     # "starting this week", "as of Monday", "effective today": a change with its start date.
     r"(?:starting|beginning|effective|as of)\s+(?:this|next|today|tomorrow|now|on|from|in|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
@@ -249,6 +254,8 @@ _NOT_YET = re.compile(
     r"(?:be\s+|get\s+|have\s+(?:been\s+)?)?$",
     re.I,
 )
+# "If we push the launch to March 3 we lose the venue": a change on a condition.
+_CONDITIONAL = re.compile(r"\b(?:if|unless|whether)\s+(?:[\w'’]+\s+){0,3}$", re.I)
 # "Keep you posted": a promise, not a completion.
 _KEEP_POSTED = re.compile(r"\bkeep\s+\w+\s+$", re.I)
 
@@ -267,8 +274,12 @@ def _is_change(sentence: str) -> bool:
         bare = " " not in word and not word.endswith(("ed", "ing", "ly")) and word != "now"
         if bare and (_ARTICLE_BEFORE.search(before) or _OF_AFTER.match(sentence[m.end() :])):
             continue
-        if word.startswith(("push ", "bump ")) and not _made(before, article=True):
-            continue  # "We might push the launch to March 3", "the push to Friday"
+        if (
+            word.startswith(("push", "bump"))
+            and " " in word
+            and not _made_push(before, bare=word.startswith(("push ", "bump ")))
+        ):
+            continue  # "We might push the launch to March 3", "we didn't push it to May"
         if _CHANGE_VERB.fullmatch(word):
             if bare and _NOT_MADE.search(before):
                 continue
@@ -292,6 +303,17 @@ def _made(before: str, article: bool = False) -> bool:
     if article and (_ARTICLE_BEFORE.search(before) or _NOT_MADE.search(before)):
         return False
     return not (_INTENT.search(before) and not _DECIDED.search(before))
+
+
+def _made_push(before: str, bare: bool) -> bool:
+    """Whether "push ... to <day>" (`bare`) or "pushed ... to <day>" after `before` tells a
+    push made: not one meant ("we might push"), a noun ("the push to Friday"), refused
+    ("we didn't push"), in the background or on a condition ("If we push the launch")."""
+    if not _made(before, article=bare):
+        return False
+    return not (
+        _NEGATED.search(before) or _BACKGROUND.search(before) or _CONDITIONAL.search(before)
+    )
 
 
 def _is_completion(sentence: str) -> bool:
@@ -451,7 +473,12 @@ def _find_retired(
             and agent <= about
         )
         if not (len(shared) >= MIN_SHARED or named):
-            if subject and subject <= about and not (of_when and not _SAYS_WHEN.search(text)):
+            if (
+                subject
+                and subject <= about
+                and agent <= about
+                and not (of_when and not _SAYS_WHEN.search(text))
+            ):
                 by_subject.append(ent)
             continue
         why = "changed"
@@ -554,25 +581,28 @@ _FIRST_PERSON_SUBJECT = re.compile(r"^\W*(?:i|we|i'm|we're|i've|we've)\b", re.I)
 # follows "from now on" ("from now on the standup is ..."), or the sentence's subject
 # before its verb ("the standup is now ...", "standup got moved").
 _OBJECT = re.compile(
-    rf"\b(?:{_CHANGE_FORMS}|push|pushed|bumped)\s+{_NO_PREPOSITION}((?:[\w'’\-]+\s+){{1,3}}?)"
+    rf"\b(?:{_CHANGED}|push|pushed|bumped)\s+{_NO_PREPOSITION}((?:[\w'’\-]+\s+){{1,3}}?)"
     r"(?:to|from|over|back|into|onto|until|till|for|starting|beginning|on|at|by)\b",
     re.I,
 )
 # ... or the object a clause ends on: "Marta changed my plan: long runs on Saturdays now"
 # changed the plan, not Marta.
 _OBJECT_ENDS = re.compile(
-    rf"\b(?:{_CHANGE_FORMS})\s+{_NO_PREPOSITION}"
+    rf"\b(?:{_CHANGED})\s+{_NO_PREPOSITION}"
     r"((?:[\w'’\-]+\s+){0,2}[\w'’\-]+)\s*[:;,.!?]",
     re.I,
 )
 # ... or, when the object is a person ("Rui switched me to cycling and swimming", "they
 # moved us to the 7am slot"), what they were moved to: who made the change is no topic.
 _PERSON_MOVED = re.compile(
-    rf"\b(?:{_CHANGE_FORMS}|push|pushed)\s+(?:me|us|him|her|them)\s+(?:over\s+|back\s+)?"
+    rf"\b(?:{_CHANGED}|push|pushed)\s+(?:me|us|him|her|them)\s+(?:over\s+|back\s+)?"
     r"(?:to|into|onto)\s+((?:[\w'’\-]+\s+){0,3}?[\w'’\-]+)"
-    r"(?=\s+(?:until|till|because|since|so|when|after|before|for|while|from)\b|\s*[,.;!?:]|\s*$)",
+    r"(?=\s+(?:until|till|because|since|so|when|after|before|for|while|from|last|this|next|"
+    r"yesterday|today|tonight|on|in|at)\b|\s*[,.;!?:]|\s*$)",
     re.I,
 )
+# "Rui cut the plan to 30 km a week": cut to an amount.
+_CUT_TO = re.compile(r"\bcut\s+((?:[\w'’\-]+\s+){1,3}?)(?:to|by|down\s+to)\s+\d", re.I)
 _FROM_NOW_ON = re.compile(
     r"\b(?:from now on|going forward|from today|as of (?:today|now))\s*,?\s+"
     r"((?:[\w'’\-]+\s+){1,3}?)(?:is|are|will|moves?|happens?|takes?)\b",
@@ -594,16 +624,16 @@ def _head(message: str) -> str:
 
 
 def _agent(message: str) -> set[str]:
-    """Who made a change, when the statement names them before its verb and says what they
-    changed after it ("Kwame is leaving Brightline", "Rui cut the plan"): their name."""
-    head = _head(message)
-    return anchors(head) if head.strip() and not _FIRST_PERSON_SUBJECT.match(head) else set()
+    """Who made a change, when a name comes right before its verb ("Kwame is leaving
+    Brightline", "Sofia said Kwame is leaving", "Rui cut the plan"): that name."""
+    words = _head(message).split()
+    return anchors(words[-1]) if words and _NAME_LIKE.fullmatch(words[-1]) else set()
 
 
 def _subject(message: str) -> set[str]:
     """What a change statement is about: "moved the standup to ...", "from now on the
     standup is ...", "The offsite (got) moved", "standup is on Thursdays now"."""
-    for pattern in (_PERSON_MOVED, _OBJECT, _OBJECT_ENDS, _FROM_NOW_ON):
+    for pattern in (_PERSON_MOVED, _CUT_TO, _OBJECT, _OBJECT_ENDS, _FROM_NOW_ON):
         if (m := pattern.search(message)) and (said := topic(m.group(1))):
             return said
     # "Actually the ceremony moved to 5pm": the subject comes before the verb, not before

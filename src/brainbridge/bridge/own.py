@@ -53,10 +53,15 @@ _MEAL = re.compile(
 )
 _FOR_THE_USER = re.compile(
     r"\bfor (?:me|us)\b|\b(?:i|we) (?:can|could|may|should)(?: safely)? (?:eat|have)\b|"
-    r"\b(?:my|our)\b|"
-    # "Suggest a dinner recipe", "recommend a place for brunch": the user leaves the choice
-    # of the meal to the agent ("a recipe for chili" names the dish: anyone's question).
-    r"\b(?:suggest|recommend|pick|choose)\b|\bideas?\s+for\b|"
+    r"\b(?:my|our)\b",
+    re.I,
+)
+# "Suggest a dinner recipe", "recommend a place for brunch": the user leaves the choice of
+# the meal to the agent ("a recipe for chili" names the dish: anyone's question).
+_MEAL_LEFT = re.compile(
+    r"(?:^|[.!?]\s+|\b(?:you|please)\s+)(?:suggest|recommend|pick|choose)\s+(?:me\s+|us\s+)?"
+    rf"(?:[\w'’-]+\s+){{0,3}}?{_MEAL.pattern}|"
+    rf"\bideas?\s+for\s+(?:[\w'’-]+\s+){{0,2}}?{_MEAL.pattern}|"
     r"\bwhat\s+should\s+(?:i|we)\s+(?:eat|cook|make|order|have)\b",
     re.I,
 )
@@ -182,7 +187,9 @@ class OwnWorld:
     def meal(self, message: str) -> tuple[str, list[Entity]]:
         """(what the message asks, the user's diet and allergies) for a meal the user asks
         about for themselves ("a restaurant for my team lunch"), else ("", [])."""
-        if not (_MEAL.search(message) and _FOR_THE_USER.search(message)):
+        if not (_MEAL.search(message) and _FOR_THE_USER.search(message)) and not _MEAL_LEFT.search(
+            message
+        ):
             return "", []
         found = [e for e in self._entities if e.type == "Fact" and _kind_of(e) & MEAL_KINDS]
         return ("what the user eats", found) if found else ("", [])

@@ -141,7 +141,7 @@ def hits_table(hits: Sequence[Hit], title: str | None = None) -> Table:
         label = Text(ent.type, style="cyan").append("\n").append(ent.name, style="bold")
         shown = Text(clip(ent.description, 100))
         if gone := no_longer_holds(ent):
-            shown.append(f" [{clip(gone, 100)}]", style="yellow")
+            shown.append(f" [{clip(gone, 300)}]", style="yellow")
         table.add_row(
             str(i),
             label,

@@ -37,7 +37,7 @@ def _mark(h: Hit) -> str:
     """' [<what> superseded on <day> by <name>]' for what no longer holds (in part), so an
     agent does not take it for current and can open what replaced it; "" while it holds."""
     gone = no_longer_holds(h.entity)
-    return f" [{inline(gone)}]" if gone else ""
+    return f" [{inline(gone, 300)}]" if gone else ""
 
 
 def entity_text(sub: Subgraph) -> str:

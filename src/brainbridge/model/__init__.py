@@ -52,22 +52,33 @@ def replaced_by(entity: Entity) -> str | None:
     return str(by) if by else None
 
 
-def change_note(entity: Entity) -> str:
+def change_note(entity: Entity, part_limit: int = 0) -> str:
     """What no longer holds of `entity` and since when: '"ceremony at 4pm" superseded on
-    2026-09-10' (a part), "superseded on 2026-09-10" (all of it), or "" while it holds."""
+    2026-09-10' (a part, cut to `part_limit` characters if one is given), "superseded on
+    2026-09-10" (all of it), or "" while it holds."""
     if replaced_by(entity) is None:
         return ""
     attrs = entity.attributes
     note = f"superseded on {attrs.get('valid_to') or attrs.get('part_changed_on') or '?'}"
-    if part := attrs.get("superseded_part"):
-        note = f'"{str(part).rstrip(".")}" {note}'
+    if part := str(attrs.get("superseded_part") or "").rstrip("."):
+        if part_limit and len(part) > part_limit:
+            part = part[: part_limit - 1].rstrip() + "…"
+        note = f'"{part}" {note}'
     return note
 
 
+# A part quoted in a search result: enough to know which, short of the whole message.
+QUOTED_PART = 160
+
+
 def no_longer_holds(entity: Entity) -> str:
-    """`change_note` with the name of what replaced it, to open that: "" while it holds."""
-    note = change_note(entity)
-    return f"{note} by {replaced_by(entity)}" if note else ""
+    """`change_note` with what replaced it, by name to open it ("by the user" when they
+    invalidated it themselves): "" while it holds."""
+    note = change_note(entity, QUOTED_PART)
+    if not note:
+        return ""
+    by = replaced_by(entity)
+    return f"{note} by the user" if by == "user" else f"{note} by {by}"
 
 
 def holds_at(entity: Entity, as_of: str | None = None, superseded: bool = False) -> bool:
