@@ -1384,6 +1384,27 @@ async def test_an_order_placed_completes_the_promise_to_order(tmp_path: Path) ->
     assert "superseded on 2026-10-02" in old, done.block
 
 
+async def test_a_deed_on_another_thing_leaves_the_promise_open(tmp_path: Path) -> None:
+    # Found as a user: "Sent Priya the photos from the party" completed "I promised to
+    # send Priya the contract by Friday": the name and the verb were all they shared.
+    told = [
+        ("I promised to send Priya the contract by Friday.", "Okay.", date(2026, 9, 1)),
+        ("Sent Priya the photos from the party.", "Nice.", date(2026, 9, 2)),
+        ("I need to send Marta the budget by Monday.", "Okay.", date(2026, 9, 2)),
+        ("Sent it to Marta just now.", "Great.", date(2026, 9, 2)),
+    ]
+    contract, budget = await _asked(
+        tmp_path,
+        told,
+        "Did I send Priya the contract yet?",
+        "Did I send Marta the budget yet?",
+    )
+    [open_] = [line for line in _items(contract.block) if "I promised to send Priya" in line]
+    assert "superseded" not in open_, contract.block
+    [done] = [line for line in _items(budget.block) if "I need to send Marta" in line]
+    assert "superseded on 2026-09-02" in done, budget.block
+
+
 async def test_a_colleague_leaving_the_company_leaves_the_users_job_current(
     tmp_path: Path,
 ) -> None:

@@ -75,6 +75,11 @@ CHANGE = re.compile(
     re.I,
 )
 COMPLETION = re.compile(rf"\b(?:{'|'.join(_DONE.split())}|done with|done)\b", re.I)
+# "Sent it to Priya": what was done is what was just spoken of, whatever its name.
+_DONE_IT = re.compile(
+    rf"\b(?:{'|'.join(_DONE.split())})\s+(?:it|them|that|this|those|these)\b|\bdone with (?:it|that)\b",
+    re.I,
+)
 PROMISE = re.compile(
     r"\b(?:i|we)(?:'ll| will| need to| have to| must| promised| am going to|'m going to|"
     r" are going to|'re going to| should| plan to|'d)\b|\bpromised\b|\bdue\b",
@@ -412,9 +417,10 @@ def _find_retired(
     """What the statement's own topic words find it changes or completes."""
     message = _cue_sentences(message, kind)
     words = topic(message)
+    # "Ordered the tiles" keeps "I need to order the tiles": the deed is the promise's.
+    deeds = {stem(_DONE_BASE.get(v.lower(), v.lower())) for v in COMPLETION.findall(message)}
     if kind == "completion":
-        # "Ordered the tiles" keeps "I need to order the tiles": the deed is the promise's.
-        words |= {stem(_DONE_BASE.get(v.lower(), v.lower())) for v in COMPLETION.findall(message)}
+        words |= deeds
     names = anchors(message) & words
     if not words:
         return []
@@ -482,6 +488,8 @@ def _find_retired(
                 by_subject.append(ent)
             continue
         why = "changed"
+        if kind == "completion" and not (shared - names - deeds or _DONE_IT.search(message)):
+            continue  # "Sent Priya the photos" keeps "I'll send Priya the contract" open
         if kind == "completion":
             # A promise kept ("sent the report"), or something ongoing that ended
             # ("finished therapy"), which needs more than a shared name to be the same.
