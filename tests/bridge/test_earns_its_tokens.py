@@ -87,6 +87,18 @@ def _items(block: str | None) -> list[str]:
     return [line for line in (block or "").splitlines() if line.startswith("- **")]
 
 
+def _lines_of(result: Enrichment, said: str) -> list[str]:
+    """The block's item lines that hold `said`; there must be one."""
+    lines = [line for line in _items(result.block) if said in line]
+    assert lines, result.block
+    return lines
+
+
+def _unmarked(result: Enrichment, said: str) -> bool:
+    """Whether every block line holding `said` is shown as current."""
+    return not any("superseded" in line for line in _lines_of(result, said))
+
+
 async def test_short_questions_about_the_users_own_world_get_that_fact_without_io(
     tmp_path: Path,
 ) -> None:
@@ -1335,8 +1347,7 @@ async def test_who_made_a_change_of_the_users_training_stays_what_they_were(
         ),
     ]
     [race] = await _asked(tmp_path, told, "Which race is my coach Rui training me for?")
-    [line] = [line for line in _items(race.block) if "half marathon" in line]
-    assert "superseded" not in line, race.block
+    assert _unmarked(race, "half marathon"), race.block
 
 
 async def test_a_new_finish_date_replaces_only_what_said_when(tmp_path: Path) -> None:
@@ -1368,9 +1379,8 @@ async def test_a_new_finish_date_replaces_only_what_said_when(tmp_path: Path) ->
         "What is the budget for the kitchen with Mendes Build?",
         "What did Mendes find in the old ceiling?",
     )
-    for said, result in (("renovating the kitchen", budget), ("found asbestos", ceiling)):
-        held = [line for line in _items(result.block) if said in line]
-        assert held and "superseded" not in held[0], result.block
+    assert _unmarked(budget, "renovating the kitchen"), budget.block
+    assert _unmarked(ceiling, "found asbestos"), ceiling.block
 
 
 async def test_an_order_placed_completes_the_promise_to_order(tmp_path: Path) -> None:
@@ -1399,9 +1409,8 @@ async def test_a_deed_on_another_thing_leaves_the_promise_open(tmp_path: Path) -
         "Did I send Priya the contract yet?",
         "Did I send Marta the budget yet?",
     )
-    [open_] = [line for line in _items(contract.block) if "I promised to send Priya" in line]
-    assert "superseded" not in open_, contract.block
-    [done] = [line for line in _items(budget.block) if "I need to send Marta" in line]
+    assert _unmarked(contract, "I promised to send Priya"), contract.block
+    [done] = _lines_of(budget, "I need to send Marta")
     assert "superseded on 2026-09-02" in done, budget.block
 
 
@@ -1431,8 +1440,7 @@ async def test_a_colleague_leaving_the_company_leaves_the_users_job_current(
         "What is my role at Brightline and who do I report to?",
         "Who is the engineering lead on my project now?",
     )
-    held = [line for line in _items(job.block) if "product manager" in line]
-    assert held and not any("superseded" in line for line in held), job.block
+    assert _unmarked(job, "product manager"), job.block
     [old] = [line for line in _items(lead.block) if "is Kwame" in line]
     assert "superseded on 2026-11-12" in old, lead.block
 
@@ -1446,8 +1454,7 @@ async def test_a_colleague_leaving_said_alone_leaves_the_users_job_current(tmp_p
         ("Kwame is leaving Brightline.", "Big change.", date(2026, 11, 12)),
     ]
     [job] = await _asked(tmp_path, told, "What is my role at Brightline?")
-    held = [line for line in _items(job.block) if "product manager" in line]
-    assert held and not any("superseded" in line for line in held), job.block
+    assert _unmarked(job, "product manager"), job.block
 
 
 async def test_cutting_onions_leaves_the_onion_allergy_current(tmp_path: Path) -> None:
@@ -1457,8 +1464,7 @@ async def test_cutting_onions_leaves_the_onion_allergy_current(tmp_path: Path) -
         ("I cut the onions into small pieces for the soup.", "Nice.", date(2026, 9, 20)),
     ]
     [meal] = await _asked(tmp_path, told, "Suggest a dinner menu I can safely eat tonight.")
-    held = [line for line in _items(meal.block) if "allergic to onions" in line]
-    assert held and not any("superseded" in line for line in held), meal.block
+    assert _unmarked(meal, "allergic to onions"), meal.block
 
 
 async def test_a_statement_of_two_changes_replaces_the_clause_it_shares_not_who_made_it(
