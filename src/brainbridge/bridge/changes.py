@@ -34,10 +34,11 @@ _CHANGE_VERBS = """move shift switch change relocate transfer migrate replace up
 _IRREGULAR = "left sold quit cut"  # past forms _inflected cannot make
 # A completion is told in the past ("sent", "paid"): "I'm sending it", "Book a table" and
 # "our book club" complete nothing.
-# Irregular past forms of those, to their verb ("sent" the report one said they'd "send").
-_DONE_BASE = {"sent": "send", "paid": "pay", "bought": "buy"}
 _DONE = """sent finished completed submitted delivered handed paid signed wrapped filed booked
     returned shipped posted settled ordered bought purchased renewed registered"""
+_DONE_WORDS = "|".join(_DONE.split())
+# Irregular past forms of those, to their verb ("sent" the report one said they'd "send").
+_DONE_BASE = {"sent": "send", "paid": "pay", "bought": "buy"}
 
 
 def _inflected(verbs: str, irregular: str = "") -> str:
@@ -74,10 +75,10 @@ CHANGE = re.compile(
     r"now(?=\s*(?:[.!;,]|$)))\b",
     re.I,
 )
-COMPLETION = re.compile(rf"\b(?:{'|'.join(_DONE.split())}|done with|done)\b", re.I)
+COMPLETION = re.compile(rf"\b(?:{_DONE_WORDS}|done with|done)\b", re.I)
 # "Sent it to Priya": what was done is what was just spoken of, whatever its name.
 _DONE_IT = re.compile(
-    rf"\b(?:{'|'.join(_DONE.split())})\s+(?:it|them|that|this|those|these)\b|\bdone with (?:it|that)\b",
+    rf"\b(?:{_DONE_WORDS})\s+(?:it|them|that|this|those|these)\b|\bdone with (?:it|that)\b",
     re.I,
 )
 PROMISE = re.compile(
@@ -282,7 +283,7 @@ def _is_change(sentence: str) -> bool:
         if (
             word.startswith(("push", "bump"))
             and " " in word
-            and not _made_push(before, bare=word.startswith(("push ", "bump ")))
+            and not _made_push(before, bare=word.startswith("push "))
         ):
             continue  # "We might push the launch to March 3", "we didn't push it to May"
         if _CHANGE_VERB.fullmatch(word):
