@@ -1730,3 +1730,26 @@ async def test_a_person_the_brain_knows_is_named_in_lower_case(tmp_path: Path) -
     assert owner.judgment is Judgment.ENRICH, owner.reasons
     assert any("it names what the brain knows: Theo" in r for r in owner.reasons), owner.reasons
     assert world.judgment is Judgment.PASS_THROUGH, world.reasons
+
+
+async def test_a_payment_does_not_end_the_invoice_sent_and_the_invoice_keeps_the_promise(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "I invoiced Harbor Books for the cover sketches today" left "I need
+    # to invoice Harbor Books" open, and "Harbor Books paid the 800 euros for the cover
+    # sketches" then marked the invoice itself as replaced: a deed done is not ongoing.
+    told = [
+        (
+            "I need to invoice Harbor Books for the cover sketches, 800 euros, by October 31.",
+            "I'll remember the invoice.",
+            date(2026, 10, 7),
+        ),
+        ("I invoiced Harbor Books for the cover sketches today.", "Done.", date(2026, 10, 24)),
+        ("Harbor Books paid the 800 euros for the cover sketches.", "Good.", date(2026, 11, 14)),
+    ]
+    [asked] = await _asked(
+        tmp_path, told, "Did I ever invoice Harbor Books for the cover sketches?"
+    )
+    assert _unmarked(asked, "User: I invoiced Harbor Books"), asked.block
+    [promise] = _lines_of(asked, "I need to invoice")
+    assert "superseded on 2026-10-24" in promise, asked.block

@@ -35,7 +35,8 @@ _IRREGULAR = "left sold quit cut"  # past forms _inflected cannot make
 # A completion is told in the past ("sent", "paid"): "I'm sending it", "Book a table" and
 # "our book club" complete nothing.
 _DONE = """sent finished completed submitted delivered handed paid signed wrapped filed booked
-    returned shipped posted settled ordered bought purchased renewed registered"""
+    returned shipped posted settled ordered bought purchased renewed registered invoiced
+    billed"""
 _DONE_WORDS = "|".join(_DONE.split())
 # Irregular past forms of those, to their verb ("sent" the report one said they'd "send").
 _DONE_BASE = {"sent": "send", "paid": "pay", "bought": "buy"}
@@ -94,7 +95,7 @@ _CUE_WORDS = frozenset(
     canceled dropped sold ended gave longer anymore instead now back new took over replace
     replaces turns actually sent finished completed submitted delivered handed paid signed
     wrapped filed booked returned shipped posted ordered bought purchased renewed registered
-    asked said told emailed texted agreed
+    invoiced billed asked said told emailed texted agreed
     wants wanted big news good bad finally got get gets was were been has have had just push
     officially starting beginning effective shifted shifting""".split()
 )
@@ -496,7 +497,9 @@ def _find_retired(
             # ("finished therapy"), which needs more than a shared name to be the same.
             if PROMISE.search(text):
                 why = "completed"
-            elif len(shared) >= MIN_SHARED:
+            elif len(shared) >= MIN_SHARED and kind_of(text) != "completion":
+                # "Harbor Books paid the invoice" ends no "I invoiced Harbor Books": a deed
+                # done was never ongoing.
                 why = "ended"
             else:
                 continue
