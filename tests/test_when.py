@@ -29,6 +29,10 @@ SPRINTS = Calendar(sprint_start=date(2026, 11, 16), sprint_days=14)
         ("the end of the month", date(2026, 11, 30)),
         ("end of the quarter", date(2026, 12, 31)),
         ("end of the week", date(2026, 11, 27)),
+        ("the end of December", date(2026, 12, 31)),  # a month named: its last day
+        ("start of March", date(2027, 3, 1)),  # the coming March
+        ("the end of October", date(2026, 10, 31)),  # just gone: still that one
+        ("end of June 2026", date(2026, 6, 30)),
         ("Friday the 11th", date(2026, 12, 11)),  # the date said, not the coming Friday
         ("Fri, Dec 11", date(2026, 12, 11)),
         ("Friday 11th December", date(2026, 12, 11)),

@@ -129,7 +129,8 @@ DAY = (
     rf"(?:this |next |coming |the coming )?{_WEEKDAY}(?: (?:morning|noon|afternoon|evening|night))?|"
     rf"{_MONTH}\.? {_ORD}(?:,? \d{{4}})?|(?:the )?{_ORD} of {_MONTH}(?:,? \d{{4}})?|{_ORD} {_MONTH}|"
     rf"the {_ORD}|\d{{4}}-\d{{2}}-\d{{2}}|tomorrow|today|tonight|"
-    rf"(?:the )?(?:start|beginning) of (?:the |this |next )?{_PERIOD}|next {_PERIOD})"
+    rf"(?:the )?(?:start|beginning) of (?:the |this |next )?{_PERIOD}|next {_PERIOD}|"
+    rf"(?:the )?(?:end|start|beginning) of {_MONTH}(?:,? \d{{4}})?)"
 )
 
 
@@ -155,6 +156,8 @@ def resolve(
     ):
         first, last = span(m.group(3), today, 1 if m.group(2) else 0, calendar)
         return last if m.group(1) == "end" else first
+    if m := re.fullmatch(rf"(?:the )?(end|start|beginning) of ({_MONTH})(?: (\d{{4}}))?", p):
+        return _month_edge(m.group(2), int(m.group(3) or 0), today, m.group(1) == "end")
     if m := re.fullmatch(rf"next ({_PERIOD})", p):
         first, last = span(m.group(1), today, 1, calendar)
         return last if end else first
@@ -170,6 +173,21 @@ def resolve(
     if m := re.fullmatch(r"the (\d{1,2})(?:st|nd|rd|th)?", p):
         return _day_of_month(int(m.group(1)), today)
     return _absolute(p, today)
+
+
+def _month_edge(month: str, year: int, today: date, last: bool) -> date:
+    """The first or `last` day of `month` ("the end of October"): of `year` when given,
+    else of the coming one, or of one that ended within the last month."""
+    n = next(i for i, name in enumerate(_MONTHS, start=1) if name.startswith(month[:3]))
+
+    def edges(y: int) -> tuple[date, date]:
+        after = date(y + 1, 1, 1) if n == 12 else date(y, n + 1, 1)
+        return date(y, n, 1), after - timedelta(days=1)
+
+    first, end = edges(year or today.year)
+    if not year and end < today - timedelta(days=31):
+        first, end = edges(today.year + 1)
+    return end if last else first
 
 
 def _weekday(word: str) -> int | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,26 @@ def test_what_follows_a_possessive_name_is_theirs() -> None:
     (ines,) = people("We fly to Lisbon for my cousin Inês's wedding, flight TP1351.")
     assert ines.name == "Inês"
     assert ines.description == "The user's cousin. Inês's wedding, flight TP1351."
+
+
+def test_a_role_said_with_where_it_is_held_names_the_person() -> None:
+    # Found as a user: "my editor there is Lucia Ferraz" and "my contact at Moss & Fern is
+    # Daniel Okafor" made nobody, so "Draft an email to Lucia" had no one to go on.
+    from brainbridge.bridge.profile import people
+
+    (lucia,) = people("My biggest client is Harbor Books; my editor there is Lucia Ferraz.")
+    (daniel,) = people("My contact at Moss & Fern is Daniel Okafor.")
+    (tomas,) = people("The old tablet is going to my student Tomás.")
+    assert (lucia.name, lucia.role) == ("Lucia Ferraz", "editor")
+    assert daniel.description == "The user's contact at Moss & Fern."
+    assert (tomas.name, tomas.role) == ("Tomás", "student")
+
+
+def test_a_commitment_due_at_the_end_of_a_month_is_kept() -> None:
+    from brainbridge.bridge.facts import extract_facts
+
+    commitment = extract_facts(
+        "I need to invoice Harbor Books for the cover sketches before the end of October.",
+        today=date(2026, 10, 7),
+    )
+    assert [(f.type, f.attributes.get("due")) for f in commitment] == [("Commitment", "2026-10-31")]

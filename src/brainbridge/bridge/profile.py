@@ -34,7 +34,7 @@ ROLES = (
     r"stepfather|godmother|godfather|physio|physiotherapist|pediatrician|paediatrician|"
     r"hairdresser|barber|agent|editor|recruiter|designer|engineer|architect|contractor|"
     r"mechanic|banker|notary|priest|pastor|rabbi|imam|supervisor|professor|lecturer|"
-    r"line manager|team lead|tech lead|classmate|labmate|officemate"
+    r"line manager|team lead|tech lead|classmate|labmate|officemate|student|pupil|contact"
 )
 _DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
@@ -85,14 +85,17 @@ ALLERGY = re.compile(
 )
 CAR = re.compile(rf"\b(?i:i|we)\s+(?i:drive|own)\s+(?i:an?|the)\s+((?:\d{{4}}\s+)?{_CAPS})")
 # People: "my sister Ines ...", "our accountant Wen Li ...", "Theo is our landlord",
-# "my GP is Dr. Amara Okafor ...", "my new manager is Oskar Lindqvist".
+# "my GP is Dr. Amara Okafor ...", "my new manager is Oskar Lindqvist", "my editor there is
+# Lucia Ferraz", "my contact at Moss & Fern is Daniel Okafor".
 MY_ROLE_NAME = re.compile(rf"\b(?i:(my|our)\s+(?:new\s+|old\s+|former\s+)?({ROLES})),?\s+{_PERSON}")
 NAME_IS_ROLE = re.compile(
     rf"{_PERSON},?\s+(?:is|was|has been)\s+(?i:(my|our)\s+(?:new\s+|old\s+)?({ROLES}))\b"
 )
 ROLE_IS_NAME = re.compile(
-    rf"\b(?i:(my|our)\s+(?:new\s+)?({ROLES}))\s+(?:is|will be)\s+(?:now\s+)?{_PERSON}"
+    rf"\b(?i:(my|our)\s+(?:new\s+)?({ROLES}))(?:\s+(?i:there|here|at\s+[^,.;!?]{{1,40}}?))?\s+"
+    rf"(?:is|will be)\s+(?:now\s+)?{_PERSON}"
 )
+_AT = re.compile(r"\sat\s+(.+?)\s+(?:is|will be)\s", re.I)
 ALIAS = [
     re.compile(
         rf"{_PERSON},?\s+(?:(?i:everyone|everybody|people|we all|we|they|most people)\s+calls?\s+(?:her|him|them)|(?:who\s+)?(?i:goes by|is known as|aka))\s+({_CAPS})"
@@ -211,7 +214,10 @@ def people(text: str) -> list[PersonFact]:
             name = POSSESSIVE.sub("", said)
             # ...and what follows is Ana's: "my cousin Inês's wedding, flight TP1351".
             about = _about(said if subject else "", _rest(text, m.end()))
-            out.append(PersonFact(name, role.lower(), f"The user's {role_of(role)}.{about}"))
+            # "my contact at Moss & Fern is Daniel": where they are the user's contact.
+            at = _AT.search(m.group(0)) if pattern is ROLE_IS_NAME else None
+            where = f" at {at.group(1)}" if at else ""
+            out.append(PersonFact(name, role.lower(), f"The user's {role_of(role)}{where}.{about}"))
     # "Our landlord Mr Gordon says ...": the landlord Gordon, not a second person.
     introduced = {form(p.name) for p in out}
     for m in REPORTER.finditer(text):
