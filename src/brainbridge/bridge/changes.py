@@ -97,7 +97,7 @@ _CUE_WORDS = frozenset(
     wrapped filed booked returned shipped posted ordered bought purchased renewed registered
     invoiced billed asked said told emailed texted agreed
     wants wanted big news good bad finally got get gets was were been has have had just push
-    officially starting beginning effective shifted shifting""".split()
+    officially starting beginning effective shifted shifting swap swapped swapping""".split()
 )
 _NAME_LIKE = re.compile(r"\b[A-Z][\w&'’\-]*[A-Za-z0-9]")
 # A date says when, not what: "the 30th", "in March", "on Thursdays" make no shared topic.
@@ -105,7 +105,7 @@ _DATE_WORD = re.compile(r"\d+(?:st|nd|rd|th)")
 
 
 # "A lot has changed", "everything changed": said of nothing in particular.
-_VAGUE = frozenset("lot lots everything something anything nothing stuff much".split())
+_VAGUE = frozenset("lot lots everything something anything nothing stuff much mine ours".split())
 
 
 def _no_topic(word: str) -> bool:
@@ -114,6 +114,8 @@ def _no_topic(word: str) -> bool:
         low in _CUE_WORDS
         or low in _VAGUE
         or low in FILLER
+        or low.endswith("s")
+        and low[:-1] in FILLER  # "weeks" as "week"
         or low in CALENDAR_WORDS
         or _DATE_WORD.fullmatch(low) is not None
     )
@@ -253,6 +255,11 @@ _NOT_MADE = re.compile(
     re.I,
 )
 # "I dropped off the cakes at the shelter", "dropped by the office": a visit, no change.
+_ON_LEAVE = re.compile(
+    r"\b(?:on|maternity|paternity|parental|sick|annual|medical|unpaid|study|compassionate)\s+"
+    r"(?:[\w'’-]+\s+)?$",
+    re.I,
+)
 _DROP_BY = re.compile(r"\s+(?:off|by|in|round|over)\b", re.I)
 # "the kitchen will be done on the 21st", "it has to be paid by Friday", "I should have
 # sent it": done later, or not at all.
@@ -294,6 +301,8 @@ def _is_change(sentence: str) -> bool:
                 continue
             if word.startswith("drop") and _DROP_BY.match(sentence[m.end() :]):
                 continue
+            if word == "leave" and _ON_LEAVE.search(before):
+                continue  # "going on maternity leave": a time off, nothing left
             if word.endswith("ing") and not _PROGRESSIVE.search(before):
                 continue
             if word.endswith("s") and not _WHERE_TO.match(sentence[m.end() :]):
@@ -586,15 +595,17 @@ def _learned_from(store: Store, exchange: Entity) -> list[Entity]:
     return [e for e in found if e.attributes.get("source_exchange") == exchange.name]
 
 
-# "moved to November 17 to 24": what follows the verb is where or when to, not its object.
-_NO_PREPOSITION = r"(?!(?:to|from|until|till|back|into|onto|on|at|by|for|over)\b)"
+# "moved to November 17 to 24": what follows the verb is where or when to, not its object
+# ("swapped on-call weeks" has one).
+_NO_PREPOSITION = r"(?!(?:to|from|until|till|back|into|onto|on|at|by|for|over)\b(?![\-'’]))"
 _FIRST_PERSON_SUBJECT = re.compile(r"^\W*(?:i|we|i'm|we're|i've|we've)\b", re.I)
-# What a change is said of: the object of its verb ("moved the standup to ..."), what
+# What a change is said of: the object of its verb ("moved the standup to ...", "swapped
+# on-call weeks with Priti"), what
 # follows "from now on" ("from now on the standup is ..."), or the sentence's subject
 # before its verb ("the standup is now ...", "standup got moved").
 _OBJECT = re.compile(
     rf"\b(?:{_CHANGED}|push|pushed|bumped)\s+{_NO_PREPOSITION}((?:[\w'’\-]+\s+){{1,3}}?)"
-    r"(?:to|from|over|back|into|onto|until|till|for|starting|beginning|on|at|by)\b",
+    r"(?:to|from|over|back|into|onto|until|till|for|starting|beginning|on|at|by|with)\b",
     re.I,
 )
 # ... or the object a clause ends on: "Marta changed my plan: long runs on Saturdays now"
@@ -624,6 +635,7 @@ _VERB = re.compile(r"\s(?:is|are|was|were|will|has|have|had|got|gets|get|goes|go
 
 
 _ADVERBS = frozenset({"actually", "instead", "turns out"})
+_PRONOUN = re.compile(r"(?:i|we|you|he|she|they|it)(?:['’][a-z]+)?", re.I)
 
 
 def _head(message: str) -> str:
@@ -639,7 +651,9 @@ def _agent(message: str) -> set[str]:
     """Who made a change, when a name comes right before its verb ("Kwame is leaving
     Brightline", "Sofia said Kwame is leaving", "Rui cut the plan"): that name."""
     words = _head(message).split()
-    return anchors(words[-1]) if words and _NAME_LIKE.fullmatch(words[-1]) else set()
+    if not words or _PRONOUN.fullmatch(words[-1]):
+        return set()  # "We're switching flour suppliers": nobody named
+    return anchors(words[-1]) if _NAME_LIKE.fullmatch(words[-1]) else set()
 
 
 def _subject(message: str) -> set[str]:
