@@ -1753,3 +1753,102 @@ async def test_a_payment_does_not_end_the_invoice_sent_and_the_invoice_keeps_the
     assert _unmarked(asked, "User: I invoiced Harbor Books"), asked.block
     [promise] = _lines_of(asked, "I need to invoice")
     assert "superseded on 2026-10-24" in promise, asked.block
+
+
+async def test_a_swapped_week_replaces_the_week_said_before(tmp_path: Path) -> None:
+    # Found as a user: "I swapped on-call weeks with Priti, so mine is now the week of
+    # November 16" left "my next on-call week starts September 28" current and first:
+    # "weeks" counted as a topic word where "week" does not, and "with Priti" hid the
+    # object of the swap.
+    told = [
+        (
+            "I'm on call for the payments service every third week; my next on-call week "
+            "starts September 28.",
+            "Okay.",
+            date(2026, 9, 18),
+        ),
+        (
+            "I swapped on-call weeks with Priti, so mine is now the week of November 16 "
+            "instead of November 9.",
+            "Okay, Nov 16.",
+            date(2026, 10, 28),
+        ),
+    ]
+    [asked] = await _asked(tmp_path, told, "When is my next on-call week?")
+    [old] = _lines_of(asked, "starts September 28")
+    assert "superseded on 2026-10-28" in old, asked.block
+
+
+async def test_a_yes_or_no_question_about_a_thing_the_user_spoke_of_is_their_own(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "Is the new flat okay for the dog?" passed through with the flat's
+    # floor and garden in the brain; "is the ..." asks a particular of the flat as "when
+    # is the ..." does.
+    told: list[Told] = [
+        ("The landlord is selling the flat, so we have to move out by January 31.", "Oh no."),
+        (
+            "We viewed a flat on Marionville Road: ground floor, garden. Biscuit loved the flat.",
+            "Promising.",
+        ),
+    ]
+    flat, moon = await _asked(
+        tmp_path, told, "Is the new flat okay for the dog?", "Is the moon bigger than Mars?"
+    )
+    assert flat.judgment is Judgment.ENRICH, flat.reasons
+    assert any("ground floor" in item for item in _items(flat.block))
+    assert moon.judgment is Judgment.PASS_THROUGH, moon.reasons
+
+
+async def test_a_switch_we_make_replaces_the_supplier_and_leave_taken_ends_no_hire(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "We're switching flour suppliers to Vanhove" retired nothing ("We're"
+    # was taken for the name of who made the change), and "Sanne is going on maternity
+    # leave" marked her hiring as replaced ("leave" there is a noun).
+    told = [
+        (
+            "Our flour supplier is Molens Dedecker; we order 300 kg every Monday.",
+            "Noted.",
+            date(2026, 9, 2),
+        ),
+        (
+            "We hired a new baker, Sanne Peeters, she starts September 15 on the early shift.",
+            "Welcome Sanne.",
+            date(2026, 9, 3),
+        ),
+        (
+            "We're switching flour suppliers to Bioboulangerie Vanhove from October, Dedecker "
+            "raised prices by 18 percent.",
+            "Big change.",
+            date(2026, 9, 22),
+        ),
+        (
+            "Sanne is going on maternity leave from January 10; we need to hire cover.",
+            "Congrats to Sanne.",
+            date(2026, 11, 5),
+        ),
+    ]
+    supplier, sanne = await _asked(
+        tmp_path, told, "Who is our flour supplier now?", "When did Sanne Peeters start?"
+    )
+    [old] = _lines_of(supplier, "Molens Dedecker;")
+    assert "superseded on 2026-09-22" in old, supplier.block
+    assert _unmarked(sanne, "We hired a new baker"), sanne.block
+
+
+async def test_who_does_a_thing_the_user_spoke_of_is_their_own_question(tmp_path: Path) -> None:
+    # "Who makes the croissants for the shop?" passed through after "I want Sanne to take
+    # over the croissants": "who makes the ..." asks a particular as "who is the ..." does.
+    told: list[Told] = [
+        ("Sanne is great at laminated dough, I want her to take over the croissants.", "Ok.")
+    ]
+    croissants, moon = await _asked(
+        tmp_path,
+        told,
+        "Who makes the croissants for the shop?",
+        "Who discovered the moons of Jupiter?",
+    )
+    assert croissants.judgment is Judgment.ENRICH, croissants.reasons
+    assert "Sanne" in _items(croissants.block)[0]
+    assert moon.judgment is Judgment.PASS_THROUGH, moon.reasons

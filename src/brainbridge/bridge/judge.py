@@ -136,11 +136,14 @@ WORK_FOR = re.compile(
 # "Which day is the party now?", "Is the offsite still in Leeds?": what holds now for a
 # thing the user spoke of, which may have changed since.
 STILL = re.compile(r"\b(?:still|anymore|any more)\b|\bnow\W*$", re.I)
-# "What time is the ceremony?", "Where is the wedding venue?": when, where or who of the
-# thing the question is about; "What's the name of the venue again?": asked again.
+# "What time is the ceremony?", "Where is the wedding venue?", "Is the new flat okay for
+# the dog?", "Who makes the croissants?": when, where, who or whether of the thing the question is about; "What's the
+# name of the venue again?": asked again.
 PARTICULAR = re.compile(
-    r"^\W*(?:when|where|who|what (?:time|day|date)|which day)\s+"
-    r"(?:is|are|was|were|will|does|do|did)\s+(?=the\s)",
+    r"^\W*(?:(?:when|where|who|what (?:time|day|date)|which day)\s+)?"
+    r"(?:is|are|was|were|will|does|do|did)\s+(?=the\s)|"
+    # "Who makes the croissants?", "who runs the standup"
+    r"^\W*who\s+[a-z]+s\s+(?=the\s)",
     re.I,
 )
 AGAIN = re.compile(r"\bagain\W*$", re.I)
@@ -194,7 +197,7 @@ def said_with_the(message: str) -> set[str]:
 
 
 def asked_of(message: str) -> set[str]:
-    """The head word of the thing a "when / where / what time is the ..." question asks
+    """The head word of the thing a "when / where / what time / is the ..." question asks
     about ("What time is the ceremony at the wedding?": ceremony; "When does the school
     year start?": year)."""
     m = PARTICULAR.match(message)
