@@ -149,3 +149,14 @@ def test_a_commitment_due_at_the_end_of_a_month_is_kept() -> None:
         today=date(2026, 10, 7),
     )
     assert [(f.type, f.attributes.get("due")) for f in commitment] == [("Commitment", "2026-10-31")]
+
+
+def test_a_version_number_does_not_end_a_decision_or_a_preference() -> None:
+    # Found as a user: "We decided to keep Python 3.8 support" was kept as "Keep Python 3".
+    from brainbridge.bridge.facts import extract_facts
+
+    said = "We decided to keep Python 3.8 support in 2.0. I prefer Python 3.12 for new projects."
+    assert [f.name for f in extract_facts(said)] == [
+        "Keep Python 3.8 support in 2.0",
+        "prefer Python 3.12 for new projects",
+    ]

@@ -14,6 +14,8 @@ from brainbridge.words import LOWER, UPPER
 _NAME = rf"([{UPPER}][{LOWER}{UPPER}'\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'\-]+|de|van|von|da))*)"
 _ORG = rf"([{UPPER}][\w&.\-]*(?:\s+[{UPPER}][\w&.\-]*)*)"
 _DUE = rf"(?:by|before|until|on|due)\s+(?P<due>{DAY})"
+# Where a decision or a preference ends: a sentence's end, not the dot of "Python 3.8".
+_END = r"(?:[.!?](?=\s|$)|\n|$)"
 
 COMMITMENT = re.compile(
     r"\b(?:i|we)(?:'ll| will| need to| have to| must| promised to| am going to|'m going to|"
@@ -36,10 +38,10 @@ _OBJECT_PRONOUN = re.compile(r"\b(?:her|him|them|his|their)\b", re.I)
 _POSSESSIVE = frozenset({"his", "their"})
 DECISION = re.compile(
     r"\b(?:we|i)(?:'ve| have)?\s+(?:decided|agreed|chose|chosen|settled on|are going with|"
-    r"'re going with|will go with|went with)\s+(?:to\s+|on\s+)?(.{4,140}?)(?:[.!?\n]|$)",
+    r"'re going with|will go with|went with)\s+(?:to\s+|on\s+)?(.{4,140}?)" + _END,
     re.I,
 )
-DECISION_LETS = re.compile(r"\blet'?s go with\s+(.{3,120}?)(?:[.!?\n]|$)", re.I)
+DECISION_LETS = re.compile(r"\blet'?s go with\s+(.{3,120}?)" + _END, re.I)
 WORKS_AT = re.compile(
     _NAME
     + r"\s+(?:works|worked|is working)\s+(?:at|for)\s+"
@@ -51,7 +53,7 @@ WORKS_AT = re.compile(
 )
 PREFERENCE = re.compile(
     r"\bi\s+(?:really\s+)?(prefer|like|love|hate|dislike|don't like|do not like|always|never)\s+"
-    r"(.{3,120}?)(?:[.!?\n]|$)",
+    r"(.{3,120}?)" + _END,
     re.I,
 )
 _THIRD_PERSON = {
