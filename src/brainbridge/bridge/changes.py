@@ -61,7 +61,7 @@ CHANGE = re.compile(
     rf"\b(?:{_CHANGE_FORMS}|pushed back|pushed out|brought forward|gave up|"
     r"no longer|not anymore|any ?more|instead|from now on|is now|are now|"
     r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|new (?:\w+ )?(?:is|will be)|"
-    r"took over|turns out|actually|"
+    r"took over|turns out|actually|after all|"
     # "pushed the start to March 10", "bumped the call to 3pm", "agreed to push the
     # deadline to February 1": pushed to a day or a time ("pushed the fix to main" is no
     # change of anything the user said).
@@ -92,7 +92,7 @@ _CUE_WORDS = frozenset(
     """moved moving switched switching changed changing relocated transferred migrated
     replaced upgraded downgraded rescheduled postponed pushed extended raised lowered
     increased decreased reduced cut bumped promoted demoted stopped quit left cancelled
-    canceled dropped sold ended gave longer anymore instead now back new took over replace
+    canceled dropped sold ended gave longer anymore instead now back new took over replace after all
     replaces turns actually sent finished completed submitted delivered handed paid signed
     wrapped filed booked returned shipped posted ordered bought purchased renewed registered
     invoiced billed asked said told emailed texted agreed
@@ -255,6 +255,12 @@ _NOT_MADE = re.compile(
     re.I,
 )
 # "I dropped off the cakes at the shelter", "dropped by the office": a visit, no change.
+# "We decided to keep Python 3.8 support after all": a decision turned back.
+_REVERSED = re.compile(
+    r"\b(?:decided|agreed|chose|choosing|keep|keeping|kept|stay|staying|stick|sticking|go|"
+    r"going|went|will|'ll)\b",
+    re.I,
+)
 _ON_LEAVE = re.compile(
     r"\b(?:on|maternity|paternity|parental|sick|annual|medical|unpaid|study|compassionate)\s+"
     r"(?:[\w'’-]+\s+)?$",
@@ -288,6 +294,8 @@ def _is_change(sentence: str) -> bool:
         bare = " " not in word and not word.endswith(("ed", "ing", "ly")) and word != "now"
         if bare and (_ARTICLE_BEFORE.search(before) or _OF_AFTER.match(sentence[m.end() :])):
             continue
+        if word == "after all" and not _REVERSED.search(before):
+            continue  # "It was fun after all" changes nothing said
         if (
             word.startswith(("push", "bump"))
             and " " in word
