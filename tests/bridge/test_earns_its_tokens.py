@@ -1841,14 +1841,67 @@ async def test_who_does_a_thing_the_user_spoke_of_is_their_own_question(tmp_path
     # "Who makes the croissants for the shop?" passed through after "I want Sanne to take
     # over the croissants": "who makes the ..." asks a particular as "who is the ..." does.
     told: list[Told] = [
-        ("Sanne is great at laminated dough, I want her to take over the croissants.", "Ok.")
+        ("Sanne is great at laminated dough, I want her to take over the croissants.", "Ok."),
+        ("The release is planned for October 15; Farida owns the CI and the docs.", "Ok."),
     ]
-    croissants, moon = await _asked(
+    croissants, ci, release, moon = await _asked(
         tmp_path,
         told,
         "Who makes the croissants for the shop?",
+        "Who looks after the docs for us?",
+        "Has the release shipped yet?",
         "Who discovered the moons of Jupiter?",
     )
     assert croissants.judgment is Judgment.ENRICH, croissants.reasons
     assert "Sanne" in _items(croissants.block)[0]
+    assert ci.judgment is Judgment.ENRICH, ci.reasons
+    assert release.judgment is Judgment.ENRICH, release.reasons
     assert moon.judgment is Judgment.PASS_THROUGH, moon.reasons
+
+
+async def test_a_decision_turned_back_after_all_replaces_the_plan(tmp_path: Path) -> None:
+    # Found as a user: "We decided to keep Python 3.8 support in 2.0 after all" left "the
+    # main change is dropping Python 3.8 support" current, and asked whether 2.0 drops
+    # 3.8, the block led with it.
+    told = [
+        (
+            "The 2.0 release is planned for October 15; the main change is dropping Python "
+            "3.8 support.",
+            "Got it.",
+            date(2026, 8, 30),
+        ),
+        ("The weekend was fun after all, the rain stopped.", "Nice.", date(2026, 9, 20)),
+        (
+            "We decided to keep Python 3.8 support in 2.0 after all, three big users asked for it.",
+            "Makes sense.",
+            date(2026, 10, 2),
+        ),
+    ]
+    [asked] = await _asked(tmp_path, told, "Is tidewater 2.0 dropping Python 3.8 support?")
+    [old] = _lines_of(asked, "the main change is dropping")
+    assert '"the main change is dropping Python 3.8 support" superseded on 2026-10-02' in old
+
+
+async def test_a_general_question_naming_a_tool_the_user_spoke_of_passes_through(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: after "the main change is dropping Python 3.8 support", "What is
+    # the best way to cache HTTP responses in Python?" got a block on the caching layer's
+    # regression: a name past exchanges wrote made a general question the user's own.
+    told: list[Told] = [
+        (
+            "Farida found a regression in the caching layer, so the 2.0 release is pushed.",
+            "Okay.",
+        ),
+        ("The main change in 2.0 is dropping Python 3.8 support.", "Got it."),
+        ("Farida owns the CI and the docs site for tidewater.", "Noted."),
+        ("We decided to keep Python 3.8 support after all.", "Makes sense."),
+    ]
+    general, own = await _asked(
+        tmp_path,
+        told,
+        "What is the best way to cache HTTP responses in Python?",
+        "What is Farida working on for the docs site?",
+    )
+    assert general.judgment is Judgment.PASS_THROUGH, general.reasons
+    assert own.judgment is Judgment.ENRICH, own.reasons

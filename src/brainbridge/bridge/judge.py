@@ -97,6 +97,8 @@ GENERIC = [
 ]
 
 
+# "What is the best way to ...", "best practices for ...": a question anyone asks.
+ANYONES = re.compile(r"\bbest (?:way|ways|practices?)\b|\bhow (?:to|do you|does one)\b", re.I)
 # The speaker, in any person of the first: a message about the user's own life.
 FIRST_PERSON = re.compile(
     r"\b(?:I|I'm|I've|I'd|I'll|[Mm]e|[Mm]y|[Mm]ine|[Ww]e|[Ww]e're|[Ww]e've|[Oo]ur|[Oo]urs|us)\b"
@@ -136,16 +138,19 @@ WORK_FOR = re.compile(
 # "Which day is the party now?", "Is the offsite still in Leeds?": what holds now for a
 # thing the user spoke of, which may have changed since.
 STILL = re.compile(r"\b(?:still|anymore|any more)\b|\bnow\W*$", re.I)
-# "What time is the ceremony?", "Where is the wedding venue?", "Is the new flat okay for
-# the dog?", "Who makes the croissants?": when, where, who or whether of the thing the question is about; "What's the
-# name of the venue again?": asked again.
+# "What time is the ceremony?", "Where is the wedding venue?", "Who makes the croissants?":
+# when, where or who of the thing the question is about; "What's the name of the venue
+# again?": asked again.
 PARTICULAR = re.compile(
-    r"^\W*(?:(?:when|where|who|what (?:time|day|date)|which day)\s+)?"
+    r"^\W*(?:when|where|who|what (?:time|day|date)|which day)\s+"
     r"(?:is|are|was|were|will|does|do|did)\s+(?=the\s)|"
-    # "Who makes the croissants?", "who runs the standup"
-    r"^\W*who\s+[a-z]+s\s+(?=the\s)",
+    # "who runs the standup", "who looks after the docs"
+    r"^\W*who\s+[a-z]+s\s+(?:(?:after|over|up|on)\s+)?(?=the\s)",
     re.I,
 )
+# "Is the new flat okay for the dog?", "Has the release shipped yet?": whether of it, the
+# thing any word of the phrase ("new flat okay", "release shipped yet").
+WHETHER = re.compile(r"^\W*(?:is|are|was|were|will|does|do|did|has|have|had)\s+(?=the\s)", re.I)
 AGAIN = re.compile(r"\bagain\W*$", re.I)
 # The determiner `known_refs` gives a word the user pointed at in a past message ("the
 # standup") that no entry outside past exchanges holds.
@@ -197,12 +202,15 @@ def said_with_the(message: str) -> set[str]:
 
 
 def asked_of(message: str) -> set[str]:
-    """The head word of the thing a "when / where / what time / is the ..." question asks
+    """The head word of the thing a "when / where / what time is the ..." question asks
     about ("What time is the ceremony at the wedding?": ceremony; "When does the school
-    year start?": year)."""
-    m = PARTICULAR.match(message)
+    year start?": year); the words of it a "whether" question says ("Is the new flat
+    okay?": new, flat, okay)."""
+    m = PARTICULAR.match(message) or WHETHER.match(message)
     first = _POINTER.match(message, m.end()) if m else None
     words = _phrase(first) if first else []
+    if m is not None and m.re is WHETHER:
+        return set(words)
     return {words[-1]} if words else set()
 
 
@@ -386,7 +394,11 @@ def judge_locally(
         # As sure a sign as a name: the user said how they want this kind of thing done.
         score += 2
         reasons.append("it touches a preference the user stated")
-    named = any(m.strength in ("exact", "history") for m in mentions)
+    # A name past exchanges wrote makes a question the user's ("what's luisa's schedule"),
+    # but not one anyone asks of a tool ("the best way to cache responses in Python" after
+    # "we support Python 3.8").
+    anyones = bool(ANYONES.search(message) or GENERIC[1].search(message) or HOW_TO.search(message))
+    named = any(m.strength == "exact" or m.strength == "history" and not anyones for m in mentions)
     # "What's the total budget for the kitchen now?": what holds now for the user's own
     # kitchen is no general question.
     if any(p.search(message) for p in GENERIC) and not (
