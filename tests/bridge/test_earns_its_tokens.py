@@ -1905,3 +1905,26 @@ async def test_a_general_question_naming_a_tool_the_user_spoke_of_passes_through
     )
     assert general.judgment is Judgment.PASS_THROUGH, general.reasons
     assert own.judgment is Judgment.ENRICH, own.reasons
+
+
+async def test_a_project_named_in_lower_case_is_a_name_the_user_uses(tmp_path: Path) -> None:
+    # Found as a user: "Write release notes for tidewater 2.0" passed through after "I
+    # maintain an open-source library called tidewater": only a capitalised word could
+    # name a project.
+    told = [
+        (
+            "I maintain an open-source library called tidewater, a Python client for tide data.",
+            "Cool.",
+        ),
+        ("The main change in 2.0 is dropping Python 3.8 support.", "Got it."),
+        ("I run a small bakery in Ghent called Korrel.", "Nice."),
+    ]
+    notes, bakery = await _asked(
+        tmp_path,
+        told,
+        "Write release notes for tidewater 2.0",
+        "Draft an opening-hours sign for Korrel",
+    )
+    assert notes.judgment is Judgment.ENRICH, notes.reasons
+    assert "tidewater" in _items(notes.block)[0], notes.block
+    assert bakery.judgment is Judgment.ENRICH, bakery.reasons

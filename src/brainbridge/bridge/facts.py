@@ -51,6 +51,21 @@ WORKS_AT = re.compile(
     + r"\s+(?:joined|is the (?:ceo|cto|cfo|founder|head|director|lead) of|runs|leads|founded)\s+"
     + _ORG
 )
+# "an open-source library called tidewater", "a small bakery in Ghent called Korrel": a
+# project or an organisation of the user's world by its name, however they write it.
+_KINDS = {
+    "Project": """project library app tool package repo repository plugin product game podcast
+        newsletter blog website site service bot framework extension""",
+    "Organization": """company startup business bakery shop restaurant cafe café studio agency
+        charity band club firm brand practice clinic school""",
+}
+_KIND_TYPE = {kind: etype for etype, kinds in _KINDS.items() for kind in kinds.split()}
+CALLED = re.compile(
+    r"\b(?i:a|an|my|our|the)\s+(?:[\w'’\-]+\s+){0,3}?"
+    rf"(?P<kind>(?i:{'|'.join(sorted(_KIND_TYPE, key=len, reverse=True))}))"
+    rf"(?:\s+(?i:in|at|from|on)\s+[{UPPER}][\w\-]*)?,?\s+(?i:called|named)\s+"
+    rf"(?P<name>[\w][\w.\-]*?(?:\s+(?:&\s+)?[{UPPER}][\w.\-]*?)*)(?=[\s,;:!?)]|\.(?:\s|$)|$)"
+)
 PREFERENCE = re.compile(
     r"\bi\s+(?:really\s+)?(prefer|like|love|hate|dislike|don't like|do not like|always|never)\s+"
     r"(.{3,120}?)" + _END,
@@ -178,6 +193,13 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
                 {"organization": org},
                 (("affiliated_with", "Organization", org),),
             )
+        )
+    for m in CALLED.finditer(text):
+        # What it is, as said ("a small bakery in Ghent"): the sentence is the exchange's.
+        kind, name = m.group("kind").lower(), m.group("name")
+        what = re.sub(r",?\s+(?:called|named)\s.*$", "", m.group(0), flags=re.I | re.S)
+        facts.append(
+            Fact(_KIND_TYPE[kind], name, f"{what[:1].upper()}{what[1:]} the user spoke of.")
         )
     for m in PREFERENCE.finditer(text):
         verb, what = m.group(1).lower(), _clip(m.group(2), 90)

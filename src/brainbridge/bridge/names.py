@@ -111,7 +111,8 @@ class NameIndex:
         Single-word names only count when the message capitalises them, so a Topic called
         "design" is not mentioned by every sentence with "design" -- unless the writer
         capitalises nothing at all, when people, projects and organisations still count
-        (never after "a"/"an": "a trellis" is no reference to a project named Trellis).
+        (never after "a"/"an": "a trellis" is no reference to a project named Trellis),
+        and a project or organisation whose own name is in lower case ("tidewater") always.
         """
         words = TOKEN.findall(message)
         lowered = [norm(w) for w in words]
@@ -133,9 +134,13 @@ class NameIndex:
                 if not key or (n == 1 and key in STOPWORDS):
                     continue
                 loose = n == 1 and not words[i][:1].isupper()
+                hits = [(t, name) for t, name, _ in owners.get((key, FULL), [])]
+                # "tidewater", a project the user writes in lower case themselves, is as
+                # much a name as "Trellis".
+                if loose and any(t in PROPER_TYPES and name == words[i] for t, name in hits):
+                    loose = False
                 if loose and not (uncased and (i == 0 or lowered[i - 1] not in _INDEFINITE)):
                     continue
-                hits = [(t, name) for t, name, _ in owners.get((key, FULL), [])]
                 if hits and loose:
                     hits = [h for h in hits if h[0] in PROPER_TYPES]
                 if not hits and n == 1:
