@@ -1928,3 +1928,23 @@ async def test_a_project_named_in_lower_case_is_a_name_the_user_uses(tmp_path: P
     assert notes.judgment is Judgment.ENRICH, notes.reasons
     assert "tidewater" in _items(notes.block)[0], notes.block
     assert bakery.judgment is Judgment.ENRICH, bakery.reasons
+
+
+async def test_a_thing_the_user_counted_is_a_thing_they_spoke_of(tmp_path: Path) -> None:
+    # Found as a user: "What's the total budget for the tins?" passed through as a general
+    # question after "They want packaging art for three tins, budget 2,400 euros total":
+    # only "the tins" or "our tins" counted as pointing at them before.
+    told: list[Told] = [
+        (
+            "New client: Moss & Fern, a tea company in Porto. They want packaging art for "
+            "three tins, budget 2,400 euros total.",
+            "Nice new client.",
+        ),
+        ("I have two kids and a very old cat.", "Lovely."),
+    ]
+    tins, capital = await _asked(
+        tmp_path, told, "What's the total budget for the tins?", "What is the capital of Peru?"
+    )
+    assert tins.judgment is Judgment.ENRICH, tins.reasons
+    assert "2,400 euros" in _items(tins.block)[0]
+    assert capital.judgment is Judgment.PASS_THROUGH, capital.reasons

@@ -126,6 +126,8 @@ _ASKS = re.compile(r"\?\s*(?:\[[^\]]*\]\s*)*$")
 OWNED_SAMPLE = 10
 # What `_spoken_of` returns when the user said "the <word>" (or "our <word>") before.
 SAID_THE = 2
+# Numbers a thing is counted by ("three tins"): the user spoke of those things.
+_COUNTS = r"two|three|four|five|six|seven|eight|nine|ten|twelve|\d+"
 
 
 @dataclass(frozen=True)
@@ -489,8 +491,10 @@ class Bridge:
         """Whether the user pointed at `word` in a past message: SAID_THE when they said
         "the <word>" ("the offsite", "our book club"), 1 when a pointer came a word or two
         before ("our new lease"), else 0."""
+        # ...or counted them: "packaging art for three tins", "our 2 kids".
         near = re.compile(
-            rf"\b(?:the|that|this|these|those|my|our)\s+(?:[\w'’-]+\s+){{0,2}}?{re.escape(word)}",
+            rf"\b(?:the|that|this|these|those|my|our|{_COUNTS})\s+(?:[\w'’-]+\s+){{0,2}}?"
+            rf"{re.escape(word)}",
             re.I,
         )
         the = re.compile(rf"\b(?:the|my|our)\s+{re.escape(word)}\b", re.I)
