@@ -1792,12 +1792,17 @@ async def test_a_yes_or_no_question_about_a_thing_the_user_spoke_of_is_their_own
             "Promising.",
         ),
     ]
-    flat, moon = await _asked(
-        tmp_path, told, "Is the new flat okay for the dog?", "Is the moon bigger than Mars?"
+    flat, moon, stock = await _asked(
+        tmp_path,
+        [*told, ("We sell bread at the Saturday market; the market opens at 8.", "Nice.")],
+        "Is the new flat okay for the dog?",
+        "Is the moon bigger than Mars?",
+        "Is the stock market open on Thanksgiving?",
     )
     assert flat.judgment is Judgment.ENRICH, flat.reasons
     assert any("ground floor" in item for item in _items(flat.block))
     assert moon.judgment is Judgment.PASS_THROUGH, moon.reasons
+    assert stock.judgment is Judgment.PASS_THROUGH, stock.reasons
 
 
 async def test_a_switch_we_make_replaces_the_supplier_and_leave_taken_ends_no_hire(

@@ -149,7 +149,7 @@ PARTICULAR = re.compile(
     re.I,
 )
 # "Is the new flat okay for the dog?", "Has the release shipped yet?": whether of it, the
-# thing any word of the phrase ("new flat okay", "release shipped yet").
+# thing the phrase's first word ("new flat okay", "release shipped yet").
 WHETHER = re.compile(r"^\W*(?:is|are|was|were|will|does|do|did|has|have|had)\s+(?=the\s)", re.I)
 AGAIN = re.compile(r"\bagain\W*$", re.I)
 # The determiner `known_refs` gives a word the user pointed at in a past message ("the
@@ -204,13 +204,16 @@ def said_with_the(message: str) -> set[str]:
 def asked_of(message: str) -> set[str]:
     """The head word of the thing a "when / where / what time is the ..." question asks
     about ("What time is the ceremony at the wedding?": ceremony; "When does the school
-    year start?": year); the words of it a "whether" question says ("Is the new flat
-    okay?": new, flat, okay)."""
+    year start?": year); the first of it a "whether" question says ("Is the new flat
+    okay?": flat)."""
     m = PARTICULAR.match(message) or WHETHER.match(message)
     first = _POINTER.match(message, m.end()) if m else None
     words = _phrase(first) if first else []
     if m is not None and m.re is WHETHER:
-        return set(words)
+        # The thing is the phrase's first word past "new"/"next"...: "the new flat okay":
+        # flat; "the stock market open" is no question about the Saturday market.
+        kept = [w for w in words if w not in COMMON_POSSESSIONS]
+        return set(kept[:1])
     return {words[-1]} if words else set()
 
 
