@@ -1847,14 +1847,14 @@ async def test_who_does_a_thing_the_user_spoke_of_is_their_own_question(tmp_path
     # over the croissants": "who makes the ..." asks a particular as "who is the ..." does.
     told: list[Told] = [
         ("Sanne is great at laminated dough, I want her to take over the croissants.", "Ok."),
-        ("The release is planned for October 15; Farida owns the CI and the docs.", "Ok."),
+        ("The 2.0 release is planned for October 15; Farida owns the CI and the docs.", "Ok."),
     ]
     croissants, ci, release, moon = await _asked(
         tmp_path,
         told,
         "Who makes the croissants for the shop?",
         "Who looks after the docs for us?",
-        "Has the release shipped yet?",
+        "Has the 2.0 release shipped yet?",
         "Who discovered the moons of Jupiter?",
     )
     assert croissants.judgment is Judgment.ENRICH, croissants.reasons

@@ -493,11 +493,12 @@ class Bridge:
         before ("our new lease"), else 0."""
         # ...or counted them: "packaging art for three tins", "our 2 kids".
         near = re.compile(
-            rf"\b(?:the|that|this|these|those|my|our|{_COUNTS})\s+(?:[\w'’-]+\s+){{0,2}}?"
+            rf"\b(?:the|that|this|these|those|my|our|{_COUNTS})\s+(?:[\w'’.-]+\s+){{0,2}}?"
             rf"{re.escape(word)}",
             re.I,
         )
-        the = re.compile(rf"\b(?:the|my|our)\s+{re.escape(word)}\b", re.I)
+        # "the 2.0 release" is "the release" with its version.
+        the = re.compile(rf"\b(?:the|my|our)\s+(?:v?\d+(?:\.\d+)*\s+)?{re.escape(word)}\b", re.I)
         texts = self._history_texts(word, OWNED_SAMPLE)
         if any(the.search(text) for text in texts):
             return SAID_THE

@@ -116,9 +116,9 @@ QUESTION = re.compile(
 # A thing the speaker points at ("my landlord", "our standup", "the offsite"): the next
 # few words after a possessive or a definite article.
 # The words are read ahead, not consumed: "the agenda for the offsite" points twice.
-_POINTER = re.compile(
-    r"\b(my|our|the|that|this|these|those)\s+(?=((?:[\w'’\-]+\s+){0,2}[\w'’\-]+))", re.I
-)
+# A word after a pointer, a version number whole ("the 2.0 release").
+_W = r"[\w'’\-]+(?:\.\d+)*"
+_POINTER = re.compile(rf"\b(my|our|the|that|this|these|those)\s+(?=((?:{_W}\s+){{0,2}}{_W}))", re.I)
 # Possessions everyone has: "my team" or "our code" point at nothing the brain must know.
 COMMON_POSSESSIONS = frozenset(
     """team code life opinion question mind guess work job day time way thing things stuff
@@ -210,9 +210,10 @@ def asked_of(message: str) -> set[str]:
     first = _POINTER.match(message, m.end()) if m else None
     words = _phrase(first) if first else []
     if m is not None and m.re is WHETHER:
-        # The thing is the phrase's first word past "new"/"next"...: "the new flat okay":
-        # flat; "the stock market open" is no question about the Saturday market.
-        kept = [w for w in words if w not in COMMON_POSSESSIONS]
+        # The thing is the phrase's first word past "new"/"next"... and numbers: "the new
+        # flat okay": flat, "the 2.0 release": release; "the stock market open" is no
+        # question about the Saturday market.
+        kept = [w for w in words if w not in COMMON_POSSESSIONS and not w[:1].isdigit()]
         return set(kept[:1])
     return {words[-1]} if words else set()
 
