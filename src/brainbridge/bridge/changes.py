@@ -92,8 +92,8 @@ _CUE_WORDS = frozenset(
     """moved moving switched switching changed changing relocated transferred migrated
     replaced upgraded downgraded rescheduled postponed pushed extended raised lowered
     increased decreased reduced cut bumped promoted demoted stopped quit left cancelled
-    canceled dropped sold ended gave longer anymore instead now back new took over replace after all
-    replaces turns actually sent finished completed submitted delivered handed paid signed
+    canceled dropped sold ended gave longer anymore instead now back new took over replace
+    after all replaces turns actually sent finished completed submitted delivered handed paid signed
     wrapped filed booked returned shipped posted ordered bought purchased renewed registered
     invoiced billed asked said told emailed texted agreed
     wants wanted big news good bad finally got get gets was were been has have had just push
@@ -254,7 +254,6 @@ _NOT_MADE = re.compile(
     r"\b(?:and|or|can|could|will|would|should|might|must|may|let['’]?s|shall|gonna|wanna)\s+$",
     re.I,
 )
-# "I dropped off the cakes at the shelter", "dropped by the office": a visit, no change.
 # "We decided to keep Python 3.8 support after all": a decision turned back.
 _REVERSED = re.compile(
     r"\b(?:decided|agreed|chose|choosing|keep|keeping|kept|stay|staying|stick|sticking|go|"
@@ -266,6 +265,7 @@ _ON_LEAVE = re.compile(
     r"(?:[\w'’-]+\s+)?$",
     re.I,
 )
+# "I dropped off the cakes at the shelter", "dropped by the office": a visit, no change.
 _DROP_BY = re.compile(r"\s+(?:off|by|in|round|over)\b", re.I)
 # "the kitchen will be done on the 21st", "it has to be paid by Friday", "I should have
 # sent it": done later, or not at all.
@@ -608,9 +608,9 @@ def _learned_from(store: Store, exchange: Entity) -> list[Entity]:
 _NO_PREPOSITION = r"(?!(?:to|from|until|till|back|into|onto|on|at|by|for|over)\b(?![\-'’]))"
 _FIRST_PERSON_SUBJECT = re.compile(r"^\W*(?:i|we|i'm|we're|i've|we've)\b", re.I)
 # What a change is said of: the object of its verb ("moved the standup to ...", "swapped
-# on-call weeks with Priti"), what
-# follows "from now on" ("from now on the standup is ..."), or the sentence's subject
-# before its verb ("the standup is now ...", "standup got moved").
+# on-call weeks with Priti"), what follows "from now on" ("from now on the standup is
+# ..."), or the sentence's subject before its verb ("the standup is now ...", "standup got
+# moved").
 _OBJECT = re.compile(
     rf"\b(?:{_CHANGED}|push|pushed|bumped)\s+{_NO_PREPOSITION}((?:[\w'’\-]+\s+){{1,3}}?)"
     r"(?:to|from|over|back|into|onto|until|till|for|starting|beginning|on|at|by|with)\b",

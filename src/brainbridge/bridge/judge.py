@@ -148,8 +148,8 @@ PARTICULAR = re.compile(
     r"^\W*who\s+[a-z]+s\s+(?:(?:after|over|up|on)\s+)?(?=the\s)",
     re.I,
 )
-# "Is the new flat okay for the dog?", "Has the release shipped yet?": whether of it, the
-# thing the phrase's first word ("new flat okay", "release shipped yet").
+# "Is the new flat okay for the dog?", "Has the release shipped yet?": whether something
+# holds of a thing, the one its phrase's first word names ("new flat okay": flat).
 WHETHER = re.compile(r"^\W*(?:is|are|was|were|will|does|do|did|has|have|had)\s+(?=the\s)", re.I)
 AGAIN = re.compile(r"\bagain\W*$", re.I)
 # The determiner `known_refs` gives a word the user pointed at in a past message ("the
