@@ -67,3 +67,7 @@ _ABBREVIATIONS = ("dr", "mr", "mrs", "ms", "mx", "prof", "st", "vs")
 # A full stop that is not an abbreviation's, as a pattern ("Ben's teacher is Mrs. Okafor."
 # ends once).
 FULL_STOP = "".join(rf"(?<!\b(?i:{t}))" for t in _ABBREVIATIONS) + r"\."
+
+
+# "I also need to ...", "we still have to ...": an adverb between a speaker and a promise.
+PROMISE_ADVERB = r"(?:\s+(?:also|still|really|just|definitely|first|then|probably))?"

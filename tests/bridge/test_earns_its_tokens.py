@@ -1953,3 +1953,33 @@ async def test_a_thing_the_user_counted_is_a_thing_they_spoke_of(tmp_path: Path)
     assert tins.judgment is Judgment.ENRICH, tins.reasons
     assert "2,400 euros" in _items(tins.block)[0]
     assert capital.judgment is Judgment.PASS_THROUGH, capital.reasons
+
+
+async def test_what_is_left_to_do_gets_the_open_commitments_and_a_deed_done_closes_one(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "What's left to do for the move?" and "plan my week around my
+    # deadlines" passed through with the user's promises in the brain; "I also need to book
+    # a van" made no commitment (an adverb stood between "I" and "need to"), and "Booked
+    # the van with Lothian Vans" then closed nothing ("Vans" made "van" a name).
+    told = [
+        ("We got the Marionville Road flat! Moving day is December 12.", "Congrats!"),
+        ("I need to tell the landlord our leaving date by November 15.", "Okay."),
+        ("I also need to book a van for the move by November 20.", "Okay."),
+        ("I promised Priya the budget draft by Friday.", "Okay."),
+        ("Booked the van with Lothian Vans for the 12th, 8am pickup.", "Van sorted."),
+    ]
+    week, priya, due = await _asked(
+        tmp_path,
+        told,
+        "Can you plan my week around my deadlines?",
+        "What do I still owe Priya?",
+        "What's due?",  # short: answered from memory, no I/O
+    )
+    assert due.source == "short_circuit" and "The budget draft for Priya" in _items(due.block)[0]
+    assert week.judgment is Judgment.ENRICH, week.reasons
+    first = _items(week.block)[:2]
+    assert "The budget draft for Priya" in first[0] and "Tell the landlord" in first[1], week.block
+    assert not any("Book a van" in item for item in _items(week.block)), week.block
+    assert "The budget draft for Priya" in _items(priya.block)[0]
+    assert not any("landlord" in item for item in _items(priya.block)), priya.block

@@ -427,6 +427,8 @@ class Bridge:
             return f"it asks which of {whom} to turn to"
         if meal := self.own.meal(message)[0]:
             return f"it asks for a meal, and {meal} matters"
+        if due := self.own.due(message)[0]:
+            return f"it asks about {due}"
         if how := self.own.how(message)[0]:
             return f"it asks for a piece of work, and {how} matters"
         days = asked_days(message)
@@ -762,9 +764,11 @@ class Bridge:
         taken = {h.entity.id for h in hits}
         _, named = self.own.named(message)
         # ...or whom of their people it asks about ("who should I send the report to?"),
-        # or what they can eat, for a meal ("a restaurant for my team lunch").
+        # what they can eat, for a meal ("a restaurant for my team lunch"), or what they
+        # have to do.
         if not hits and not named:
             named = [*self.own.whom(message)[1], *self.own.meal(message)[1]]
+            named += self.own.due(message)[1]  # "what's left to do for the move?"
         # ...and how they like a piece of work the message asks for ("write the runbook").
         for ent in [*named, *self.own.how(message)[1]]:
             if ent.id not in taken:
@@ -953,7 +957,9 @@ class Bridge:
                 loaded=list(short.loaded),
             )
         if any(
-            s.startswith(("Fact:", "Person:", "Preference:", "retired", "amended", "new "))
+            s.startswith(
+                ("Fact:", "Person:", "Preference:", "Commitment:", "retired", "amended", "new ")
+            )
             for s in stored
         ):
             await self.brain._run(self._read_own_world)

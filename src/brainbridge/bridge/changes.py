@@ -25,7 +25,7 @@ from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
 from brainbridge.when import DAY, TIME
-from brainbridge.words import CALENDAR_WORDS, FULL_STOP, STOPWORDS, query_terms
+from brainbridge.words import CALENDAR_WORDS, FULL_STOP, PROMISE_ADVERB, STOPWORDS, query_terms
 
 # Verbs of change and of ending, in every inflection ("raise", "raised", "raising").
 _CHANGE_VERBS = """move shift switch change relocate transfer migrate replace upgrade downgrade
@@ -83,7 +83,7 @@ _DONE_IT = re.compile(
     re.I,
 )
 PROMISE = re.compile(
-    r"\b(?:i|we)(?:'ll| will| need to| have to| must| promised| am going to|'m going to|"
+    rf"\b(?:i|we){PROMISE_ADVERB}(?:'ll| will| need to| have to| must| promised| am going to|'m going to|"
     r" are going to|'re going to| should| plan to|'d)\b|\bpromised\b|\bdue\b",
     re.I,
 )
@@ -440,7 +440,9 @@ def _find_retired(
     deeds = {stem(_DONE_BASE.get(v.lower(), v.lower())) for v in COMPLETION.findall(message)}
     if kind == "completion":
         words |= deeds
-    names = anchors(message) & words
+    # "Booked the van with Lothian Vans": "van", said in lower case too, is no name here.
+    common = {stem(w) for w in re.findall(r"\b[a-z][\w'’\-]*", message)}
+    names = (anchors(message) & words) - common
     if not words:
         return []
     subject = _subject(message) if kind == "change" else set()
@@ -484,6 +486,10 @@ def _find_retired(
         if only_when and not _SAYS_WHEN.search(text):
             continue  # it replaces what said when ("we're renovating the kitchen" holds)
         shared = words & about
+        if kind == "completion":
+            # "Booked the van" after "I also need to book a van": the deed is the promise's
+            # verb, whatever keywords make of it.
+            shared |= deeds & {stem(w) for w in re.findall(r"[a-z][\w'’\-]*", text.lower())}
         # A name counts where both write it as one: "Google Meet" is not "we meet at Clara's";
         # but not when the change is to a part of the named thing the earlier statement
         # does not speak of: "Trellis launch moved to March 3" leaves "Trellis is our

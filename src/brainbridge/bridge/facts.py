@@ -9,7 +9,7 @@ from datetime import date
 
 from brainbridge.bridge.profile import people, user_facts
 from brainbridge.when import DAY, resolve
-from brainbridge.words import LOWER, UPPER
+from brainbridge.words import LOWER, PROMISE_ADVERB, UPPER
 
 _NAME = rf"([{UPPER}][{LOWER}{UPPER}'\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'\-]+|de|van|von|da))*)"
 _ORG = rf"([{UPPER}][\w&.\-]*(?:\s+[{UPPER}][\w&.\-]*)*)"
@@ -18,7 +18,7 @@ _DUE = rf"(?:by|before|until|on|due)\s+(?P<due>{DAY})"
 _END = r"(?:[.!?](?=\s|$)|\n|$)"
 
 COMMITMENT = re.compile(
-    r"\b(?:i|we)(?:'ll| will| need to| have to| must| promised to| am going to|'m going to|"
+    rf"\b(?:i|we){PROMISE_ADVERB}(?:'ll| will| need to| have to| must| promised to| am going to|'m going to|"
     r" are going to|'re going to| should| plan to| committed to|"
     # "I promised Priya (that) I would send ...", "I told Kevin I'd ..."
     rf" (?:promised|told|assured) (?P<to>(?-i:[{UPPER}])\w+) (?:that )?(?:i|we)(?:'d| would|'ll| will))"

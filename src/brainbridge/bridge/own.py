@@ -66,6 +66,18 @@ _MEAL_LEFT = re.compile(
     re.I,
 )
 MEAL_KINDS = frozenset({"diet", "allergy"})
+# "What's left to do for the move?", "plan my week so I hit both deadlines", "what's due":
+# the user's open commitments are the answer, soonest first.
+_DUE_ASKED = re.compile(
+    r"\b(?:plan|organi[sz]e|schedule|map out)\s+(?:my|our)\s+(?:week|day|weekend|month)\b|"
+    r"\b(?:my|our)\s+(?:deadlines|to-?dos|to-do list|todo list|open tasks|commitments)\b|"
+    r"\bwhat(?:['’]s| is)(?: still| else)?\s+(?:left to do|still to do|due|outstanding|"
+    r"on my plate)\b|"
+    r"\bwhat\s+(?:do|did)\s+(?:i|we)\s+(?:still\s+)?(?:owe|promise|need to do|have to do)\b|"
+    r"\b(?:hit|meet|make)\s+(?:both|all|my|our|the)\s+deadlines\b",
+    re.I,
+)
+_NO_DUE = "9999-12-31"
 # "Write the runbook for the cutover", "draft a short status update": a piece of work the
 # user asks to be made; what it is comes last before "for"/"to"/... or the end.
 _MAKE = re.compile(
@@ -122,6 +134,7 @@ class OwnWorld:
     def __init__(self, entities: Sequence[Entity] = ()) -> None:
         self._entities = tuple(entities)
         self._preferences: tuple[Entity, ...] = ()
+        self._open: tuple[Entity, ...] = ()  # the user's open commitments
         self._stamp: object | None = None  # the store's change stamp when last read
 
     def __len__(self) -> int:
@@ -149,6 +162,11 @@ class OwnWorld:
             e
             for e in store.names_with_prefix(PREFERENCE, "", MAX_KEPT)
             if holds_at(e) and e.attributes.get("holder", "user") == "user"
+        )
+        self._open = tuple(
+            e
+            for e in store.names_with_prefix("Commitment", "", MAX_KEPT)
+            if holds_at(e) and e.attributes.get("status", "open") == "open"
         )
         self._stamp = stamp
 
@@ -194,6 +212,25 @@ class OwnWorld:
         found = [e for e in self._entities if e.type == "Fact" and _kind_of(e) & MEAL_KINDS]
         return ("what the user eats", found) if found else ("", [])
 
+    def due(self, message: str) -> tuple[str, list[Entity]]:
+        """(what the message asks, the user's open commitments, soonest due first: those it
+        speaks of, if it speaks of any) for a message about what the user has to do ("what's
+        left to do for the move?"), else ("", [])."""
+        if not (self._open and _DUE_ASKED.search(message)):
+            return "", []
+        said = {
+            stem(w.lower()) for w in re.findall(r"[\w'’-]+", message) if w.lower() not in STOPWORDS
+        }
+
+        def shared(ent: Entity) -> int:
+            return len(said & {stem(w.lower()) for w in re.findall(r"[\w'’-]+", ent.name)})
+
+        # "What do I still owe Priya?": those it speaks of, when it speaks of any.
+        best = max(shared(e) for e in self._open)
+        found = [e for e in self._open if shared(e) == best]
+        found.sort(key=lambda e: str(e.attributes.get("due") or _NO_DUE))
+        return "what the user has to do", found
+
     def how(self, message: str) -> tuple[str, list[Entity]]:
         """(the piece of work, the user's preferences about that kind of work) for a message
         asking to make one ("write the runbook for the cutover": "I prefer runbooks as
@@ -225,7 +262,7 @@ class OwnWorld:
         ("Oskar's number?"), else ("", [])."""
         if not QUESTION.search(message):
             return "", []
-        for ask in (self.named, self.whom, self.meal):
+        for ask in (self.named, self.whom, self.meal, self.due):
             asked, found = ask(message)
             if found:
                 return asked, found
