@@ -1983,3 +1983,20 @@ async def test_what_is_left_to_do_gets_the_open_commitments_and_a_deed_done_clos
     assert not any("Book a van" in item for item in _items(week.block)), week.block
     assert "The budget draft for Priya" in _items(priya.block)[0]
     assert not any("landlord" in item for item in _items(priya.block)), priya.block
+
+
+async def test_a_deadline_moved_keeps_the_promise_open_by_the_new_day(tmp_path: Path) -> None:
+    # A change of when dropped the commitment: after "The report deadline moved to Monday",
+    # "What's due?" no longer listed the report at all.
+    told = [
+        ("I need to send Marta the quarterly report by Friday.", "Okay.", date(2026, 9, 1)),
+        ("The quarterly report deadline moved to Monday.", "Noted.", date(2026, 9, 3)),
+    ]
+    due, report = await _asked(
+        tmp_path, told, "What's due?", "Did I send Marta the quarterly report yet?"
+    )
+    [item] = _items(due.block)
+    assert "Send Marta the quarterly report" in item and "2026-09-07" in item, due.block
+    assert "superseded" not in item
+    [old] = _lines_of(report, "by Friday. | AI")
+    assert "superseded on 2026-09-03" in old, report.block

@@ -969,11 +969,18 @@ class Bridge:
 
     def _retire(self, message: str, exchange_id: int, name: str, when: str) -> list[str]:
         """On the store thread: retire what this statement changes or completes."""
-        from brainbridge.bridge.changes import amend_people, find_retired, retire, successors
+        from brainbridge.bridge.changes import (
+            amend_people,
+            find_retired,
+            new_due,
+            retire,
+            successors,
+        )
 
         store = self.brain.searcher.store
         retired = find_retired(store, message, exchange_id, name, when)
-        done = [f"retired {d}" for d in retire(store, retired, name, when)]
+        due = new_due(message, when)
+        done = [f"retired {d}" for d in retire(store, retired, name, when, due)]
         done += [f"amended {p.type}:{p.name}" for p in amend_people(store, retired, message, when)]
         for fact in successors(message, retired, name, when):
             if store.get_entity(fact.type, fact.name) is None:

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 
 from brainbridge.bridge.queries import FILLER, keywords
 from brainbridge.bridge.rank import answer_kind, asks_time
 from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
-from brainbridge.when import DAY, TIME
+from brainbridge.when import DAY, TIME, resolve
 from brainbridge.words import CALENDAR_WORDS, FULL_STOP, PROMISE_ADVERB, STOPWORDS, query_terms
 
 # Verbs of change and of ending, in every inflection ("raise", "raised", "raising").
@@ -747,10 +748,29 @@ def amend_people(store: Store, retired: list[Retired], message: str, when: str) 
     return out
 
 
-def retire(store: Store, retired: list[Retired], by: str, when: str) -> list[str]:
-    """Mark each retired entity with its end date and what retired it; (type:name) list."""
+# "The report deadline moved to Monday", "pushed to December 5": the day a change moves to.
+_NEW_DAY = re.compile(rf"\b(?:to|until|till|now due|due)\s+(?P<day>{DAY})", re.I)
+
+
+def new_due(message: str, when: str) -> str | None:
+    """The day (YYYY-MM-DD) a change said on `when` moves something to, or None."""
+    m = _NEW_DAY.search(message)
+    day = resolve(m.group("day"), date.fromisoformat(when[:10]), end=False) if m else None
+    return day.isoformat() if day else None
+
+
+def retire(
+    store: Store, retired: list[Retired], by: str, when: str, due: str | None = None
+) -> list[str]:
+    """Mark each retired entity with its end date and what retired it; (type:name) list.
+
+    A commitment whose day a change moved (`due`) stays open, due then."""
     rows: list[tuple[str, str, str | None, dict[str, object] | None]] = []
     for r in retired:
+        if r.entity.type == "Commitment" and r.why == "changed" and due:
+            moved = f"{r.entity.description.rstrip()} Moved to {due} on {when}."
+            rows.append((r.entity.type, r.entity.name, moved, {"due": due, "due_moved_by": by}))
+            continue
         attrs: dict[str, object] = {"valid_to": when, "superseded_by": by}
         if r.part or r.entity.attributes.get("superseded_part"):
             attrs["superseded_part"] = r.part or None  # all of it, now
