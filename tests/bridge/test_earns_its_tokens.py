@@ -2000,3 +2000,22 @@ async def test_a_deadline_moved_keeps_the_promise_open_by_the_new_day(tmp_path: 
     assert "superseded" not in item
     [old] = _lines_of(report, "by Friday. | AI")
     assert "superseded on 2026-09-03" in old, report.block
+
+
+async def test_work_someone_wants_by_a_day_is_a_deadline_of_the_users(tmp_path: Path) -> None:
+    # Found as a user: "Can you plan my week so I hit both deadlines?" had nothing to list:
+    # "Lucia wants twelve illustrations, due November 14" and "Daniel wants the first tin
+    # concept by November 20" made no commitment, only the user's own "I need to ... by".
+    told = [
+        (
+            "Lucia wants twelve spot illustrations for the children's atlas, due November 14.",
+            "Got it.",
+            date(2026, 10, 5),
+        ),
+        ("Lucia emailed: the atlas deadline moved to December 5.", "Okay.", date(2026, 10, 20)),
+        ("Daniel wants the first tin concept by November 20.", "Noted.", date(2026, 11, 5)),
+    ]
+    [week] = await _asked(tmp_path, told, "Can you plan my week so I hit both deadlines?")
+    first, second = _items(week.block)[:2]
+    assert "The first tin concept for Daniel" in first and "2026-11-20" in first, week.block
+    assert "for Lucia" in second and "Moved to 2026-12-05" in second, week.block

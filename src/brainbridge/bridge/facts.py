@@ -31,6 +31,15 @@ PROMISED_THING = re.compile(
     + _DUE,
     re.I,
 )
+# "Daniel wants the first tin concept by November 20", "Lucia wants twelve illustrations,
+# due November 14": work someone expects of the user, by a day.
+WANTED = re.compile(
+    rf"\b(?!(?:I|We|He|She|They|It|You|Everyone|Nobody)\b)(?P<to>(?-i:[{UPPER}])[{LOWER}]+)\s+"
+    r"(?:wants|needs|expects|asked for|is waiting for)\s+"
+    r"(?P<thing>(?:the|a|an|my|our|some|two|three|four|five|six|seven|eight|nine|ten|twelve|\d+)"
+    r"\s.{3,80}?),?\s+" + _DUE,
+    re.I,
+)
 # "remind me to call the plumber by Friday": the user's own to-do.
 REMIND_TO = re.compile(r"\bremind me to\s+(?P<action>.{6,120}?)\s+" + _DUE, re.I)
 # "send her the deck" after "I promised Dana": the pronoun is the person promised.
@@ -152,6 +161,9 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
     for m in PROMISED_THING.finditer(text):
         thing, to = _clip(m.group("thing")), m.group("to")
         facts.append(_commitment(f"{thing} for {to}", f"promised {to} {thing}", m, today, to))
+    for m in WANTED.finditer(text):
+        thing, to = _clip(m.group("thing")), m.group("to")
+        facts.append(_commitment(f"{thing} for {to}", f"owes {to} {thing}", m, today, to))
     for m in REMIND_TO.finditer(text):
         action = _clip(m.group("action"))
         facts.append(_commitment(action, f"asked to be reminded to {action}", m, today))
