@@ -71,3 +71,13 @@ FULL_STOP = "".join(rf"(?<!\b(?i:{t}))" for t in _ABBREVIATIONS) + r"\."
 
 # "I also need to ...", "we still have to ...": an adverb between a speaker and a promise.
 PROMISE_ADVERB = r"(?:\s+(?:also|still|really|just|definitely|first|then|probably))?"
+# "book a van for the 12th and tell the landlord our date": a second task after "and",
+# told by its verb ("call mum and dad" is one).
+_TASK_VERBS = """tell send book call email buy pay order finish write review submit pick drop fix
+    clean check ask update prepare schedule cancel renew sign file return post ship print
+    read reply confirm arrange organise organize plan get make take bring collect fill install
+    deploy test merge draft share invite remind contact text message visit meet move pack
+    sort set run do find choose decide register apply transfer upload download"""
+SECOND_TASK = re.compile(
+    r",?\s+and\s+(?:then\s+|also\s+)?(?=(?:" + "|".join(_TASK_VERBS.split()) + r")\s)", re.I
+)

@@ -2019,3 +2019,28 @@ async def test_work_someone_wants_by_a_day_is_a_deadline_of_the_users(tmp_path: 
     first, second = _items(week.block)[:2]
     assert "The first tin concept for Daniel" in first and "2026-11-20" in first, week.block
     assert "for Lucia" in second and "Moved to 2026-12-05" in second, week.block
+
+
+async def test_a_deed_keeps_one_of_two_tasks_promised_in_one_sentence(tmp_path: Path) -> None:
+    # Found as a user: "Booked the van with Lothian Vans" marked all of "I need to book a
+    # van for December 12 and tell the landlord our leaving date by November 15" as done:
+    # the landlord was still to be told.
+    told = [
+        (
+            "I need to book a van for December 12 and tell the landlord our leaving date by "
+            "November 15.",
+            "I'll remember.",
+            date(2026, 11, 5),
+        ),
+        (
+            "Booked the van with Lothian Vans for the 12th, 8am pickup.",
+            "Van sorted.",
+            date(2026, 11, 9),
+        ),
+    ]
+    due, van = await _asked(tmp_path, told, "What's due?", "Did I book the van yet?")
+    assert [line.split("**")[1] for line in _items(due.block)] == [
+        "Tell the landlord our leaving date"
+    ], due.block
+    [promise] = _lines_of(van, "our leaving date by November 15. | AI")
+    assert '"I need to book a van for December 12" superseded on 2026-11-09' in promise

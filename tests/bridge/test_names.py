@@ -160,3 +160,18 @@ def test_a_version_number_does_not_end_a_decision_or_a_preference() -> None:
         "Keep Python 3.8 support in 2.0",
         "prefer Python 3.12 for new projects",
     ]
+
+
+def test_two_tasks_promised_in_one_sentence_are_two_commitments() -> None:
+    from brainbridge.bridge.facts import extract_facts
+
+    def names(said: str) -> list[str]:
+        return [f.name for f in extract_facts(said, today=date(2026, 11, 5))]
+
+    assert names(
+        "I need to book a van for December 12 and tell the landlord our date by November 15."
+    ) == ["Book a van for December 12", "Tell the landlord our date"]
+    assert names("I need to call mum and dad by Sunday.") == ["Call mum and dad"]
+    assert names("I'll send the deck to Priya and Marta by Friday.") == [
+        "Send the deck to Priya and Marta"
+    ]

@@ -26,7 +26,14 @@ from brainbridge.model import CHAT_EXCHANGE, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
 from brainbridge.when import DAY, TIME, resolve
-from brainbridge.words import CALENDAR_WORDS, FULL_STOP, PROMISE_ADVERB, STOPWORDS, query_terms
+from brainbridge.words import (
+    CALENDAR_WORDS,
+    FULL_STOP,
+    PROMISE_ADVERB,
+    SECOND_TASK,
+    STOPWORDS,
+    query_terms,
+)
 
 # Verbs of change and of ending, in every inflection ("raise", "raised", "raising").
 _CHANGE_VERBS = """move shift switch change relocate transfer migrate replace upgrade downgrade
@@ -182,7 +189,10 @@ def changed_part(text: str, words: set[str], of_when: bool = False) -> str:
     (`of_when`) replaces the clause that says when: of those, the one that speaks of
     `words`, or else the one right after them ("Baker & Sons quoted 14k and they can start
     on March 3", then "Baker & Sons pushed the start to March 10": the start)."""
-    clauses = [c.strip(" ,;:") for c in _CLAUSE_END.split(text) if c.strip(" ,;:")]
+    split = _CLAUSE_END.split(text)
+    if PROMISE.search(text):  # "I need to book a van and tell the landlord": two tasks
+        split = [task for c in split for task in SECOND_TASK.split(c)]
+    clauses = [c.strip(" ,;:") for c in split if c.strip(" ,;:")]
     about = [topic(c) for c in clauses]
     changed = [c for c, t in zip(clauses, about, strict=True) if t & words]
     if of_when and changed and not any(_SAYS_WHEN.search(c) for c in changed):

@@ -9,7 +9,7 @@ from datetime import date
 
 from brainbridge.bridge.profile import people, user_facts
 from brainbridge.when import DAY, resolve
-from brainbridge.words import LOWER, PROMISE_ADVERB, UPPER
+from brainbridge.words import LOWER, PROMISE_ADVERB, SECOND_TASK, UPPER
 
 _NAME = rf"([{UPPER}][{LOWER}{UPPER}'\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'\-]+|de|van|von|da))*)"
 _ORG = rf"([{UPPER}][\w&.\-]*(?:\s+[{UPPER}][\w&.\-]*)*)"
@@ -152,12 +152,14 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
     text = message[:20_000]
     facts: list[Fact] = []
     for m in COMMITMENT.finditer(text):
-        action, to = _clip(m.group("action")), m.group("to")
-        if to:
-            name = _OBJECT_PRONOUN.sub(functools.partial(_named, to), action, count=1)
-            facts.append(_commitment(name, f"promised {to} to {action}", m, today, to))
-        else:
-            facts.append(_commitment(action, f"committed to {action}", m, today))
+        to = m.group("to")
+        # "book a van for the 12th and tell the landlord our date": two tasks, kept apart.
+        for action in map(_clip, SECOND_TASK.split(m.group("action"))):
+            if to:
+                name = _OBJECT_PRONOUN.sub(functools.partial(_named, to), action, count=1)
+                facts.append(_commitment(name, f"promised {to} to {action}", m, today, to))
+            else:
+                facts.append(_commitment(action, f"committed to {action}", m, today))
     for m in PROMISED_THING.finditer(text):
         thing, to = _clip(m.group("thing")), m.group("to")
         facts.append(_commitment(f"{thing} for {to}", f"promised {to} {thing}", m, today, to))
