@@ -178,15 +178,10 @@ def resolve(
 def _month_edge(month: str, year: int, today: date, last: bool) -> date:
     """The first or `last` day of `month` ("the end of October"): of `year` when given,
     else of the coming one, or of one that ended within the last month."""
-    n = next(i for i, name in enumerate(_MONTHS, start=1) if name.startswith(month[:3]))
-
-    def edges(y: int) -> tuple[date, date]:
-        after = date(y + 1, 1, 1) if n == 12 else date(y, n + 1, 1)
-        return date(y, n, 1), after - timedelta(days=1)
-
-    first, end = edges(year or today.year)
+    n = _month_number(month)
+    first, end = span("month", date(year or today.year, n, 1))
     if not year and end < today - timedelta(days=31):
-        first, end = edges(today.year + 1)
+        first, end = span("month", date(today.year + 1, n, 1))
     return end if last else first
 
 

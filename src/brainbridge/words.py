@@ -81,3 +81,5 @@ _TASK_VERBS = """tell send book call email buy pay order finish write review sub
 SECOND_TASK = re.compile(
     r",?\s+and\s+(?:then\s+|also\s+)?(?=(?:" + "|".join(_TASK_VERBS.split()) + r")\s)", re.I
 )
+# Words a count is said with ("three tins", "12 kids").
+COUNTS = r"two|three|four|five|six|seven|eight|nine|ten|twelve|\d+"

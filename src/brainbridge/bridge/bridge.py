@@ -82,7 +82,7 @@ from brainbridge.redact import redact
 from brainbridge.search import SearchRequest
 from brainbridge.search.relevance import Coverage, entity_text, stem
 from brainbridge.when import recalled_days
-from brainbridge.words import CALENDAR_WORDS, POSSESSIVE
+from brainbridge.words import CALENDAR_WORDS, COUNTS, POSSESSIVE
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -126,8 +126,6 @@ _ASKS = re.compile(r"\?\s*(?:\[[^\]]*\]\s*)*$")
 OWNED_SAMPLE = 10
 # What `_spoken_of` returns when the user said "the <word>" (or "our <word>") before.
 SAID_THE = 2
-# Numbers a thing is counted by ("three tins"): the user spoke of those things.
-_COUNTS = r"two|three|four|five|six|seven|eight|nine|ten|twelve|\d+"
 
 
 @dataclass(frozen=True)
@@ -495,7 +493,7 @@ class Bridge:
         before ("our new lease"), else 0."""
         # ...or counted them: "packaging art for three tins", "our 2 kids".
         near = re.compile(
-            rf"\b(?:the|that|this|these|those|my|our|{_COUNTS})\s+(?:[\w'’.-]+\s+){{0,2}}?"
+            rf"\b(?:the|that|this|these|those|my|our|{COUNTS})\s+(?:[\w'’.-]+\s+){{0,2}}?"
             rf"{re.escape(word)}",
             re.I,
         )

@@ -91,8 +91,8 @@ _DONE_IT = re.compile(
     re.I,
 )
 PROMISE = re.compile(
-    rf"\b(?:i|we){PROMISE_ADVERB}(?:'ll| will| need to| have to| must| promised| am going to|'m going to|"
-    r" are going to|'re going to| should| plan to|'d)\b|\bpromised\b|\bdue\b",
+    rf"\b(?:i|we){PROMISE_ADVERB}(?:'ll| will| need to| have to| must| promised| am going to|"
+    r"'m going to| are going to|'re going to| should| plan to|'d)\b|\bpromised\b|\bdue\b",
     re.I,
 )
 # Words of the cues themselves never make two statements about the same thing.
@@ -500,7 +500,7 @@ def _find_retired(
         if kind == "completion":
             # "Booked the van" after "I also need to book a van": the deed is the promise's
             # verb, whatever keywords make of it.
-            shared |= deeds & {stem(w) for w in re.findall(r"[a-z][\w'’\-]*", text.lower())}
+            shared |= deeds & {stem(w) for w in query_terms(text)}
         # A name counts where both write it as one: "Google Meet" is not "we meet at Clara's";
         # but not when the change is to a part of the named thing the earlier statement
         # does not speak of: "Trellis launch moved to March 3" leaves "Trellis is our

@@ -9,7 +9,7 @@ from datetime import date
 
 from brainbridge.bridge.profile import people, user_facts
 from brainbridge.when import DAY, resolve
-from brainbridge.words import LOWER, PROMISE_ADVERB, SECOND_TASK, UPPER
+from brainbridge.words import COUNTS, LOWER, PROMISE_ADVERB, SECOND_TASK, UPPER
 
 _NAME = rf"([{UPPER}][{LOWER}{UPPER}'\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'\-]+|de|van|von|da))*)"
 _ORG = rf"([{UPPER}][\w&.\-]*(?:\s+[{UPPER}][\w&.\-]*)*)"
@@ -36,8 +36,7 @@ PROMISED_THING = re.compile(
 WANTED = re.compile(
     rf"\b(?!(?:I|We|He|She|They|It|You|Everyone|Nobody)\b)(?P<to>(?-i:[{UPPER}])[{LOWER}]+)\s+"
     r"(?:wants|needs|expects|asked for|is waiting for)\s+"
-    r"(?P<thing>(?:the|a|an|my|our|some|two|three|four|five|six|seven|eight|nine|ten|twelve|\d+)"
-    r"\s.{3,80}?),?\s+" + _DUE,
+    rf"(?P<thing>(?:the|a|an|my|our|some|{COUNTS})\s.{{3,80}}?),?\s+" + _DUE,
     re.I,
 )
 # "remind me to call the plumber by Friday": the user's own to-do.

@@ -20,7 +20,7 @@ from brainbridge.bridge.names import owner_words
 from brainbridge.bridge.predicates import OWNED, PREDICATE_WORDS, ROLE_WORDS, USER
 from brainbridge.model import PREFERENCE, Entity, holds_at
 from brainbridge.search.relevance import stem
-from brainbridge.words import LOWER, STOPWORDS, UPPER
+from brainbridge.words import LOWER, STOPWORDS, UPPER, query_terms
 
 if TYPE_CHECKING:
     from brainbridge.ports import Store
@@ -218,16 +218,11 @@ class OwnWorld:
         left to do for the move?"), else ("", [])."""
         if not (self._open and _DUE_ASKED.search(message)):
             return "", []
-        said = {
-            stem(w.lower()) for w in re.findall(r"[\w'’-]+", message) if w.lower() not in STOPWORDS
-        }
-
-        def shared(ent: Entity) -> int:
-            return len(said & {stem(w.lower()) for w in re.findall(r"[\w'’-]+", ent.name)})
-
+        said = {stem(w) for w in query_terms(message)}
+        shared = {e.id: len(said & {stem(w) for w in query_terms(e.name)}) for e in self._open}
         # "What do I still owe Priya?": those it speaks of, when it speaks of any.
-        best = max(shared(e) for e in self._open)
-        found = [e for e in self._open if shared(e) == best]
+        best = max(shared.values())
+        found = [e for e in self._open if shared[e.id] == best]
         found.sort(key=lambda e: str(e.attributes.get("due") or _NO_DUE))
         return "what the user has to do", found
 
