@@ -43,6 +43,9 @@ from brainbridge.bridge.changes import (
         "The kitchen will be done on November 21.",
         "The invoice has to be paid by Friday.",
         "I should have sent it yesterday.",
+        # A noun after an article and the words that say which one.
+        "I promised Owen I'd cover the December 24 night shift.",
+        "She took the early morning shift again.",
     ],
 )
 def test_no_change_is_told(said: str) -> None:
@@ -62,6 +65,8 @@ def test_no_change_is_told(said: str) -> None:
         "They bumped the call to 3pm.",
         # A push agreed to is made.
         "Amira said the committee agreed to push the draft deadline to February 1.",
+        "I think that we move the retro to Friday now.",
+        "Next week the team and I switch to the new rota.",
     ],
 )
 def test_a_change_is_told(said: str) -> None:

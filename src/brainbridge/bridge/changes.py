@@ -229,8 +229,13 @@ def unchanged_for(ent: Entity, message: str) -> bool:
     return not (asks_time(message) and _SAYS_WHEN.search(part))
 
 
-# "the end of May", "a quick change": after an article a verb's bare form is a noun.
-_ARTICLE_BEFORE = re.compile(r"\b(?:the|an?|this|that|its)\s+(?:\w+\s+)?$", re.I)
+# "the end of May", "a quick change", "the December 24 night shift": after an article (and
+# up to three words that are no subject or helping verb) a verb's bare form is a noun.
+_ARTICLE_BEFORE = re.compile(
+    r"\b(?:the|an?|this|that|its)\s+(?:(?!(?:i|we|you|they|he|she|it|will|would|can|could|"
+    r"should|must|might|may|to|and|or|then|also|just|do|did|does)\b)[\w'’\-]+\s+){0,3}$",
+    re.I,
+)
 
 
 # "by end of Q1", "a change of plans": a verb's bare form before "of" is a noun.
