@@ -133,6 +133,13 @@ DAY = (
     rf"(?:the )?(?:end|start|beginning) of {_MONTH}(?:,? \d{{4}})?)"
 )
 
+# A date written out ("December 24", "the 3rd of May", "2026-12-24", "Fri, Dec 11"): what a
+# promise may name inside its task ("cover the December 24 night shift").
+DATE = (
+    rf"(?:{_DATED_WEEKDAY}|{_MONTH}\.? {_ORD}(?:,? \d{{4}})?|(?:the )?{_ORD} of {_MONTH}(?:,? \d{{4}})?|"
+    rf"{_ORD} {_MONTH}|\d{{4}}-\d{{2}}-\d{{2}})"
+)
+
 
 def resolve(
     phrase: str, today: date, calendar: Calendar = Calendar(), *, end: bool = True

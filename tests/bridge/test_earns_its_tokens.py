@@ -2044,3 +2044,66 @@ async def test_a_deed_keeps_one_of_two_tasks_promised_in_one_sentence(tmp_path: 
     ], due.block
     [promise] = _lines_of(van, "our leaving date by November 15. | AI")
     assert '"I need to book a van for December 12" superseded on 2026-11-09' in promise
+
+
+async def test_a_promise_naming_its_own_day_is_owed_and_a_night_shift_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "I promised Owen I'd cover the December 24 night shift" made no
+    # commitment (no "by"/"on" before the day), and its "shift" read as a change, which
+    # marked "My charge nurse is Owen Pratt" and the user's working nights as replaced.
+    told = [
+        (
+            "My charge nurse is Owen Pratt, he's strict about handover notes.",
+            "Good to know.",
+            date(2026, 11, 14),
+        ),
+        (
+            "I work night shifts at St. Mary's, usually Tuesday to Thursday, 7pm to 7am.",
+            "Night shifts are tough.",
+            date(2026, 11, 14),
+        ),
+        (
+            "My shifts changed: from December I'm on Monday to Wednesday nights instead.",
+            "Okay.",
+            date(2026, 11, 20),
+        ),
+        ("I promised Owen I'd cover the December 24 night shift.", "Kind.", date(2026, 11, 20)),
+    ]
+    owe, due, nurse, nights = await _asked(
+        tmp_path,
+        told,
+        "What do I owe Owen?",
+        "What's due?",
+        "Who is my charge nurse?",
+        "Which nights did I say I usually work?",
+    )
+    assert "Cover the December 24 night shift" in _items(owe.block)[0], owe.block
+    assert due.source == "short_circuit" and "2026-12-24" in _items(due.block)[0], due.block
+    assert _unmarked(nurse, "My charge nurse is Owen Pratt"), nurse.block
+    [old] = _lines_of(nights, "usually Tuesday to Thursday")
+    assert "superseded on 2026-11-20 by: My shifts changed" in old, nights.block
+
+
+async def test_a_meal_for_everyone_counts_the_households_diets_not_a_drug_allergy(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "What should I cook for Christmas that works for everyone?" got the
+    # user's penicillin allergy and not that their husband is vegetarian.
+    told = ["I'm allergic to penicillin, and my husband Raf is vegetarian."]
+    [meal] = await _asked(
+        tmp_path, told, "What should I cook for Christmas that works for everyone?"
+    )
+    assert "The user's husband. Raf is vegetarian." in _items(meal.block)[0], meal.block
+    assert "penicillin" not in (meal.block or ""), meal.block
+
+
+async def test_when_one_task_is_due_is_answered_from_memory(tmp_path: Path) -> None:
+    # Found as a user: "When's my license due?" (four words) passed through with the
+    # commitment in memory.
+    told = ["I need to renew my nursing license by December 15, I always forget."]
+    license_, rent = await _asked(tmp_path, told, "When's my license due?", "When is rent due?")
+    assert license_.source == "short_circuit", license_.reasons
+    [item] = _items(license_.block)
+    assert "Renew my nursing license" in item and "2026-12-15" in item
+    assert rent.block is None, rent.block

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from brainbridge.bridge.profile import people, user_facts
-from brainbridge.when import DAY, resolve
+from brainbridge.when import DATE, DAY, resolve
 from brainbridge.words import COUNTS, LOWER, PROMISE_ADVERB, SECOND_TASK, UPPER
 
 _NAME = rf"([{UPPER}][{LOWER}{UPPER}'\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'\-]+|de|van|von|da))*)"
@@ -17,12 +17,17 @@ _DUE = rf"(?:by|before|until|on|due)\s+(?P<due>{DAY})"
 # Where a decision or a preference ends: a sentence's end, not the dot of "Python 3.8".
 _END = r"(?:[.!?](?=\s|$)|\n|$)"
 
-COMMITMENT = re.compile(
+_PROMISE = (
     rf"\b(?:i|we){PROMISE_ADVERB}(?:'ll| will| need to| have to| must| promised to| am going to|'m going to|"
     r" are going to|'re going to| should| plan to| committed to|"
     # "I promised Priya (that) I would send ...", "I told Kevin I'd ..."
     rf" (?:promised|told|assured) (?P<to>(?-i:[{UPPER}])\w+) (?:that )?(?:i|we)(?:'d| would|'ll| will))"
-    r"\s+(?P<action>.{6,120}?)\s+" + _DUE,
+)
+COMMITMENT = re.compile(_PROMISE + r"\s+(?P<action>.{6,120}?)\s+" + _DUE, re.I)
+# "I promised Owen I'd cover the December 24 night shift": the task names its own day.
+DATED_TASK = re.compile(
+    _PROMISE
+    + rf"\s+(?P<action>[^.!?\n]{{0,100}}?\b(?P<due>{DATE})\b[^.!?\n]{{0,60}}?)(?=[.!?\n]|$)",
     re.I,
 )
 # "I promised Priya the budget draft by Friday": a thing promised, no verb.
@@ -138,7 +143,8 @@ def _commitment(
         attrs["due"] = due
     if promised_to:
         attrs["promised_to"] = promised_to
-    description = f"User {said} by {due_text}" + (f" ({due})." if due else ".")
+    by = "" if due_text in said else f" by {due_text}"  # a task that names its own day
+    description = f"User {said}{by}" + (f" ({due})." if due else ".")
     return Fact("Commitment", name[:1].upper() + name[1:], description, attrs)
 
 
@@ -150,7 +156,10 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
     today = today or date.today()
     text = message[:20_000]
     facts: list[Fact] = []
-    for m in COMMITMENT.finditer(text):
+    promises = list(COMMITMENT.finditer(text))
+    taken = {m.start() for m in promises}
+    promises += [m for m in DATED_TASK.finditer(text) if m.start() not in taken]
+    for m in promises:
         to = m.group("to")
         # "book a van for the 12th and tell the landlord our date": two tasks, kept apart.
         for action in map(_clip, SECOND_TASK.split(m.group("action"))):

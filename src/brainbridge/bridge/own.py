@@ -18,6 +18,7 @@ from brainbridge.bridge.block import BlockItem, ranked_block
 from brainbridge.bridge.judge import QUESTION
 from brainbridge.bridge.names import owner_words
 from brainbridge.bridge.predicates import OWNED, PREDICATE_WORDS, ROLE_WORDS, USER
+from brainbridge.bridge.profile import DIETS
 from brainbridge.model import PREFERENCE, Entity, holds_at
 from brainbridge.search.relevance import stem
 from brainbridge.words import LOWER, STOPWORDS, UPPER, query_terms
@@ -66,6 +67,20 @@ _MEAL_LEFT = re.compile(
     re.I,
 )
 MEAL_KINDS = frozenset({"diet", "allergy"})
+# "Penicillin", "latex": what the user is allergic to that no meal holds.
+_NOT_FOOD = re.compile(
+    r"\b(?:penicillin|amoxicillin|antibiotics?|aspirin|ibuprofen|codeine|morphine|sulfa|"
+    r"latex|pollen|dust|mites?|cats?|dogs?|bee|bees|wasps?|stings?|nickel|mould|mold)\b",
+    re.I,
+)
+# "What should I cook for Christmas that works for everyone?": a meal for the household,
+# whose people's diets count too ("my husband Raf is vegetarian").
+_FOR_ALL = re.compile(
+    r"\b(?:everyone|everybody|all of us|both of us|the (?:family|kids|guests)|"
+    r"my (?:family|kids|guests)|the whole family|us all|we all)\b",
+    re.I,
+)
+_DIET_SAID = re.compile(rf"\b(?:{DIETS})\b", re.I)
 # "What's left to do for the move?", "plan my week so I hit both deadlines", "what's due":
 # the user's open commitments are the answer, soonest first.
 _DUE_ASKED = re.compile(
@@ -77,6 +92,8 @@ _DUE_ASKED = re.compile(
     r"\b(?:hit|meet|make)\s+(?:both|all|my|our|the)\s+deadlines\b",
     re.I,
 )
+# "When's my license due?": one of them, by what it names.
+_WHEN_DUE = re.compile(r"\bwhen(?:['’]s| is| are| do| does)\s+(?:[\w'’-]+\s+){1,5}?due\b", re.I)
 _NO_DUE = "9999-12-31"
 # "Write the runbook for the cutover", "draft a short status update": a piece of work the
 # user asks to be made; what it is comes last before "for"/"to"/... or the end.
@@ -113,6 +130,12 @@ def _kind_of(ent: Entity) -> set[str]:
         return {str(predicate).strip().lower()} - {""}
     role = str(ent.attributes.get("role") or "").lower()
     return set(re.findall(r"[a-z][\w\-']*", role))
+
+
+def _task_words(ent: Entity) -> set[str]:
+    """The stems a commitment is known by: its task, and whom it is owed to."""
+    said = f"{ent.name} {ent.attributes.get('promised_to') or ''}"
+    return {stem(w) for w in query_terms(said)}
 
 
 def _a(thing: str) -> str:
@@ -209,19 +232,30 @@ class OwnWorld:
             message
         ):
             return "", []
-        found = [e for e in self._entities if e.type == "Fact" and _kind_of(e) & MEAL_KINDS]
+        found = [
+            e
+            for e in self._entities
+            if e.type == "Fact" and _kind_of(e) & MEAL_KINDS and not _NOT_FOOD.search(e.name)
+        ]
+        if _FOR_ALL.search(message):
+            found += [
+                e for e in self._entities if e.type == "Person" and _DIET_SAID.search(e.description)
+            ]
         return ("what the user eats", found) if found else ("", [])
 
     def due(self, message: str) -> tuple[str, list[Entity]]:
         """(what the message asks, the user's open commitments, soonest due first: those it
         speaks of, if it speaks of any) for a message about what the user has to do ("what's
         left to do for the move?"), else ("", [])."""
-        if not (self._open and _DUE_ASKED.search(message)):
+        one = _WHEN_DUE.search(message) is not None
+        if not (self._open and (one or _DUE_ASKED.search(message))):
             return "", []
         said = {stem(w) for w in query_terms(message)}
-        shared = {e.id: len(said & {stem(w) for w in query_terms(e.name)}) for e in self._open}
+        shared = {e.id: len(said & _task_words(e)) for e in self._open}
         # "What do I still owe Priya?": those it speaks of, when it speaks of any.
         best = max(shared.values())
+        if one and not best:
+            return "", []  # "When is the rent due?" with no promise about rent
         found = [e for e in self._open if shared[e.id] == best]
         found.sort(key=lambda e: str(e.attributes.get("due") or _NO_DUE))
         return "what the user has to do", found

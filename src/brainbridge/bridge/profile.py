@@ -34,9 +34,11 @@ ROLES = (
     r"stepfather|godmother|godfather|physio|physiotherapist|pediatrician|paediatrician|"
     r"hairdresser|barber|agent|editor|recruiter|designer|engineer|architect|contractor|"
     r"mechanic|banker|notary|priest|pastor|rabbi|imam|supervisor|professor|lecturer|"
-    r"line manager|team lead|tech lead|classmate|labmate|officemate|student|pupil|contact"
+    r"line manager|team lead|tech lead|classmate|labmate|officemate|student|pupil|contact|"
+    r"charge nurse|head nurse|nurse|midwife|pharmacist|surgeon|consultant|psychiatrist|"
+    r"psychologist|counsell?or|social worker|case worker|shift lead|shift manager|foreman"
 )
-_DIETS = (
+DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
     r"teetotal|sober|kosher|halal|diabetic|coeliac|celiac"
 )
@@ -75,7 +77,7 @@ JOB = [
     ),
 ]
 DIET = re.compile(
-    rf"\b(?:i'm|i am|i've been|i have been|we're|we are|i went|i became|i'm now)\s+(?:now\s+|fully\s+|strictly\s+)?(?:an?\s+)?({_DIETS})\b",
+    rf"\b(?:i'm|i am|i've been|i have been|we're|we are|i went|i became|i'm now)\s+(?:now\s+|fully\s+|strictly\s+)?(?:an?\s+)?({DIETS})\b",
     re.I,
 )
 ALLERGY = re.compile(
