@@ -2107,3 +2107,48 @@ async def test_when_one_task_is_due_is_answered_from_memory(tmp_path: Path) -> N
     [item] = _items(license_.block)
     assert "Renew my nursing license" in item and "2026-12-15" in item
     assert rent.block is None, rent.block
+
+
+async def test_a_students_own_world_supervisor_deadline_rent_and_task(tmp_path: Path) -> None:
+    # Found as a user (a master's student): "Who is my supervisor?" and "What's my rent?"
+    # passed through, "The proposal is due on December 11" was no deadline, "How long can
+    # the proposal be?" passed through, and an ad for the roommate the user has to find got
+    # nothing.
+    told = [
+        (
+            "I'm doing a master's at TU Delft, my thesis supervisor is Prof. Ingrid Maas.",
+            "Nice.",
+            date(2026, 11, 2),
+        ),
+        ("It's about bike parking. The proposal is due on December 11.", "Ok.", date(2026, 11, 2)),
+        (
+            "Ingrid said the proposal should be at most 15 pages and use APA style.",
+            "Good to know.",
+            date(2026, 11, 9),
+        ),
+        (
+            "My roommate Pieter is moving out, so I need to find a new roommate by January 1.",
+            "That's stressful.",
+            date(2026, 11, 9),
+        ),
+        ("My rent is 720 euros a month, shared bills come on top.", "Okay.", date(2026, 11, 18)),
+        ("Our rent went up to 750 a month from January.", "Okay.", date(2026, 11, 20)),
+    ]
+    supervisor, due, long, ad, rent = await _asked(
+        tmp_path,
+        told,
+        "Who is my supervisor?",
+        "What's due?",
+        "How long can the proposal be?",
+        "I need to post an ad for a new roommate, can you draft it?",
+        "What's my rent?",
+    )
+    assert supervisor.source == "short_circuit", supervisor.reasons
+    assert "Ingrid Maas" in _items(supervisor.block)[0], supervisor.block
+    first = _items(due.block)[0]
+    assert "**Proposal**" in first and "2026-12-11" in first, due.block
+    assert long.judgment is Judgment.ENRICH, long.reasons
+    assert _lines_of(long, "at most 15 pages")
+    assert "Find a new roommate" in _items(ad.block)[0], ad.block
+    [value] = _items(rent.block)
+    assert "750 a month" in value, rent.block

@@ -427,6 +427,8 @@ class Bridge:
             return f"it asks for a meal, and {meal} matters"
         if due := self.own.due(message)[0]:
             return f"it asks about {due}"
+        if task := self.own.task(message)[0]:
+            return f"it speaks of {task}"
         if how := self.own.how(message)[0]:
             return f"it asks for a piece of work, and {how} matters"
         days = asked_days(message)
@@ -467,9 +469,11 @@ class Bridge:
         # "the standup" when the user said "the standup" before (a thing only past
         # exchanges hold): marked SPOKEN_OF, a surer sign than a word some entry uses.
         named = said_with_the(message)
+        tasks = self.own.task_words()
         known: list[tuple[str, str]] = []
         for det, w, said in asked:
-            entry = df.get(w, 0) > in_history.get(w, 0)
+            # "the proposal" when the user has one due: their own, though a commitment holds it.
+            entry = df.get(w, 0) > in_history.get(w, 0) and w not in tasks
             if (det, said) in known:
                 continue
             if det in OWN and df.get(w) and self._owned(w):
@@ -767,6 +771,7 @@ class Bridge:
         if not hits and not named:
             named = [*self.own.whom(message)[1], *self.own.meal(message)[1]]
             named += self.own.due(message)[1]  # "what's left to do for the move?"
+            named += self.own.task(message)[1]  # "an ad for a new roommate"
         # ...and how they like a piece of work the message asks for ("write the runbook").
         for ent in [*named, *self.own.how(message)[1]]:
             if ent.id not in taken:

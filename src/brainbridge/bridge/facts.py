@@ -44,6 +44,20 @@ WANTED = re.compile(
     rf"(?P<thing>(?:the|a|an|my|our|some|{COUNTS})\s.{{3,80}}?),?\s+" + _DUE,
     re.I,
 )
+# Work of the user's own that falls due ("the invoice is due" is owed to them, or by them:
+# money is left out).
+_DUE_WORK = (
+    r"report|deck|slides|presentation|proposal|review|spec|roadmap|plan|draft|estimate|"
+    r"timesheet|brief|memo|thesis|essay|assignment|homework|paper|application|abstract|"
+    r"chapter|submission|deliverable|tax return|renewal|form|portfolio|manuscript"
+)
+# "The proposal is due on December 11", "my tax return is due by the 31st": a piece of the
+# user's work with its deadline.
+DUE_WORK = re.compile(
+    rf"\b(?:my|our|the)\s+(?P<thing>(?:[\w'’\-]+\s+){{0,3}}?(?:{_DUE_WORK}))\s+(?:is|are)\s+"
+    rf"(?:now\s+|still\s+)?due\s+(?:on\s+|by\s+)?(?P<due>{DAY})",
+    re.I,
+)
 # "remind me to call the plumber by Friday": the user's own to-do.
 REMIND_TO = re.compile(r"\bremind me to\s+(?P<action>.{6,120}?)\s+" + _DUE, re.I)
 # "send her the deck" after "I promised Dana": the pronoun is the person promised.
@@ -174,6 +188,9 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
     for m in WANTED.finditer(text):
         thing, to = _clip(m.group("thing")), m.group("to")
         facts.append(_commitment(f"{thing} for {to}", f"owes {to} {thing}", m, today, to))
+    for m in DUE_WORK.finditer(text):
+        thing = _clip(m.group("thing"))
+        facts.append(_commitment(thing, f"has the {thing} due", m, today))
     for m in REMIND_TO.finditer(text):
         action = _clip(m.group("action"))
         facts.append(_commitment(action, f"asked to be reminded to {action}", m, today))

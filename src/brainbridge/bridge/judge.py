@@ -145,7 +145,10 @@ PARTICULAR = re.compile(
     r"^\W*(?:when|where|who|what (?:time|day|date)|which day)\s+"
     r"(?:is|are|was|were|will|does|do|did)\s+(?=the\s)|"
     # "who runs the standup", "who looks after the docs"
-    r"^\W*who\s+[a-z]+s\s+(?:(?:after|over|up|on)\s+)?(?=the\s)",
+    r"^\W*who\s+[a-z]+s\s+(?:(?:after|over|up|on)\s+)?(?=the\s)|"
+    # "How long can the proposal be?", "how many pages should the essay have?"
+    r"^\W*how\s+(?:long|many|much|big|often|far|late|early)\s+(?:[a-z]+\s+)?"
+    r"(?:can|could|should|must|may|will|would|is|are|does|do|did)\s+(?=the\s)",
     re.I,
 )
 # "Is the new flat okay for the dog?", "Has the release shipped yet?": whether something

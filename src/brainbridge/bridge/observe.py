@@ -194,6 +194,9 @@ SINGLE_ROLES = frozenset(
         "nanny",
         "therapist",
         "lawyer",
+        "thesis supervisor",
+        "line manager",
+        "charge nurse",
     }
 )
 

@@ -163,6 +163,14 @@ class OwnWorld:
     def __len__(self) -> int:
         return len(self._entities)
 
+    def task_words(self) -> frozenset[str]:
+        """The lower-case words naming the user's open commitments ("proposal", "roommate"):
+        "the proposal" is a thing of the user's own when they have one due."""
+        return (
+            frozenset(w.lower() for e in self._open for w in re.findall(r"[\w'’\-]+", e.name))
+            - STOPWORDS
+        )
+
     def refresh(self, store: Store) -> None:
         """Read the user's current facts and the people with a role for them again, unless
         the brain was not written since the last read (the read scans the people: ~57 ms
@@ -259,6 +267,14 @@ class OwnWorld:
         found = [e for e in self._open if shared[e.id] == best]
         found.sort(key=lambda e: str(e.attributes.get("due") or _NO_DUE))
         return "what the user has to do", found
+
+    def task(self, message: str) -> tuple[str, list[Entity]]:
+        """(what it speaks of, the user's open commitments it names by two or more of
+        their words) for a message about one ("I need to post an ad for a new roommate"
+        while "find a new roommate by January 1" is open), else ("", [])."""
+        said = {stem(w) for w in query_terms(message)}
+        found = [e for e in self._open if len(said & _task_words(e)) >= 2]
+        return ("something the user has to do", found) if found else ("", [])
 
     def how(self, message: str) -> tuple[str, list[Entity]]:
         """(the piece of work, the user's preferences about that kind of work) for a message

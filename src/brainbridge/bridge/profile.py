@@ -85,16 +85,43 @@ ALLERGY = re.compile(
     r"(?:also\s+)?allergic\s+to\s+([\w\- ]+?)(?=[,.;!?]|\s+(?:and|so|but|which|found)\b|$)",
     re.I,
 )
+# "My rent is 720 euros a month", "our phone number is 06 1234 5678": a value of the user's.
+_AMOUNTS = {
+    "rent": "rent",
+    "salary": "salary",
+    "mortgage": "mortgage",
+    "hourly rate": "rate",
+    "day rate": "rate",
+    "phone number": "phone",
+    "mobile number": "phone",
+    "address": "address",
+    "birthday": "birthday",
+    "postcode": "postcode",
+    "zip code": "postcode",
+    "blood type": "blood type",
+    "shoe size": "shoe size",
+}
+MY_AMOUNT = re.compile(
+    rf"\b(?i:my|our)\s+(?:new\s+|monthly\s+|current\s+)?(?i:({'|'.join(_AMOUNTS)}))\s+"
+    r"(?i:is|will be|went up to|goes up to)\s+(?i:now\s+|still\s+)?"
+    rf"([^;!?\n]{{1,60}}?)(?=,(?!\d)|[;!?\n]|{FULL_STOP}(?:\s|$)|\s+(?i:and|but|so|which|plus)\b|$)"
+)
 CAR = re.compile(rf"\b(?i:i|we)\s+(?i:drive|own)\s+(?i:an?|the)\s+((?:\d{{4}}\s+)?{_CAPS})")
 # People: "my sister Ines ...", "our accountant Wen Li ...", "Theo is our landlord",
 # "my GP is Dr. Amara Okafor ...", "my new manager is Oskar Lindqvist", "my editor there is
 # Lucia Ferraz", "my contact at Moss & Fern is Daniel Okafor".
-MY_ROLE_NAME = re.compile(rf"\b(?i:(my|our)\s+(?:new\s+|old\s+|former\s+)?({ROLES})),?\s+{_PERSON}")
+# "my thesis supervisor", "my best friend", "my little sister": which one, part of the role.
+_WHICH = (
+    r"(?:thesis|phd|doctoral|research|academic|project|personal|family|primary|main|senior|"
+    r"junior|regular|usual|best|close|oldest|youngest|little|big|older|younger|elder|twin)\s+"
+)
+_ROLE = rf"((?:{_WHICH})?(?:{ROLES}))"
+MY_ROLE_NAME = re.compile(rf"\b(?i:(my|our)\s+(?:new\s+|old\s+|former\s+)?{_ROLE}),?\s+{_PERSON}")
 NAME_IS_ROLE = re.compile(
-    rf"{_PERSON},?\s+(?:is|was|has been)\s+(?i:(my|our)\s+(?:new\s+|old\s+)?({ROLES}))\b"
+    rf"{_PERSON},?\s+(?:is|was|has been)\s+(?i:(my|our)\s+(?:new\s+|old\s+)?{_ROLE})\b"
 )
 ROLE_IS_NAME = re.compile(
-    rf"\b(?i:(my|our)\s+(?:new\s+)?({ROLES}))(?:\s+(?i:there|here|at\s+[^,.;!?]{{1,40}}?))?\s+"
+    rf"\b(?i:(my|our)\s+(?:new\s+)?{_ROLE})(?:\s+(?i:there|here|at\s+[^,.;!?]{{1,40}}?))?\s+"
     rf"(?:is|will be)\s+(?:now\s+)?{_PERSON}"
 )
 _AT = re.compile(r"\sat\s+(.+?)\s+(?:is|will be)\s", re.I)
@@ -166,6 +193,12 @@ def user_facts(text: str) -> list[ProfileFact]:
             ProfileFact(
                 USER, "allergy", what, f"The user is allergic to {what} (food allergies, allergy)."
             )
+        )
+    for m in MY_AMOUNT.finditer(text):
+        said, value = m.group(1).lower(), _clean(m.group(2))
+        predicate = _AMOUNTS[said]
+        out.append(
+            ProfileFact(USER, predicate, value, f"The user's {said} is {value} ({predicate}).")
         )
     for m in CAR.finditer(text):
         car = _clean(m.group(1))
