@@ -2152,3 +2152,27 @@ async def test_a_students_own_world_supervisor_deadline_rent_and_task(tmp_path: 
     assert "Find a new roommate" in _items(ad.block)[0], ad.block
     [value] = _items(rent.block)
     assert "750 a month" in value, rent.block
+
+
+async def test_a_studio_owners_partner_technician_and_decided_price(tmp_path: Path) -> None:
+    # Found as a user (a pottery studio): "my business partner Amara" and "our kiln
+    # technician" made nobody, so "Who is Amara?" and "Who services our kiln?" passed
+    # through; a post "announcing our beginner class prices" passed through although the
+    # user decided the new price.
+    told = [
+        "I run a pottery studio in Leeds with my business partner Amara.",
+        "Our kiln technician is Gus Whitfield, he comes every second Monday.",
+        "We charge 45 pounds for the beginner wheel class, it runs Saturdays 10 to 12.",
+        "We decided to raise the beginner class to 50 pounds from January.",
+    ]
+    amara, kiln, post = await _asked(
+        tmp_path,
+        told,
+        "Who is Amara?",
+        "Who services our kiln?",
+        "Write a short Instagram post announcing our beginner class prices for January.",
+    )
+    assert amara.source == "short_circuit" and "business partner" in _items(amara.block)[0]
+    assert "Gus Whitfield" in _items(kiln.block)[0], kiln.block
+    assert post.judgment is Judgment.ENRICH, post.reasons
+    assert "50 pounds" in _items(post.block)[0], post.block

@@ -476,7 +476,7 @@ class Bridge:
             entry = df.get(w, 0) > in_history.get(w, 0) and w not in tasks
             if (det, said) in known:
                 continue
-            if det in OWN and df.get(w) and self._owned(w):
+            if det in OWN and df.get(w) and (w in tasks or self._owned(w)):
                 # "my morning drink" after "I stopped drinking coffee": the user's own,
                 # whether or not they ever said "my drink" ("my father": their dad).
                 known.append((det, said))

@@ -158,18 +158,17 @@ class OwnWorld:
         self._entities = tuple(entities)
         self._preferences: tuple[Entity, ...] = ()
         self._open: tuple[Entity, ...] = ()  # the user's open commitments
+        self._task_words: frozenset[str] = frozenset()
         self._stamp: object | None = None  # the store's change stamp when last read
 
     def __len__(self) -> int:
         return len(self._entities)
 
     def task_words(self) -> frozenset[str]:
-        """The lower-case words naming the user's open commitments ("proposal", "roommate"):
-        "the proposal" is a thing of the user's own when they have one due."""
-        return (
-            frozenset(w.lower() for e in self._open for w in re.findall(r"[\w'’\-]+", e.name))
-            - STOPWORDS
-        )
+        """The lower-case words naming the user's open commitments and current decisions
+        ("proposal", "roommate", "beginner class"): "the proposal" is a thing of the user's
+        own when they have one due, "our beginner class" when they decided its price."""
+        return self._task_words
 
     def refresh(self, store: Store) -> None:
         """Read the user's current facts and the people with a role for them again, unless
@@ -199,6 +198,9 @@ class OwnWorld:
             for e in store.names_with_prefix("Commitment", "", MAX_KEPT)
             if holds_at(e) and e.attributes.get("status", "open") == "open"
         )
+        decided = [e for e in store.names_with_prefix("Decision", "", MAX_KEPT) if holds_at(e)]
+        said = " ".join(e.name for e in [*self._open, *decided]).lower()
+        self._task_words = frozenset(re.findall(r"[\w'’\-]+", said)) - STOPWORDS
         self._stamp = stamp
 
     def named(self, message: str) -> tuple[str, list[Entity]]:

@@ -36,7 +36,8 @@ ROLES = (
     r"mechanic|banker|notary|priest|pastor|rabbi|imam|supervisor|professor|lecturer|"
     r"line manager|team lead|tech lead|classmate|labmate|officemate|student|pupil|contact|"
     r"charge nurse|head nurse|nurse|midwife|pharmacist|surgeon|consultant|psychiatrist|"
-    r"psychologist|counsell?or|social worker|case worker|shift lead|shift manager|foreman"
+    r"psychologist|counsell?or|social worker|case worker|shift lead|shift manager|foreman|"
+    r"technician|instructor"
 )
 DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
@@ -110,10 +111,13 @@ CAR = re.compile(rf"\b(?i:i|we)\s+(?i:drive|own)\s+(?i:an?|the)\s+((?:\d{{4}}\s+
 # People: "my sister Ines ...", "our accountant Wen Li ...", "Theo is our landlord",
 # "my GP is Dr. Amara Okafor ...", "my new manager is Oskar Lindqvist", "my editor there is
 # Lucia Ferraz", "my contact at Moss & Fern is Daniel Okafor".
-# "my thesis supervisor", "my best friend", "my little sister": which one, part of the role.
+# "my thesis supervisor", "my business partner", "our kiln technician": which one, part of
+# the role (any one word but an article, a conjunction or an age: "my new manager" is new).
+# "My biggest client is Harbor Books": a superlative ranks a role, and what it ranks may
+# be a company; "my oldest friend" is a person.
 _WHICH = (
-    r"(?:thesis|phd|doctoral|research|academic|project|personal|family|primary|main|senior|"
-    r"junior|regular|usual|best|close|oldest|youngest|little|big|older|younger|elder|twin)\s+"
+    r"(?:(?!(?:new|old|former|ex|the|a|an|and|or|own|other|very|dear)\b)"
+    r"(?!(?!(?:old|young|eld|clos)est\b)[a-z]+est\b)[a-z]{3,}\s+)"
 )
 _ROLE = rf"((?:{_WHICH})?(?:{ROLES}))"
 MY_ROLE_NAME = re.compile(rf"\b(?i:(my|our)\s+(?:new\s+|old\s+|former\s+)?{_ROLE}),?\s+{_PERSON}")
