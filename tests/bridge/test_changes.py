@@ -140,3 +140,17 @@ def test_what_a_change_is_of(change: str, subject: set[str]) -> None:
 )
 def test_who_made_a_change(change: str, agent: set[str]) -> None:
     assert _agent(change) == agent
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        # Found as a user: "left comments" ended the promise to review as if dropped.
+        ("Reviewed Mei's onboarding mockups, left comments in Figma.", "completion"),
+        ("I left a note for the landlord.", None),
+        ("I left Brightline last month.", "change"),
+        ("Fixed the login bug before lunch.", "completion"),
+    ],
+)
+def test_what_was_left_behind_and_what_was_done(said: str, kind: str | None) -> None:
+    assert kind_of(said) == kind

@@ -2176,3 +2176,31 @@ async def test_a_studio_owners_partner_technician_and_decided_price(tmp_path: Pa
     assert "Gus Whitfield" in _items(kiln.block)[0], kiln.block
     assert post.judgment is Judgment.ENRICH, post.reasons
     assert "50 pounds" in _items(post.block)[0], post.block
+
+
+async def test_a_teams_pm_and_a_promise_reviewed_is_done_not_owed(tmp_path: Path) -> None:
+    # Found as a user (a tech lead): "our PM is Sofia Reyes" made nobody, and "What do I owe
+    # Mei?" listed the work owed to Sofia after the review promised to Mei was done.
+    told = [
+        ("Our designer is Mei Tan and our PM is Sofia Reyes.", "Ok.", date(2026, 11, 4)),
+        ("Sofia wants the invoicing export feature by December 4.", "Ok.", date(2026, 11, 11)),
+        (
+            "I promised Mei I'd review her onboarding flow mockups by Friday.",
+            "Okay.",
+            date(2026, 11, 11),
+        ),
+        (
+            "Reviewed Mei's onboarding mockups, left comments in Figma.",
+            "Nice.",
+            date(2026, 11, 19),
+        ),
+    ]
+    pm, owe, due = await _asked(
+        tmp_path, told, "Who is our PM?", "What do I owe Mei?", "What's due?"
+    )
+    assert "Sofia Reyes" in _items(pm.block)[0] and "product manager" in _items(pm.block)[0]
+    assert not any("Review Mei" in item for item in _items(owe.block)), owe.block
+    assert not any("invoicing export" in item for item in _items(owe.block)[:1]), owe.block
+    assert [line.split("**")[1] for line in _items(due.block)] == [
+        "The invoicing export feature for Sofia"
+    ], due.block

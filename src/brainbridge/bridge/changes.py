@@ -44,7 +44,7 @@ _IRREGULAR = "left sold quit cut"  # past forms _inflected cannot make
 # "our book club" complete nothing.
 _DONE = """sent finished completed submitted delivered handed paid signed wrapped filed booked
     returned shipped posted settled ordered bought purchased renewed registered invoiced
-    billed"""
+    billed reviewed emailed fixed merged published uploaded"""
 _DONE_WORDS = "|".join(_DONE.split())
 # Irregular past forms of those, to their verb ("sent" the report one said they'd "send").
 _DONE_BASE = {"sent": "send", "paid": "pay", "bought": "buy"}
@@ -281,6 +281,12 @@ _ON_LEAVE = re.compile(
     r"(?:[\w'’-]+\s+)?$",
     re.I,
 )
+# "left comments in Figma", "leave a note": something written down, nothing left behind.
+_LEFT_WORD = re.compile(
+    r"\s+(?:(?:a|an|some|my|our|few|a few|detailed|more)\s+)?(?:comments?|notes?|feedback|"
+    r"messages?|voicemails?|reviews?|tips?|repl(?:y|ies)|suggestions?|remarks?)\b",
+    re.I,
+)
 # "I dropped off the cakes at the shelter", "dropped by the office": a visit, no change.
 _DROP_BY = re.compile(r"\s+(?:off|by|in|round|over)\b", re.I)
 # "the kitchen will be done on the 21st", "it has to be paid by Friday", "I should have
@@ -327,6 +333,8 @@ def _is_change(sentence: str) -> bool:
                 continue
             if word == "leave" and _ON_LEAVE.search(before):
                 continue  # "going on maternity leave": a time off, nothing left
+            if word in ("left", "leave") and _LEFT_WORD.match(sentence[m.end() :]):
+                continue  # "left comments in Figma": something written, nothing ended
             if word.endswith("ing") and not _PROGRESSIVE.search(before):
                 continue
             if word.endswith("s") and not _WHERE_TO.match(sentence[m.end() :]):

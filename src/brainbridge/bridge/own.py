@@ -92,6 +92,8 @@ _DUE_ASKED = re.compile(
     r"\b(?:hit|meet|make)\s+(?:both|all|my|our|the)\s+deadlines\b",
     re.I,
 )
+# "What do I owe Mei?": only what is owed to Mei.
+_OWE_NAMED = re.compile(rf"\bowe\s+(?-i:[{UPPER}])", re.I)
 # "When's my license due?": one of them, by what it names.
 _WHEN_DUE = re.compile(r"\bwhen(?:['’]s| is| are| do| does)\s+(?:[\w'’-]+\s+){1,5}?due\b", re.I)
 _NO_DUE = "9999-12-31"
@@ -264,7 +266,7 @@ class OwnWorld:
         shared = {e.id: len(said & _task_words(e)) for e in self._open}
         # "What do I still owe Priya?": those it speaks of, when it speaks of any.
         best = max(shared.values())
-        if one and not best:
+        if not best and (one or _OWE_NAMED.search(message)):
             return "", []  # "When is the rent due?" with no promise about rent
         found = [e for e in self._open if shared[e.id] == best]
         found.sort(key=lambda e: str(e.attributes.get("due") or _NO_DUE))

@@ -43,6 +43,7 @@ ROLE_WORDS = {
     "pediatrician": "kids' doctor",
     "paediatrician": "kids' doctor",
     "vet": "veterinarian",
+    "pm": "product manager",
 }
 
 

@@ -37,7 +37,8 @@ ROLES = (
     r"line manager|team lead|tech lead|classmate|labmate|officemate|student|pupil|contact|"
     r"charge nurse|head nurse|nurse|midwife|pharmacist|surgeon|consultant|psychiatrist|"
     r"psychologist|counsell?or|social worker|case worker|shift lead|shift manager|foreman|"
-    r"technician|instructor"
+    r"technician|instructor|pm|product manager|project manager|product owner|scrum master|"
+    r"engineering manager|delivery manager"
 )
 DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
