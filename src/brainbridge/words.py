@@ -67,6 +67,8 @@ _ABBREVIATIONS = ("dr", "mr", "mrs", "ms", "mx", "prof", "st", "vs")
 # A full stop that is not an abbreviation's, as a pattern ("Ben's teacher is Mrs. Okafor."
 # ends once).
 FULL_STOP = "".join(rf"(?<!\b(?i:{t}))" for t in _ABBREVIATIONS) + r"\."
+# A sentence's end: a full stop (not "Dr."), "!" or "?", then space.
+SENTENCE_END = re.compile(rf"(?:(?<=[!?])|(?<={FULL_STOP}))\s+")
 
 
 # "I also need to ...", "we still have to ...": an adverb between a speaker and a promise.

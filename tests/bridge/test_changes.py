@@ -154,3 +154,10 @@ def test_who_made_a_change(change: str, agent: set[str]) -> None:
 )
 def test_what_was_left_behind_and_what_was_done(said: str, kind: str | None) -> None:
     assert kind_of(said) == kind
+
+
+def test_a_title_ends_no_sentence() -> None:
+    from brainbridge.bridge.changes import statements
+
+    said = "I'm switching dentists to Dr. Romero. Smile Studio closed!"
+    assert statements(said) == ["I'm switching dentists to Dr. Romero.", "Smile Studio closed!"]

@@ -2204,3 +2204,43 @@ async def test_a_teams_pm_and_a_promise_reviewed_is_done_not_owed(tmp_path: Path
     assert [line.split("**")[1] for line in _items(due.block)] == [
         "The invoicing export feature for Sofia"
     ], due.block
+
+
+async def test_a_dentist_switched_to_is_the_dentist_now(tmp_path: Path) -> None:
+    # Found as a user: "I'm switching dentists to Dr. Romero" made nobody, and the change
+    # added to Dr. Patel's description stopped at "Dr." as if a sentence ended there.
+    told = [
+        ("My dentist is Dr. Patel at Smile Studio.", "Noted.", date(2026, 10, 20)),
+        (
+            "I'm switching dentists to Dr. Romero because Smile Studio closed.",
+            "Okay.",
+            date(2026, 11, 2),
+        ),
+    ]
+    [dentist] = await _asked(tmp_path, told, "Who is my dentist?")
+    assert dentist.source == "short_circuit", dentist.reasons
+    [item] = _items(dentist.block)
+    assert "**Romero**" in item and "The user's dentist" in item, dentist.block
+
+
+async def test_an_appointment_is_kept_with_its_day_and_moves_with_it(tmp_path: Path) -> None:
+    # Found as a user: "When is Biscuit's check-up?" (four words) passed through: "My cat
+    # Biscuit has her annual check-up ... on December 3" kept no day to answer from.
+    told = [
+        (
+            "My cat Biscuit has her annual check-up at Dr. Alvarez's clinic on December 3.",
+            "Noted.",
+            date(2026, 11, 10),
+        ),
+        (
+            "Biscuit's check-up got moved to December 5 because the clinic had a flood.",
+            "Oh no.",
+            date(2026, 11, 20),
+        ),
+        ("I need to renew my nursing license by December 15.", "Okay.", date(2026, 11, 20)),
+    ]
+    checkup, rent = await _asked(tmp_path, told, "When is Biscuit's check-up?", "When is my rent?")
+    assert checkup.source == "short_circuit", checkup.reasons
+    [item] = _items(checkup.block)
+    assert "Biscuit's annual check-up" in item and "Moved to 2026-12-05" in item, checkup.block
+    assert rent.block is None, rent.block

@@ -31,6 +31,7 @@ from brainbridge.words import (
     FULL_STOP,
     PROMISE_ADVERB,
     SECOND_TASK,
+    SENTENCE_END,
     STOPWORDS,
     query_terms,
 )
@@ -242,7 +243,6 @@ _ARTICLE_BEFORE = re.compile(
 _OF_AFTER = re.compile(r"\s+of\b", re.I)
 # "[shares a photo: ...]": what was shown, not what was said.
 _CAPTION = re.compile(r"\s*\[[^\]]*\]")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # "haven't done pottery yet", "we didn't move it": a verb said not to have happened.
 _NEGATED = re.compile(r"\b(?:not|never|\w+n[’']t)\s+(?:\w+\s+)?$", re.I)
 # "since I moved from Sweden", "when we switched jobs": the background of what is said.
@@ -306,7 +306,7 @@ def statements(message: str) -> list[str]:
     """The sentences of `message` that state something: no question ("How was your
     move?") and no image caption."""
     text = _CAPTION.sub("", message)
-    return [t for t in _SENTENCE_END.split(text) if t.strip() and not t.rstrip().endswith("?")]
+    return [t for t in SENTENCE_END.split(text) if t.strip() and not t.rstrip().endswith("?")]
 
 
 def _is_change(sentence: str) -> bool:

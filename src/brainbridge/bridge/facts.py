@@ -7,9 +7,17 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from brainbridge.bridge.profile import people, user_facts
+from brainbridge.bridge.profile import ROLES, people, user_facts
 from brainbridge.when import DATE, DAY, resolve
-from brainbridge.words import COUNTS, LOWER, PROMISE_ADVERB, SECOND_TASK, UPPER
+from brainbridge.words import (
+    COUNTS,
+    FULL_STOP,
+    LOWER,
+    POSSESSIVE,
+    PROMISE_ADVERB,
+    SECOND_TASK,
+    UPPER,
+)
 
 _NAME = rf"([{UPPER}][{LOWER}{UPPER}'\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'\-]+|de|van|von|da))*)"
 _ORG = rf"([{UPPER}][\w&.\-]*(?:\s+[{UPPER}][\w&.\-]*)*)"
@@ -57,6 +65,24 @@ DUE_WORK = re.compile(
     rf"\b(?:my|our|the)\s+(?P<thing>(?:[\w'’\-]+\s+){{0,3}}?(?:{_DUE_WORK}))\s+(?:is|are)\s+"
     rf"(?:now\s+|still\s+)?due\s+(?:on\s+|by\s+)?(?P<due>{DAY})",
     re.I,
+)
+# "My cat Biscuit has her annual check-up on December 3", "I have a job interview next
+# Tuesday": something the user (or one of theirs) has to be at, on a day.
+_EVENTS = (
+    r"appointment|check-?up|cleaning|interview|exam|surgery|operation|consultation|hearing|"
+    r"lesson|recital|play|concert|game|match|tournament|viva|defen[cs]e|vaccination|jab|scan|"
+    r"recital|performance|ceremony|graduation|audition"
+)
+APPOINTMENT = re.compile(
+    # "I", "we", or one of the user's own: "my cat Biscuit", "our son" ("Caroline has an
+    # interview" in someone's story is not the user's to attend).
+    rf"(?:\b(?i:i|we)|\b(?i:my|our)\s+(?:(?i:[a-z'’\-]+)\s+){{0,2}}?(?:{_NAME}|(?P<role>(?i:{ROLES}))))"
+    r"\s+(?i:have|has|have got|has got|['’]ve got|['’]s got)\s+"
+    r"(?i:a|an|my|her|his|their|our|the)\s+"
+    rf"(?P<thing>(?i:(?:[\w'’\-]+\s+){{0,3}}?(?:{_EVENTS}))"
+    rf"(?:\s+with\s+(?:(?i:dr|mr|mrs|ms|prof)\.?\s+)?[{UPPER}][\w'’\-]+)?)\b"
+    rf"(?:[^.!?\n]|(?!{FULL_STOP})\.){{0,50}}?\s"
+    rf"(?:(?i:on|for)\s+)?(?P<due>(?i:{DAY}))",
 )
 # "remind me to call the plumber by Friday": the user's own to-do.
 REMIND_TO = re.compile(r"\bremind me to\s+(?P<action>.{6,120}?)\s+" + _DUE, re.I)
@@ -141,6 +167,10 @@ def resolve_due(text: str, today: date) -> str | None:
     return day.isoformat() if day else None
 
 
+def _a(thing: str) -> str:
+    return ("an " if thing[:1].lower() in "aeiou" else "a ") + thing
+
+
 def _clip(text: str, n: int = 80) -> str:
     text = " ".join(text.strip(" ,;:-").split())
     return text if len(text) <= n else text[: n - 1].rsplit(" ", 1)[0] + "…"
@@ -191,6 +221,14 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
     for m in DUE_WORK.finditer(text):
         thing = _clip(m.group("thing"))
         facts.append(_commitment(thing, f"has the {thing} due", m, today))
+    for m in APPOINTMENT.finditer(text):
+        role = m.group("role")
+        who, thing = m.group(1) or (f"my {role.lower()}" if role else None), _clip(m.group("thing"))
+        name = f"{POSSESSIVE.sub('', who)}'s {thing}" if who else thing
+        said = f"has {name if who else _a(thing)}, {m.group('due')}"
+        event = _commitment(name[:1].upper() + name[1:], said, m, today)
+        event.attributes["kind"] = "appointment"
+        facts.append(event)
     for m in REMIND_TO.finditer(text):
         action = _clip(m.group("action"))
         facts.append(_commitment(action, f"asked to be reminded to {action}", m, today))

@@ -94,6 +94,10 @@ _DUE_ASKED = re.compile(
 )
 # "What do I owe Mei?": only what is owed to Mei.
 _OWE_NAMED = re.compile(rf"\bowe\s+(?-i:[{UPPER}])", re.I)
+# "When is Biscuit's check-up?": an appointment, by what it names.
+_WHEN_IS = re.compile(
+    r"^\W*when(?:['’]s| is| are)\s+(?:my|our|the|[\w'’\-]+['’]s)\s+[\w'’ \-]{2,40}\??\s*$", re.I
+)
 # "When's my license due?": one of them, by what it names.
 _WHEN_DUE = re.compile(r"\bwhen(?:['’]s| is| are| do| does)\s+(?:[\w'’-]+\s+){1,5}?due\b", re.I)
 _NO_DUE = "9999-12-31"
@@ -260,15 +264,19 @@ class OwnWorld:
         speaks of, if it speaks of any) for a message about what the user has to do ("what's
         left to do for the move?"), else ("", [])."""
         one = _WHEN_DUE.search(message) is not None
-        if not (self._open and (one or _DUE_ASKED.search(message))):
+        event = not one and _WHEN_IS.search(message) is not None
+        if not (self._open and (one or event or _DUE_ASKED.search(message))):
             return "", []
         said = {stem(w) for w in query_terms(message)}
-        shared = {e.id: len(said & _task_words(e)) for e in self._open}
+        kept = [e for e in self._open if not event or e.attributes.get("kind") == "appointment"]
+        if not kept:
+            return "", []
+        shared = {e.id: len(said & _task_words(e)) for e in kept}
         # "What do I still owe Priya?": those it speaks of, when it speaks of any.
         best = max(shared.values())
-        if not best and (one or _OWE_NAMED.search(message)):
+        if not best and (one or event or _OWE_NAMED.search(message)):
             return "", []  # "When is the rent due?" with no promise about rent
-        found = [e for e in self._open if shared[e.id] == best]
+        found = [e for e in kept if shared[e.id] == best]
         found.sort(key=lambda e: str(e.attributes.get("due") or _NO_DUE))
         return "what the user has to do", found
 

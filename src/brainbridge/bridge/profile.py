@@ -129,6 +129,12 @@ ROLE_IS_NAME = re.compile(
     rf"\b(?i:(my|our)\s+(?:new\s+)?{_ROLE})(?:\s+(?i:there|here|at\s+[^,.;!?]{{1,40}}?))?\s+"
     rf"(?:is|will be)\s+(?:now\s+)?{_PERSON}"
 )
+# "I'm switching dentists to Dr. Romero", "we changed accountants to Wen Li": the role's
+# new holder.
+SWITCHED_TO = re.compile(
+    r"\b(?i:i|we|i'm|i am|we're|we are|i've|we've)\s+(?i:(?:just\s+)?(?:switching|switched|"
+    rf"changing|changed|moving|moved))\s+(?i:(?:my|our)\s+)?(?i:({ROLES}))s?\s+(?i:to)\s+{_PERSON}"
+)
 _AT = re.compile(r"\sat\s+(.+?)\s+(?:is|will be)\s", re.I)
 ALIAS = [
     re.compile(
@@ -247,6 +253,7 @@ def people(text: str) -> list[PersonFact]:
         (MY_ROLE_NAME, 3, 2, True),
         (NAME_IS_ROLE, 1, 3, False),
         (ROLE_IS_NAME, 3, 2, True),
+        (SWITCHED_TO, 2, 1, True),
     ):
         for m in pattern.finditer(text):
             # "my sister Ana's birthday": Ana ("O'Brien" keeps its apostrophe).
