@@ -37,6 +37,7 @@ from brainbridge.bridge.changes import (
         "We never push releases to Friday.",
         "Please don't push the deadline to Monday.",
         "If we push the launch to March 3 we lose the venue.",
+        "If I have an interview with Lexicon on Monday, I'll move the Verhoeven call.",
         "I had to push through until 3am.",
         "I push to 5pm most days.",
         # Done later, or not at all, is not done.

@@ -175,3 +175,29 @@ def test_two_tasks_promised_in_one_sentence_are_two_commitments() -> None:
     assert names("I'll send the deck to Priya and Marta by Friday.") == [
         "Send the deck to Priya and Marta"
     ]
+
+
+def test_an_appointment_is_the_users_own_or_someones_a_sentence_starts_with() -> None:
+    from brainbridge.bridge.facts import extract_facts
+
+    def kept(said: str) -> list[tuple[str, str]]:
+        facts = extract_facts(said, today=date(2026, 11, 10))
+        return [(f.name, str(f.attributes.get("due"))) for f in facts if f.type == "Commitment"]
+
+    assert kept("Leo has a dentist appointment on December 2 at 3:30.") == [
+        ("Leo's dentist appointment", "2026-12-02")
+    ]
+    assert kept("I have an appointment with Dr. Smit on Thursday November 19 at 8am.") == [
+        ("Appointment with Dr. Smit", "2026-11-19")
+    ]
+    assert kept("My son has a football match on Saturday.") == [
+        ("My son's football match", "2026-11-14")
+    ]
+    # Someone's story, a pronoun, or no day: nothing of the user's to attend.
+    assert kept("So Caroline has an interview on Friday.") == []
+    assert kept("She has an interview on Friday.") == []
+    assert kept("I have a meeting about it.") == []
+    assert kept("If I have an interview with Lexicon on Monday, I'll move the call.") == []
+    assert kept("The merger contracts are due on December 9.") == [
+        ("Merger contracts", "2026-12-09")
+    ]

@@ -309,7 +309,13 @@ def statements(message: str) -> list[str]:
     return [t for t in SENTENCE_END.split(text) if t.strip() and not t.rstrip().endswith("?")]
 
 
+# "If I have an interview on Monday, I'll move the call": a change on a condition.
+_IF_CLAUSE = re.compile(r"^\W*(?:if|unless|in case)\b", re.I)
+
+
 def _is_change(sentence: str) -> bool:
+    if _IF_CLAUSE.search(sentence):
+        return False
     for m in CHANGE.finditer(sentence):
         word = m.group().lower()
         before = sentence[: m.start()]

@@ -57,12 +57,13 @@ WANTED = re.compile(
 _DUE_WORK = (
     r"report|deck|slides|presentation|proposal|review|spec|roadmap|plan|draft|estimate|"
     r"timesheet|brief|memo|thesis|essay|assignment|homework|paper|application|abstract|"
-    r"chapter|submission|deliverable|tax return|renewal|form|portfolio|manuscript"
+    r"chapter|submission|deliverable|tax return|renewal|form|portfolio|manuscript|contract|"
+    r"translation"
 )
 # "The proposal is due on December 11", "my tax return is due by the 31st": a piece of the
 # user's work with its deadline.
 DUE_WORK = re.compile(
-    rf"\b(?:my|our|the)\s+(?P<thing>(?:[\w'’\-]+\s+){{0,3}}?(?:{_DUE_WORK}))\s+(?:is|are)\s+"
+    rf"\b(?:my|our|the)\s+(?P<thing>(?:[\w'’\-]+\s+){{0,3}}?(?:{_DUE_WORK})s?)\s+(?:is|are)\s+"
     rf"(?:now\s+|still\s+)?due\s+(?:on\s+|by\s+)?(?P<due>{DAY})",
     re.I,
 )
@@ -74,9 +75,13 @@ _EVENTS = (
     r"recital|performance|ceremony|graduation|audition"
 )
 APPOINTMENT = re.compile(
-    # "I", "we", or one of the user's own: "my cat Biscuit", "our son" ("Caroline has an
-    # interview" in someone's story is not the user's to attend).
-    rf"(?:\b(?i:i|we)|\b(?i:my|our)\s+(?:(?i:[a-z'’\-]+)\s+){{0,2}}?(?:{_NAME}|(?P<role>(?i:{ROLES}))))"
+    # "I", "we", one of the user's own ("my cat Biscuit", "our son"), or someone a
+    # sentence starts with ("Leo has a dentist appointment on December 2"; "so Caroline has
+    # an interview" in the middle of someone's story is not the user's to keep).
+    rf"(?<!\b(?i:if) )(?<!\b(?i:unless) )(?<!\b(?i:whether) )"
+    rf"(?:\b(?i:i|we)|\b(?i:my|our)\s+(?:(?i:[a-z'’\-]+)\s+){{0,2}}?(?:{_NAME}|(?P<role>(?i:{ROLES})))|"
+    rf"(?:^|(?<=[.!?]\s))(?!(?:It|He|She|They|This|That|There|Everyone|Everybody|Nobody|"
+    rf"Someone|Each|Every|Who|What)\b)(?P<who>[{UPPER}][{LOWER}]+))"
     r"\s+(?i:have|has|have got|has got|['’]ve got|['’]s got)\s+"
     r"(?i:a|an|my|her|his|their|our|the)\s+"
     rf"(?P<thing>(?i:(?:[\w'’\-]+\s+){{0,3}}?(?:{_EVENTS}))"
@@ -223,7 +228,8 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
         facts.append(_commitment(thing, f"has the {thing} due", m, today))
     for m in APPOINTMENT.finditer(text):
         role = m.group("role")
-        who, thing = m.group(1) or (f"my {role.lower()}" if role else None), _clip(m.group("thing"))
+        who = m.group(1) or m.group("who") or (f"my {role.lower()}" if role else None)
+        thing = _clip(m.group("thing"))
         name = f"{POSSESSIVE.sub('', who)}'s {thing}" if who else thing
         said = f"has {name if who else _a(thing)}, {m.group('due')}"
         event = _commitment(name[:1].upper() + name[1:], said, m, today)
