@@ -2244,3 +2244,15 @@ async def test_an_appointment_is_kept_with_its_day_and_moves_with_it(tmp_path: P
     [item] = _items(checkup.block)
     assert "Biscuit's annual check-up" in item and "Moved to 2026-12-05" in item, checkup.block
     assert rent.block is None, rent.block
+
+
+async def test_a_long_run_on_statement_is_stored_and_read_for_changes_in_bounded_time(
+    tmp_path: Path,
+) -> None:
+    # Found while reviewing: each verb of change in one sentence re-read everything before
+    # it, so a message with no full stop and many a "shift" (a noun here, so each is read
+    # and set aside) kept the store thread for minutes per 100 KB.
+    told = [("I covered the late shift and the early shift and " * 10_000, "Ok.")]
+    [shifts] = await _asked(tmp_path, told, "Which late shift did I cover for the team?")
+    assert shifts.judgment is Judgment.ENRICH, shifts.reasons
+    assert _lines_of(shifts, "I covered the late shift")

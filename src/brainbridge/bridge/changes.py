@@ -309,6 +309,9 @@ def statements(message: str) -> list[str]:
     return [t for t in SENTENCE_END.split(text) if t.strip() and not t.rstrip().endswith("?")]
 
 
+# What a verb's cue checks read before it: the few words that make it a noun, a plan or a
+# denial. Reading a whole 200 KB sentence again for each verb in it took minutes.
+_LOOK_BACK = 200
 # "If I have an interview on Monday, I'll move the call": a change on a condition.
 _IF_CLAUSE = re.compile(r"^\W*(?:if|unless|in case)\b", re.I)
 
@@ -318,7 +321,7 @@ def _is_change(sentence: str) -> bool:
         return False
     for m in CHANGE.finditer(sentence):
         word = m.group().lower()
-        before = sentence[: m.start()]
+        before = sentence[max(0, m.start() - _LOOK_BACK) : m.start()]
         bare = " " not in word and not word.endswith(("ed", "ing", "ly")) and word != "now"
         if bare and (_ARTICLE_BEFORE.search(before) or _OF_AFTER.match(sentence[m.end() :])):
             continue
@@ -373,7 +376,8 @@ def _made_push(before: str, bare: bool) -> bool:
 def _is_completion(sentence: str) -> bool:
     return any(
         not any(
-            p.search(sentence[: m.start()]) for p in (_NEGATED, _BACKGROUND, _KEEP_POSTED, _NOT_YET)
+            p.search(sentence[max(0, m.start() - _LOOK_BACK) : m.start()])
+            for p in (_NEGATED, _BACKGROUND, _KEEP_POSTED, _NOT_YET)
         )
         for m in COMPLETION.finditer(sentence)
     )
@@ -421,11 +425,15 @@ def said(ent: Entity) -> str:
     return f"{ent.name}. {ent.description}"
 
 
+# A statement read for changes: as much as the extractor reads for facts.
+MAX_STATEMENT_CHARS = 20_000
+
+
 def find_retired(
     store: Store, message: str, exchange_id: int | None, by_name: str, when: str
 ) -> list[Retired]:
     """Earlier exchanges and facts that the statement `message`, made on `when`, retires."""
-    message = _SPEAKER.sub("", message, count=1)
+    message = _SPEAKER.sub("", message[:MAX_STATEMENT_CHARS], count=1)
     back = bool(BACK_CHANGE.search(message)) and not _NOT_A_PLAN.search(message)
     kind = kind_of(message) or ("change" if back else None)
     if kind is None:
