@@ -75,11 +75,13 @@ SENTENCE_END = re.compile(rf"(?:(?<=[!?])|(?<={FULL_STOP}))\s+")
 PROMISE_ADVERB = r"(?:\s+(?:also|still|really|just|definitely|first|then|probably))?"
 # "book a van for the 12th and tell the landlord our date": a second task after "and",
 # told by its verb ("call mum and dad" is one).
-_TASK_VERBS = """tell send book call email buy pay order finish write review submit pick drop fix
+_TASK_VERBS = """tell send book call email buy pay order finish write review submit pick drop fix cover
     clean check ask update prepare schedule cancel renew sign file return post ship print
     read reply confirm arrange organise organize plan get make take bring collect fill install
     deploy test merge draft share invite remind contact text message visit meet move pack
     sort set run do find choose decide register apply transfer upload download"""
+# A task told by its verb: "cover the December 24 night shift".
+TASK_VERB = r"(?:" + "|".join(_TASK_VERBS.split()) + r")"
 SECOND_TASK = re.compile(
     r",?\s+and\s+(?:then\s+|also\s+)?(?=(?:" + "|".join(_TASK_VERBS.split()) + r")\s)", re.I
 )

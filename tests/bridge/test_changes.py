@@ -66,6 +66,8 @@ def test_no_change_is_told(said: str) -> None:
         "They bumped the call to 3pm.",
         # A push agreed to is made.
         "Amira said the committee agreed to push the draft deadline to February 1.",
+        "If you're wondering, I moved to Berlin.",
+        "In case you forgot, we switched to Postgres in May.",
         "I think that we move the retro to Friday now.",
         "Next week the team and I switch to the new rota.",
     ],

@@ -2256,3 +2256,20 @@ async def test_a_long_run_on_statement_is_stored_and_read_for_changes_in_bounded
     [shifts] = await _asked(tmp_path, told, "Which late shift did I cover for the team?")
     assert shifts.judgment is Judgment.ENRICH, shifts.reasons
     assert _lines_of(shifts, "I covered the late shift")
+
+
+def test_a_possessive_s_is_no_word_a_task_shares() -> None:
+    # Found by review: "What's left to do for the move?" matched "Leo's dentist appointment"
+    # on the "s" of "What's" and "Leo's", and left out the task it should list.
+    def task(name: str, due: str) -> Entity:
+        return Entity(0, "Commitment", name, "", {"status": "open", "due": due})
+
+    world = OwnWorld()
+    world._open = (
+        task("Leo's dentist appointment", "2026-12-02"),
+        task("Pack the kitchen", "2026-12-10"),
+    )
+    _, found = world.due("What's left to do for the move?")
+    assert [e.name for e in found] == ["Leo's dentist appointment", "Pack the kitchen"]
+    assert world.due("When's the rent due?") == ("", [])
+    assert world.task("What's Leo up to these days?") == ("", [])

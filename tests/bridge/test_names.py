@@ -201,3 +201,42 @@ def test_an_appointment_is_the_users_own_or_someones_a_sentence_starts_with() ->
     assert kept("The merger contracts are due on December 9.") == [
         ("Merger contracts", "2026-12-09")
     ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # Found by a review of this stop's extractors: none of these is owed or attended.
+        "Do I have an appointment on Friday?",
+        "I have a question about the exam on Monday.",
+        "I have a feeling the match on Sunday will be rained out.",
+        "I have a game plan for Friday.",
+        "In case I have an exam on Friday, I will study.",
+        "Monday has a game on Friday.",
+        "I will never forget December 24 2019.",
+        "I have to admit the 3rd of May was great.",
+        "I need to call Mom, her birthday was December 3.",
+        "Do I need to cover the December 24 shift?",
+        "The proposal is due on December 11?",
+    ],
+)
+def test_no_commitment_from_a_question_a_condition_or_a_memory(said: str) -> None:
+    from brainbridge.bridge.facts import extract_facts
+
+    facts = extract_facts(said, today=date(2025, 11, 20))
+    assert [f.name for f in facts if f.type == "Commitment"] == []
+
+
+def test_an_amount_says_a_number_and_a_switch_names_a_person() -> None:
+    from brainbridge.bridge.profile import people, user_facts
+
+    for said in ("My rent is too high.", "My rent is due on the 1st.", "If my salary is 60k, ok"):
+        assert user_facts(said) == [], said
+    assert [(f.predicate, f.value) for f in user_facts("My rent is 720 euros a month.")] == [
+        ("rent", "720 euros a month")
+    ]
+    assert people("I moved my therapist to Thursday.") == []
+    assert [(p.name, p.role) for p in people("My lovely wife Anna is here.")] == [("Anna", "wife")]
+    assert [(p.name, p.role) for p in people("My best friend Jo lives here.")] == [
+        ("Jo", "best friend")
+    ]

@@ -313,7 +313,11 @@ def statements(message: str) -> list[str]:
 # denial. Reading a whole 200 KB sentence again for each verb in it took minutes.
 _LOOK_BACK = 200
 # "If I have an interview on Monday, I'll move the call": a change on a condition.
-_IF_CLAUSE = re.compile(r"^\W*(?:if|unless|in case)\b", re.I)
+_IF_CLAUSE = re.compile(
+    r"^\W*(?:if|unless|in case)\b(?!\s+(?:you(?:['’]re| are)? (?:wondering|forgot|missed it|"
+    r"remember|must know|ask me)|anything|i(?:['’]m| am)(?: being)? honest)\b)",
+    re.I,
+)
 
 
 def _is_change(sentence: str) -> bool:

@@ -16,6 +16,7 @@ from brainbridge.words import (
     POSSESSIVE,
     PROMISE_ADVERB,
     SECOND_TASK,
+    TASK_VERB,
     UPPER,
 )
 
@@ -33,9 +34,12 @@ _PROMISE = (
 )
 COMMITMENT = re.compile(_PROMISE + r"\s+(?P<action>.{6,120}?)\s+" + _DUE, re.I)
 # "I promised Owen I'd cover the December 24 night shift": the task names its own day.
+# A task verb first, and the day within its clause ("I need to call Mom, her birthday was
+# December 3" is no task due then).
 DATED_TASK = re.compile(
     _PROMISE
-    + rf"\s+(?P<action>[^.!?\n]{{0,100}}?\b(?P<due>{DATE})\b[^.!?\n]{{0,60}}?)(?=[.!?\n]|$)",
+    + rf"\s+(?P<action>{TASK_VERB}\b[^.!?\n,;]{{0,100}}?\b(?P<due>{DATE})\b[^.!?\n,;]{{0,60}}?)"
+    r"(?=[.!?\n,;]|$)",
     re.I,
 )
 # "I promised Priya the budget draft by Friday": a thing promised, no verb.
@@ -74,18 +78,30 @@ _EVENTS = (
     r"lesson|recital|play|concert|game|match|tournament|viva|defen[cs]e|vaccination|jab|scan|"
     r"recital|performance|ceremony|graduation|audition"
 )
+_CALENDAR = (
+    r"January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight"
+)
+_NOT_BEFORE_EVENT = (
+    r"about|the|a|an|of|for|with|at|in|on|to|that|this|question|questions|feeling|chance|"
+    r"idea|plan|plans|problem|doubt|doubts|worry|fear"
+)
 APPOINTMENT = re.compile(
     # "I", "we", one of the user's own ("my cat Biscuit", "our son"), or someone a
     # sentence starts with ("Leo has a dentist appointment on December 2"; "so Caroline has
     # an interview" in the middle of someone's story is not the user's to keep).
-    rf"(?<!\b(?i:if) )(?<!\b(?i:unless) )(?<!\b(?i:whether) )"
+    rf"(?<!\b(?i:if) )(?<!\b(?i:unless) )(?<!\b(?i:whether) )(?<!\b(?i:case) )(?<!\b(?i:maybe) )"
     rf"(?:\b(?i:i|we)|\b(?i:my|our)\s+(?:(?i:[a-z'’\-]+)\s+){{0,2}}?(?:{_NAME}|(?P<role>(?i:{ROLES})))|"
     rf"(?:^|(?<=[.!?]\s))(?!(?:It|He|She|They|This|That|There|Everyone|Everybody|Nobody|"
-    rf"Someone|Each|Every|Who|What)\b)(?P<who>[{UPPER}][{LOWER}]+))"
+    rf"Someone|Each|Every|Who|What|{_CALENDAR})\b)(?P<who>[{UPPER}][{LOWER}]+))"
     r"\s+(?i:have|has|have got|has got|['’]ve got|['’]s got)\s+"
     r"(?i:a|an|my|her|his|their|our|the)\s+"
-    rf"(?P<thing>(?i:(?:[\w'’\-]+\s+){{0,3}}?(?:{_EVENTS}))"
+    # "a dentist appointment", "her annual check-up"; not "a question about the exam", nor
+    # "a game plan" (the event word naming another thing).
+    rf"(?P<thing>(?i:(?:(?!(?:{_NOT_BEFORE_EVENT})\b)[\w'’\-]+\s+){{0,3}}?(?:{_EVENTS}))"
     rf"(?:\s+with\s+(?:(?i:dr|mr|mrs|ms|prof)\.?\s+)?[{UPPER}][\w'’\-]+)?)\b"
+    r"(?=\s*(?:[,;:]|\s(?:(?i:on|at|with|for|this|next|tomorrow|today|tonight|in|from|the)\b|"
+    r"[A-Z0-9])))"
     rf"(?:[^.!?\n]|(?!{FULL_STOP})\.){{0,50}}?\s"
     rf"(?:(?i:on|for)\s+)?(?P<due>(?i:{DAY}))",
 )
@@ -197,6 +213,15 @@ def _commitment(
     return Fact("Commitment", name[:1].upper() + name[1:], description, attrs)
 
 
+_SENTENCE_MARK = re.compile(r"[.!?\n]")
+
+
+def _asked(text: str, m: re.Match[str]) -> bool:
+    """Whether the sentence holding match `m` is a question ("Do I have an exam on Friday?")."""
+    end = _SENTENCE_MARK.search(text, m.end())
+    return end is not None and end.group() == "?"
+
+
 def extract_facts(message: str, response: str = "", today: date | None = None) -> list[Fact]:
     """Durable facts stated by the user: commitments, decisions, relationships, preferences.
 
@@ -207,7 +232,13 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
     facts: list[Fact] = []
     promises = list(COMMITMENT.finditer(text))
     taken = {m.start() for m in promises}
-    promises += [m for m in DATED_TASK.finditer(text) if m.start() not in taken]
+    promises += [
+        m
+        for m in DATED_TASK.finditer(text)
+        if m.start() not in taken
+        and not _asked(text, m)
+        and (resolve_due(m.group("due"), today) or "") >= today.isoformat()
+    ]
     for m in promises:
         to = m.group("to")
         # "book a van for the 12th and tell the landlord our date": two tasks, kept apart.
@@ -223,10 +254,10 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
     for m in WANTED.finditer(text):
         thing, to = _clip(m.group("thing")), m.group("to")
         facts.append(_commitment(f"{thing} for {to}", f"owes {to} {thing}", m, today, to))
-    for m in DUE_WORK.finditer(text):
+    for m in (m for m in DUE_WORK.finditer(text) if not _asked(text, m)):
         thing = _clip(m.group("thing"))
         facts.append(_commitment(thing, f"has the {thing} due", m, today))
-    for m in APPOINTMENT.finditer(text):
+    for m in (m for m in APPOINTMENT.finditer(text) if not _asked(text, m)):
         role = m.group("role")
         who = m.group(1) or m.group("who") or (f"my {role.lower()}" if role else None)
         thing = _clip(m.group("thing"))

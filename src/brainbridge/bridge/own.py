@@ -141,7 +141,12 @@ def _kind_of(ent: Entity) -> set[str]:
 def _task_words(ent: Entity) -> set[str]:
     """The stems a commitment is known by: its task, and whom it is owed to."""
     said = f"{ent.name} {ent.attributes.get('promised_to') or ''}"
-    return {stem(w) for w in query_terms(said)}
+    return _stems(said)
+
+
+def _stems(text: str) -> set[str]:
+    """Stems of a text's words, a possessive's "s" ("Leo's", "What's") not one of them."""
+    return {stem(w) for w in query_terms(text) if len(w) > 1}
 
 
 def _a(thing: str) -> str:
@@ -267,7 +272,7 @@ class OwnWorld:
         event = not one and _WHEN_IS.search(message) is not None
         if not (self._open and (one or event or _DUE_ASKED.search(message))):
             return "", []
-        said = {stem(w) for w in query_terms(message)}
+        said = _stems(message)
         kept = [e for e in self._open if not event or e.attributes.get("kind") == "appointment"]
         if not kept:
             return "", []
@@ -284,7 +289,7 @@ class OwnWorld:
         """(what it speaks of, the user's open commitments it names by two or more of
         their words) for a message about one ("I need to post an ad for a new roommate"
         while "find a new roommate by January 1" is open), else ("", [])."""
-        said = {stem(w) for w in query_terms(message)}
+        said = _stems(message)
         found = [e for e in self._open if len(said & _task_words(e)) >= 2]
         return ("something the user has to do", found) if found else ("", [])
 

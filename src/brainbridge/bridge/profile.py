@@ -104,23 +104,32 @@ _AMOUNTS = {
     "shoe size": "shoe size",
 }
 MY_AMOUNT = re.compile(
-    rf"\b(?i:my|our)\s+(?:new\s+|monthly\s+|current\s+)?(?i:({'|'.join(_AMOUNTS)}))\s+"
+    rf"(?<!\b(?i:if) )(?<!\b(?i:when) )\b(?i:my|our)\s+(?:new\s+|monthly\s+|current\s+)?(?i:({'|'.join(_AMOUNTS)}))\s+"
     r"(?i:is|will be|went up to|goes up to)\s+(?i:now\s+|still\s+)?"
-    rf"([^;!?\n]{{1,60}}?)(?=,(?!\d)|[;!?\n]|{FULL_STOP}(?:\s|$)|\s+(?i:and|but|so|which|plus)\b|$)"
+    # A value says a number ("720 euros a month", "06 1234 5678", "March 3"): "my rent is
+    # too high" or "due on the 1st" is no value of it.
+    rf"(?!(?i:due|in|on|at|going|not|too|so|very|about)\b)"
+    rf"([^;!?\n\d]{{0,30}}\d[^;!?\n]{{0,40}}?)(?=,(?!\d)|[;!?\n]|{FULL_STOP}(?:\s|$)|"
+    r"\s+(?i:and|but|so|which|plus)\b|$)"
 )
 CAR = re.compile(rf"\b(?i:i|we)\s+(?i:drive|own)\s+(?i:an?|the)\s+((?:\d{{4}}\s+)?{_CAPS})")
 # People: "my sister Ines ...", "our accountant Wen Li ...", "Theo is our landlord",
 # "my GP is Dr. Amara Okafor ...", "my new manager is Oskar Lindqvist", "my editor there is
 # Lucia Ferraz", "my contact at Moss & Fern is Daniel Okafor".
+_PRAISE = (
+    r"lovely|wonderful|amazing|awesome|great|sweet|beloved|favou?rite|fantastic|brilliant|"
+    r"current|present|trusty|trusted|dear"
+)
 # "my thesis supervisor", "my business partner", "our kiln technician": which one, part of
 # the role (any one word but an article, a conjunction or an age: "my new manager" is new).
 # "My biggest client is Harbor Books": a superlative ranks a role, and what it ranks may
 # be a company; "my oldest friend" is a person.
 _WHICH = (
     r"(?:(?!(?:new|old|former|ex|the|a|an|and|or|own|other|very|dear)\b)"
-    r"(?!(?!(?:old|young|eld|clos)est\b)[a-z]+est\b)[a-z]{3,}\s+)"
+    rf"(?!(?!(?:old|young|eld|clos|b)est\b)[a-z]+est\b)(?!(?:{_PRAISE})\b)[a-z]{{3,}}\s+)"
 )
-_ROLE = rf"((?:{_WHICH})?(?:{ROLES}))"
+# "my lovely wife Anna", "my current manager": praise and time say nothing of the role.
+_ROLE = rf"(?:(?i:{_PRAISE})\s+)?((?:{_WHICH})?(?:{ROLES}))"
 MY_ROLE_NAME = re.compile(rf"\b(?i:(my|our)\s+(?:new\s+|old\s+|former\s+)?{_ROLE}),?\s+{_PERSON}")
 NAME_IS_ROLE = re.compile(
     rf"{_PERSON},?\s+(?:is|was|has been)\s+(?i:(my|our)\s+(?:new\s+|old\s+)?{_ROLE})\b"
@@ -133,7 +142,9 @@ ROLE_IS_NAME = re.compile(
 # new holder.
 SWITCHED_TO = re.compile(
     r"\b(?i:i|we|i'm|i am|we're|we are|i've|we've)\s+(?i:(?:just\s+)?(?:switching|switched|"
-    rf"changing|changed|moving|moved))\s+(?i:(?:my|our)\s+)?(?i:({ROLES}))s?\s+(?i:to)\s+{_PERSON}"
+    rf"changing|changed))\s+(?i:({ROLES}))s\s+(?i:to)\s+"
+    r"(?!(?:January|February|March|April|May|June|July|August|September|October|November|"
+    rf"December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b){_PERSON}"
 )
 _AT = re.compile(r"\sat\s+(.+?)\s+(?:is|will be)\s", re.I)
 ALIAS = [
