@@ -82,8 +82,11 @@ _TASK_VERBS = """tell send book call email buy pay order finish write review sub
     sort set run do find choose decide register apply transfer upload download"""
 # A task told by its verb: "cover the December 24 night shift".
 TASK_VERB = r"(?:" + "|".join(_TASK_VERBS.split()) + r")"
-SECOND_TASK = re.compile(
-    r",?\s+and\s+(?:then\s+|also\s+)?(?=(?:" + "|".join(_TASK_VERBS.split()) + r")\s)", re.I
-)
+SECOND_TASK = re.compile(r",?\s+and\s+(?:then\s+|also\s+)?(?=" + TASK_VERB + r"\s)", re.I)
 # Words a count is said with ("three tins", "12 kids").
 COUNTS = r"two|three|four|five|six|seven|eight|nine|ten|twelve|\d+"
+
+
+def with_article(thing: str) -> str:
+    """`thing` after its indefinite article ("an invoice template")."""
+    return ("an " if thing[:1].lower() in "aeiou" else "a ") + thing

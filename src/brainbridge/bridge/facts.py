@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from brainbridge.bridge.profile import ROLES, people, user_facts
+from brainbridge.bridge.profile import CALENDAR_NAMES, ROLES, people, user_facts
 from brainbridge.when import DATE, DAY, resolve
 from brainbridge.words import (
     COUNTS,
@@ -18,6 +18,7 @@ from brainbridge.words import (
     SECOND_TASK,
     TASK_VERB,
     UPPER,
+    with_article,
 )
 
 _NAME = rf"([{UPPER}][{LOWER}{UPPER}'\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'\-]+|de|van|von|da))*)"
@@ -78,10 +79,7 @@ _EVENTS = (
     r"lesson|recital|play|concert|game|match|tournament|viva|defen[cs]e|vaccination|jab|scan|"
     r"recital|performance|ceremony|graduation|audition"
 )
-_CALENDAR = (
-    r"January|February|March|April|May|June|July|August|September|October|November|December|"
-    r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tomorrow|Tonight"
-)
+_CALENDAR = rf"{CALENDAR_NAMES}|Today|Tomorrow|Tonight"
 _NOT_BEFORE_EVENT = (
     r"about|the|a|an|of|for|with|at|in|on|to|that|this|question|questions|feeling|chance|"
     r"idea|plan|plans|problem|doubt|doubts|worry|fear"
@@ -188,10 +186,6 @@ def resolve_due(text: str, today: date) -> str | None:
     return day.isoformat() if day else None
 
 
-def _a(thing: str) -> str:
-    return ("an " if thing[:1].lower() in "aeiou" else "a ") + thing
-
-
 def _clip(text: str, n: int = 80) -> str:
     text = " ".join(text.strip(" ,;:-").split())
     return text if len(text) <= n else text[: n - 1].rsplit(" ", 1)[0] + "…"
@@ -262,8 +256,8 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
         who = m.group(1) or m.group("who") or (f"my {role.lower()}" if role else None)
         thing = _clip(m.group("thing"))
         name = f"{POSSESSIVE.sub('', who)}'s {thing}" if who else thing
-        said = f"has {name if who else _a(thing)}, {m.group('due')}"
-        event = _commitment(name[:1].upper() + name[1:], said, m, today)
+        said = f"has {name if who else with_article(thing)}, {m.group('due')}"
+        event = _commitment(name, said, m, today)
         event.attributes["kind"] = "appointment"
         facts.append(event)
     for m in REMIND_TO.finditer(text):

@@ -21,7 +21,7 @@ from brainbridge.bridge.predicates import OWNED, PREDICATE_WORDS, ROLE_WORDS, US
 from brainbridge.bridge.profile import DIETS
 from brainbridge.model import PREFERENCE, Entity, holds_at
 from brainbridge.search.relevance import stem
-from brainbridge.words import LOWER, STOPWORDS, UPPER, query_terms
+from brainbridge.words import LOWER, STOPWORDS, UPPER, query_terms, with_article
 
 if TYPE_CHECKING:
     from brainbridge.ports import Store
@@ -138,7 +138,7 @@ def _kind_of(ent: Entity) -> set[str]:
     return set(re.findall(r"[a-z][\w\-']*", role))
 
 
-def _task_words(ent: Entity) -> set[str]:
+def _known_by(ent: Entity) -> set[str]:
     """The stems a commitment is known by: its task, and whom it is owed to."""
     said = f"{ent.name} {ent.attributes.get('promised_to') or ''}"
     return _stems(said)
@@ -147,11 +147,6 @@ def _task_words(ent: Entity) -> set[str]:
 def _stems(text: str) -> set[str]:
     """Stems of a text's words, a possessive's "s" ("Leo's", "What's") not one of them."""
     return {stem(w) for w in query_terms(text) if len(w) > 1}
-
-
-def _a(thing: str) -> str:
-    """`thing` after its indefinite article ("an invoice template")."""
-    return ("an " if thing[:1].lower() in "aeiou" else "a ") + thing
 
 
 def _preferred(ent: Entity, first: int | None = _PREFERRED) -> set[str]:
@@ -276,7 +271,7 @@ class OwnWorld:
         kept = [e for e in self._open if not event or e.attributes.get("kind") == "appointment"]
         if not kept:
             return "", []
-        shared = {e.id: len(said & _task_words(e)) for e in kept}
+        shared = {e.id: len(said & _known_by(e)) for e in kept}
         # "What do I still owe Priya?": those it speaks of, when it speaks of any.
         best = max(shared.values())
         if not best and (one or event or _OWE_NAMED.search(message)):
@@ -290,7 +285,7 @@ class OwnWorld:
         their words) for a message about one ("I need to post an ad for a new roommate"
         while "find a new roommate by January 1" is open), else ("", [])."""
         said = _stems(message)
-        found = [e for e in self._open if len(said & _task_words(e)) >= 2]
+        found = [e for e in self._open if len(said & _known_by(e)) >= 2]
         return ("something the user has to do", found) if found else ("", [])
 
     def how(self, message: str) -> tuple[str, list[Entity]]:
@@ -315,7 +310,7 @@ class OwnWorld:
             ]
             if found:
                 thing = " ".join(w for w in said if w not in _FILLER)
-                return f"how the user likes {_a(thing)}", found
+                return f"how the user likes {with_article(thing)}", found
         return "", []
 
     def lookup(self, message: str) -> tuple[str, list[Entity]]:

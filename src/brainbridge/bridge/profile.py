@@ -138,13 +138,16 @@ ROLE_IS_NAME = re.compile(
     rf"\b(?i:(my|our)\s+(?:new\s+)?{_ROLE})(?:\s+(?i:there|here|at\s+[^,.;!?]{{1,40}}?))?\s+"
     rf"(?:is|will be)\s+(?:now\s+)?{_PERSON}"
 )
+# Capitalised words that name a day, never a person ("switching dentists to Thursday").
+CALENDAR_NAMES = (
+    r"January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+)
 # "I'm switching dentists to Dr. Romero", "we changed accountants to Wen Li": the role's
 # new holder.
 SWITCHED_TO = re.compile(
     r"\b(?i:i|we|i'm|i am|we're|we are|i've|we've)\s+(?i:(?:just\s+)?(?:switching|switched|"
-    rf"changing|changed))\s+(?i:({ROLES}))s\s+(?i:to)\s+"
-    r"(?!(?:January|February|March|April|May|June|July|August|September|October|November|"
-    rf"December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b){_PERSON}"
+    rf"changing|changed))\s+(?i:({ROLES}))s\s+(?i:to)\s+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
 )
 _AT = re.compile(r"\sat\s+(.+?)\s+(?:is|will be)\s", re.I)
 ALIAS = [
