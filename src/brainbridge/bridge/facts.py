@@ -21,8 +21,8 @@ from brainbridge.words import (
     with_article,
 )
 
-_NAME = rf"([{UPPER}][{LOWER}{UPPER}'\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'\-]+|de|van|von|da))*)"
-_ORG = rf"([{UPPER}][\w&.\-]*(?:\s+[{UPPER}][\w&.\-]*)*)"
+_NAME = rf"([{UPPER}][{LOWER}{UPPER}'\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'\-]+|de|van|von|da)){{0,3}})"
+_ORG = rf"([{UPPER}][\w&.\-]*(?:\s+[{UPPER}][\w&.\-]*){{0,5}})"
 _DUE = rf"(?:by|before|until|on|due)\s+(?P<due>{DAY})"
 # Where a decision or a preference ends: a sentence's end, not the dot of "Python 3.8".
 _END = r"(?:[.!?](?=\s|$)|\n|$)"
@@ -136,7 +136,7 @@ CALLED = re.compile(
     r"\b(?i:a|an|my|our|the)\s+(?:[\w'’\-]+\s+){0,3}?"
     rf"(?P<kind>(?i:{'|'.join(sorted(_KIND_TYPE, key=len, reverse=True))}))"
     rf"(?:\s+(?i:in|at|from|on)\s+[{UPPER}][\w\-]*)?,?\s+(?i:called|named)\s+"
-    rf"(?P<name>[\w][\w.\-]*?(?:\s+(?:&\s+)?[{UPPER}][\w.\-]*?)*)(?=[\s,;:!?)]|\.(?:\s|$)|$)"
+    rf"(?P<name>[\w][\w.\-]*?(?:\s+(?:&\s+)?[{UPPER}][\w.\-]*?){{0,5}})(?=[\s,;:!?)]|\.(?:\s|$)|$)"
 )
 PREFERENCE = re.compile(
     r"\bi\s+(?:really\s+)?(prefer|like|love|hate|dislike|don't like|do not like|always|never)\s+"

@@ -18,12 +18,15 @@ from brainbridge.bridge.predicates import ROLE_WORDS, USER
 from brainbridge.bridge.resolve import form
 from brainbridge.words import FULL_STOP, LOWER, POSSESSIVE, UPPER
 
-_CAPS = rf"[{UPPER}][\w&'’\-]*(?:[ \-](?:[{UPPER}0-9][\w&'’\-]*|(?:de|van|von|da|of|the)\b))*"
+# A name's words are bounded ({0,5}, {0,3}): an unbounded run made every pattern that
+# starts with one quadratic in a run of capitalised words (20 KB of "Mr Mr ..." or of
+# shouting held the store thread for 50 s).
+_CAPS = rf"[{UPPER}][\w&'’\-]*(?:[ \-](?:[{UPPER}0-9][\w&'’\-]*|(?:de|van|von|da|of|the)\b)){{0,5}}"
 _PLACE = rf"({_CAPS})"
 # A role: a few lower-case words up to punctuation or a joining word.
 _JOB = r"([a-z][a-z\-]+(?: [a-z\-]+){0,4}?)(?=[,.;!?)]|\s+(?:and|since|last|this|at|on|in|for|from|but|so|mostly|now)\b|$)"
 _TITLE = r"(?:(?i:dr|mr|mrs|ms|mx|prof)\.?\s+)?"
-_PERSON = rf"{_TITLE}([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'’\-]+|de|van|von|da))*)"
+_PERSON = rf"{_TITLE}([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'’\-]+|de|van|von|da)){{0,3}})"
 ROLES = (
     r"manager|boss|cofounder|co-founder|wife|husband|partner|friend|colleague|mentor|mentee|"
     r"sister|brother|mother|father|mom|mum|dad|son|daughter|coach|advisor|investor|client|"
@@ -160,9 +163,9 @@ ALIAS = [
 # Gordon says ...". A full name or a titled one: a bare "Jess said" must resolve to someone
 # known, never mint a new person, and a title is never part of the name.
 REPORTER = re.compile(
-    rf"(?:\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+[{UPPER}][{LOWER}{UPPER}'’\-]+)*)|"
+    rf"(?:\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+[{UPPER}][{LOWER}{UPPER}'’\-]+){{0,3}})|"
     r"\b(?!(?:Dr|Mr|Mrs|Ms|Mx|Prof)\b)"
-    rf"([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'’\-]+|de|van|von|da))+))\s+"
+    rf"([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'’\-]+|de|van|von|da)){{1,3}}))\s+"
     r"(?:said|says|told|asked|asks|wants|wanted|emailed|texted|called|mentioned|suggested|"
     r"promised|thinks|confirmed|approved|sent|replied|wrote)\b"
 )
