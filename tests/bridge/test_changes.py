@@ -47,6 +47,8 @@ from brainbridge.bridge.changes import (
         # A noun after an article and the words that say which one.
         "I promised Owen I'd cover the December 24 night shift.",
         "She took the early morning shift again.",
+        "I went up to the roof.",
+        "From 9 to 5 I work at the library.",
     ],
 )
 def test_no_change_is_told(said: str) -> None:
@@ -70,6 +72,9 @@ def test_no_change_is_told(said: str) -> None:
         "In case you forgot, we switched to Postgres in May.",
         "I think that we move the retro to Friday now.",
         "Next week the team and I switch to the new rota.",
+        # A number that changed.
+        "We got CI down to 22 minutes by splitting the integration tests.",
+        "The build went from 40 to 22 minutes.",
     ],
 )
 def test_a_change_is_told(said: str) -> None:

@@ -254,3 +254,31 @@ def test_a_long_run_of_capitalised_words_is_read_in_bounded_time() -> None:
     said = "My sister Maria de Souza Santos lives in Porto. " + "Mr " * 6000 + "THE END " * 500
     assert [(p.name, p.role) for p in people(said)] == [("Maria de Souza Santos", "sister")]
     assert "Maria de Souza Santos" in {f.name for f in extract_facts(said)}
+
+
+def test_someone_elses_person_and_who_does_what() -> None:
+    from brainbridge.bridge.facts import extract_facts
+    from brainbridge.bridge.profile import people
+
+    def kept(said: str) -> list[tuple[str, str, str]]:
+        return [(p.name, p.role, p.description) for p in people(said)]
+
+    assert kept("Mia's pediatrician is Dr. Helen Cho.") == [
+        ("Helen Cho", "", "Mia's pediatrician.")
+    ]
+    assert kept("Marco is Noah's swim coach.") == [("Marco", "", "Noah's swim coach.")]
+    assert kept("flat 2's tenant is Carla Ruiz.") == [("Carla Ruiz", "", "Flat 2's tenant.")]
+    assert kept("Priya Raman owns the auth service, and Jonas Berg handles billing.") == [
+        ("Priya Raman", "", "Priya Raman owns the auth service."),
+        ("Jonas Berg", "", "Jonas Berg handles billing."),
+    ]
+    # A word that starts a sentence owns no one; a day is no one; a tool runs things.
+    for said in (
+        "Today's lead is Anna.",
+        "Noah's teacher Monday said hi.",
+        "Visual Studio Code runs it.",
+    ):
+        assert kept(said) == [], said
+    # Linked to whose they are, when the brain knows them.
+    [cho] = extract_facts("Mia's pediatrician is Dr. Helen Cho.")
+    assert cho.relations == (("pediatrician_of", "Person", "Mia"),)

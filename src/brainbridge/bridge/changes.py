@@ -81,6 +81,12 @@ CHANGE = re.compile(
     r"(?:starting|beginning|effective|as of)\s+(?:this|next|today|tomorrow|now|on|from|in|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
     r"may|june|july|august|september|october|november|december)|"
+    # "We got CI down to 22 minutes", "the build went from 40 to 22 minutes": a number
+    # that changed ("I went up to the roof" is none).
+    r"(?:got|gets?|getting|brought|brings?|went|goes|came|comes)\s+(?:[\w'’&-]+\s+){0,3}?"
+    r"(?:down|up)\s+to\s+(?:about\s+|around\s+|just\s+)?[£$€]?\d+|"
+    r"(?:went|dropped|fell|rose|grew|jumped|climbed|came down|went up|went down)\s+from\s+"
+    r"(?:about\s+|around\s+)?[£$€]?\d[^.;!?]{0,30}?\s+to\s+(?:about\s+|around\s+)?[£$€]?\d+|"
     # "standup is on Thursdays now": a clause that ends on "now".
     r"now(?=\s*(?:[.!;,]|$)))\b",
     re.I,
@@ -601,7 +607,10 @@ _TO_WHEN = re.compile(
 # "Falcon is back on, we restart on Monday" more than a day).
 _ONLY_WHEN = re.compile(
     rf"\binstead\s+of\s+(?:the\s+)?(?:{DAY}|{TIME})|\b(?:reschedul|postpon|delay)|"
-    r"\bpush(?:ed)?\s+back|\bbrought\s+forward",
+    r"\bpush(?:ed)?\s+back|\bbrought\s+forward|"
+    # "Noah's swimming moved to Thursdays": moved to a day or a time, nothing else ("Noah's
+    # swim coach is Marco" holds on).
+    rf"\b(?:mov|switch|chang|shift|push)\w*\s+(?:[\w'’]+\s+){{0,5}}?to\s+(?:{DAY}|{TIME})",
     re.I,
 )
 _SAYS_WHEN = re.compile(

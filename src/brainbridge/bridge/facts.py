@@ -290,7 +290,12 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
         said_of: dict[str, object] = {"role": known.role} if known.role else {}
         if known.aliases:
             said_of["aliases"] = list(known.aliases)
-        facts.append(Fact("Person", known.name, known.description, said_of))
+        # "Mia's pediatrician": linked to Mia ("pediatrician_of"), when the brain knows her.
+        of = ()
+        if known.of:
+            owner, role = known.of
+            of = ((role.replace(" ", "_") + "_of", "Person", owner),)
+        facts.append(Fact("Person", known.name, known.description, said_of, of))
     for m in WORKS_AT.finditer(text):
         person = m.group(1) or m.group(3)
         org = _clip(m.group(2) or m.group(4), 60).rstrip(".")

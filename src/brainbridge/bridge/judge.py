@@ -148,7 +148,7 @@ PARTICULAR = re.compile(
     r"^\W*who\s+[a-z]+s\s+(?:(?:after|over|up|on)\s+)?(?=the\s)|"
     # "How long can the proposal be?", "how many pages should the essay have?"
     r"^\W*how\s+(?:long|many|much|big|often|far|late|early)\s+(?:[a-z]+\s+)?"
-    r"(?:can|could|should|must|may|will|would|is|are|does|do|did)\s+(?=the\s)",
+    r"(?:can|could|should|must|may|will|would|is|are|was|were|does|do|did)\s+(?=the\s)",
     re.I,
 )
 # "Is the new flat okay for the dog?", "Has the release shipped yet?": whether something

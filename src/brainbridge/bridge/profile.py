@@ -41,7 +41,7 @@ ROLES = (
     r"charge nurse|head nurse|nurse|midwife|pharmacist|surgeon|consultant|psychiatrist|"
     r"psychologist|counsell?or|social worker|case worker|shift lead|shift manager|foreman|"
     r"technician|instructor|pm|product manager|project manager|product owner|scrum master|"
-    r"engineering manager|delivery manager"
+    r"engineering manager|delivery manager|tenant|lodger|subtenant"
 )
 DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
@@ -146,6 +146,24 @@ CALENDAR_NAMES = (
     r"January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
 )
+# Someone else's person: "Mia's pediatrician is Dr. Helen Cho", "Noah's swim coach is
+# Marco", "Flat 1's tenant, Tom Becker, gave notice", "Marco is Noah's swim coach". The
+# owner is a name (not a word that starts a sentence: "Today's lead is Anna") or a flat,
+# house, unit or room. Kept as a person described by whose they are, with no role of the
+# user's: "who is my coach?" is not asking for Noah's.
+_NOT_OWNER = (
+    r"It|That|What|There|Here|He|She|Who|Where|When|How|Let|Everyone|Everybody|Nobody|"
+    rf"Somebody|Someone|Today|Tomorrow|Yesterday|Tonight|Year|Week|Month|{CALENDAR_NAMES}"
+)
+_OWNER = (
+    rf"((?!(?:{_NOT_OWNER})['’])[{UPPER}][{LOWER}]+(?:\s+\d+[a-z]?)?|"
+    r"(?i:flat|apartment|unit|house|room)\s+\w+)['’]s"
+)
+_THEIR_ROLE = rf"{_OWNER}\s+(?!report\b){_ROLE}"
+THEIR_ROLE_IS_NAME = re.compile(
+    rf"\b{_THEIR_ROLE}(?:\s+(?:is|was)\s+(?:now\s+)?|,?\s+)(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
+)
+NAME_IS_THEIR_ROLE = re.compile(rf"{_PERSON},?\s+(?:is|was)\s+{_THEIR_ROLE}\b")
 # "I'm switching dentists to Dr. Romero", "we changed accountants to Wen Li": the role's
 # new holder.
 SWITCHED_TO = re.compile(
@@ -167,13 +185,17 @@ REPORTER = re.compile(
     r"\b(?!(?:Dr|Mr|Mrs|Ms|Mx|Prof)\b)"
     rf"([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'’\-]+|de|van|von|da)){{1,3}}))\s+"
     r"(?:said|says|told|asked|asks|wants|wanted|emailed|texted|called|mentioned|suggested|"
-    r"promised|thinks|confirmed|approved|sent|replied|wrote)\b"
+    r"promised|thinks|confirmed|approved|sent|replied|wrote|"
+    # ...or as doing a part of the work: "Jonas Berg handles the billing service" (not
+    # "runs": "Visual Studio Code runs the formatter").
+    r"(?P<does>owns|handles|leads|manages|heads|looks after|is in charge of))\b"
 )
 # What follows a person's introduction that describes them (not reported speech).
 _REPORTED = re.compile(
     r"^\s*(?:said|says|told|tells|asked|asks|emailed|texted|wrote|wants|mentioned|called)\b", re.I
 )
 _CLAUSE_END = re.compile(rf"{FULL_STOP}|[;!?\n]")
+_NEXT_SUBJECT = re.compile(rf",?\s+(?:and|but|while)\s+(?=[{UPPER}])|,\s+(?=[{UPPER}])")
 
 
 @dataclass(frozen=True)
@@ -190,6 +212,8 @@ class PersonFact:
     role: str
     description: str
     aliases: tuple[str, ...] = ()
+    # Whose they are, when not the user's, and as what: ("Mia", "pediatrician").
+    of: tuple[str, str] = ()
 
 
 def _clean(value: str) -> str:
@@ -252,6 +276,7 @@ def _about(name: str, rest: str) -> str:
     return f" {name} {rest}."
 
 
+_PLACES = frozenset({"flat", "apartment", "unit", "house", "room"})
 _PRONOUN_START = re.compile(r"^(?:she|he|they|her|his|their|it|its)\b", re.I)
 
 
@@ -282,6 +307,17 @@ def people(text: str) -> list[PersonFact]:
             at = _AT.search(m.group(0)) if pattern is ROLE_IS_NAME else None
             where = f" at {at.group(1)}" if at else ""
             out.append(PersonFact(name, role.lower(), f"The user's {role_of(role)}{where}.{about}"))
+    for pattern, owner_at, role_at, name_at, subject in (
+        (THEIR_ROLE_IS_NAME, 1, 2, 3, True),
+        (NAME_IS_THEIR_ROLE, 2, 3, 1, False),
+    ):
+        for m in pattern.finditer(text):
+            said, role = m.group(name_at), m.group(role_at).lower()
+            name, owner = POSSESSIVE.sub("", said), m.group(owner_at)
+            owner = owner[:1].upper() + owner[1:]
+            about = _about(said if subject else "", _rest(text, m.end()))
+            of = () if owner.split()[0].lower() in _PLACES else (owner, role)
+            out.append(PersonFact(name, "", f"{owner}'s {role}.{about}", of=of))
     # "Our landlord Mr Gordon says ...": the landlord Gordon, not a second person.
     introduced = {form(p.name) for p in out}
     for m in REPORTER.finditer(text):
@@ -291,7 +327,13 @@ def people(text: str) -> list[PersonFact]:
             continue
         introduced.add(key)
         said = text[m.start() : m.end(1)] if m.group(1) else name  # "Dr. Patel"
-        out.append(PersonFact(name, "", f"{said}, someone the user talks about."))
+        # "... owns the auth service, and Jonas Berg handles ...": up to the next subject.
+        tail = _CLAUSE_END.split(text[m.end() :], maxsplit=1)[0]
+        does = _NEXT_SUBJECT.split(tail)[0].strip(" ,")[:200] if m.group("does") else ""
+        if does:
+            out.append(PersonFact(name, "", f"{said} {m.group('does')} {does}."))
+        else:
+            out.append(PersonFact(name, "", f"{said}, someone the user talks about."))
     for pattern in ALIAS:
         for m in pattern.finditer(text):
             name, alias = m.group(1), _clean(m.group(2))
