@@ -291,7 +291,7 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
         if known.aliases:
             said_of["aliases"] = list(known.aliases)
         # "Mia's pediatrician": linked to Mia ("pediatrician_of"), when the brain knows her.
-        of = ()
+        of: tuple[tuple[str, str, str], ...] = ()
         if known.of:
             owner, role = known.of
             of = ((role.replace(" ", "_") + "_of", "Person", owner),)

@@ -213,7 +213,7 @@ class PersonFact:
     description: str
     aliases: tuple[str, ...] = ()
     # Whose they are, when not the user's, and as what: ("Mia", "pediatrician").
-    of: tuple[str, str] = ()
+    of: tuple[str, str] | None = None
 
 
 def _clean(value: str) -> str:
@@ -316,7 +316,7 @@ def people(text: str) -> list[PersonFact]:
             name, owner = POSSESSIVE.sub("", said), m.group(owner_at)
             owner = owner[:1].upper() + owner[1:]
             about = _about(said if subject else "", _rest(text, m.end()))
-            of = () if owner.split()[0].lower() in _PLACES else (owner, role)
+            of = None if owner.split()[0].lower() in _PLACES else (owner, role)
             out.append(PersonFact(name, "", f"{owner}'s {role}.{about}", of=of))
     # "Our landlord Mr Gordon says ...": the landlord Gordon, not a second person.
     introduced = {form(p.name) for p in out}
