@@ -75,6 +75,7 @@ def test_no_change_is_told(said: str) -> None:
         # A number that changed.
         "We got CI down to 22 minutes by splitting the integration tests.",
         "The build went from 40 to 22 minutes.",
+        "My HbA1c came back at 7.1, down from 7.8.",
     ],
 )
 def test_a_change_is_told(said: str) -> None:

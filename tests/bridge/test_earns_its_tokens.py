@@ -2342,3 +2342,32 @@ async def test_a_number_brought_down_replaces_the_old_one_and_idioms_are_no_topi
     assert not _unmarked(ci, "about 40 minutes"), ci.block
     assert "8,900" in _items(roof.block)[0], roof.block
     assert not any("lease" in line for line in _items(roof.block)), roof.block
+
+
+async def test_a_patients_medicine_condition_doctor_and_follow_up_are_kept(tmp_path: Path) -> None:
+    # Found as a user with diabetes: "What dose of metformin am I on?", "Can you suggest
+    # a low-carb lunch ...?" and "could it be my medication?" passed through; "Who is my
+    # endocrinologist?" too; and the follow-up with Dr. Aziz was no appointment.
+    first, later = date(2026, 9, 20), date(2026, 10, 25)
+    told: list[Told] = [
+        ("I have type 2 diabetes; I take metformin 500mg twice a day.", "Okay.", first),
+        ("My endocrinologist is Dr. Farah Aziz at St Mary's.", "Noted.", first),
+        ("Dr. Aziz increased my metformin to 1000mg twice a day.", "Okay.", later),
+        ("I have a follow-up with Dr. Aziz on January 12.", "Noted.", later),
+    ]
+    dose, lunch, dizzy, doctor, follow_up = await _asked(
+        tmp_path,
+        told,
+        "What dose of metformin am I on?",
+        "Can you suggest a low-carb lunch I could take to work?",
+        "I've been feeling dizzy after lunch, could it be my medication?",
+        "Who is my endocrinologist?",
+        "When is my next appointment with Dr. Aziz?",
+    )
+    assert "metformin 1000mg twice a day" in _items(dose.block)[0], dose.block
+    # The old dose is told as replaced, and no "medication: 1000mg" fact is made of it.
+    assert not any("medication: 1000mg" in line for line in _items(dose.block)), dose.block
+    assert "type 2 diabetes" in _items(lunch.block)[0], lunch.block
+    assert "metformin 1000mg" in _items(dizzy.block)[0], dizzy.block
+    assert "Farah Aziz" in _items(doctor.block)[0], doctor.block
+    assert "Follow-up with Dr. Aziz" in _items(follow_up.block)[0], follow_up.block

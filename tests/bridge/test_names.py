@@ -282,3 +282,30 @@ def test_someone_elses_person_and_who_does_what() -> None:
     # Linked to whose they are, when the brain knows them.
     [cho] = extract_facts("Mia's pediatrician is Dr. Helen Cho.")
     assert cho.relations == (("pediatrician_of", "Person", "Mia"),)
+
+
+def test_a_medicine_with_its_dose_and_a_condition_are_the_users() -> None:
+    from brainbridge.bridge.profile import user_facts
+
+    def kept(said: str) -> list[tuple[str, str]]:
+        return [(f.predicate, f.value) for f in user_facts(said)]
+
+    assert kept("I have type 2 diabetes; I take metformin 500mg twice a day.") == [
+        ("medication", "metformin 500mg twice a day"),
+        ("condition", "type 2 diabetes"),
+    ]
+    assert kept("I take 50mg of sertraline every morning, my GP is Dr. Ahmed.") == [
+        ("medication", "sertraline 50mg every morning")
+    ]
+    assert kept("Dr. Aziz increased my metformin to 1000mg twice a day.") == [
+        ("medication", "metformin 1000mg twice a day")
+    ]
+    # No dose, a question or a supposition: nothing taken.
+    for said in (
+        "I take the bus at 8.",
+        "If I take ibuprofen 400mg, is that ok?",
+        "Should I take vitamin D 1000 iu daily?",
+        "Do I have asthma?",
+        "I have 2 kids.",
+    ):
+        assert kept(said) == [], said

@@ -985,7 +985,7 @@ class Bridge:
         due = new_due(message, when)
         done = [f"retired {d}" for d in retire(store, retired, name, when, due)]
         done += [f"amended {p.type}:{p.name}" for p in amend_people(store, retired, message, when)]
-        for fact in successors(message, retired, name, when):
+        for fact in successors(store, message, retired, name, when):
             if store.get_entity(fact.type, fact.name) is None:
                 new = store.upsert_entity(fact.type, fact.name, fact.description, fact.attributes)
                 store.relate((new.type, new.name), "extracted_from", (CHAT_EXCHANGE, name))

@@ -85,6 +85,8 @@ CHANGE = re.compile(
     # that changed ("I went up to the roof" is none).
     r"(?:got|gets?|getting|brought|brings?|went|goes|came|comes)\s+(?:[\w'’&-]+\s+){0,3}?"
     r"(?:down|up)\s+to\s+(?:about\s+|around\s+|just\s+)?[£$€]?\d+|"
+    # "My HbA1c came back at 7.1, down from 7.8".
+    r"\b(?:down|up)\s+from\s+(?:about\s+|around\s+)?[£$€]?\d+|"
     r"(?:went|dropped|fell|rose|grew|jumped|climbed|came down|went up|went down)\s+from\s+"
     r"(?:about\s+|around\s+)?[£$€]?\d[^.;!?]{0,30}?\s+to\s+(?:about\s+|around\s+)?[£$€]?\d+|"
     # "standup is on Thursdays now": a clause that ends on "now".
@@ -741,17 +743,29 @@ NEW_VALUE = re.compile(
 )
 
 
-def successors(message: str, retired: list[Retired], by: str, when: str) -> list[Entity]:
-    """New current facts for the retired `Fact`s whose new value the statement names."""
+def successors(
+    store: Store, message: str, retired: list[Retired], by: str, when: str
+) -> list[Entity]:
+    """New current facts for the retired `Fact`s whose new value the statement names,
+    unless the statement itself told the new one ("Dr. Aziz increased my metformin to
+    1000mg twice a day" is a medication fact of its own, not "medication: 1000mg")."""
     m = NEW_VALUE.search(message)
     if m is None:
         return []
     value = m.group(1).strip()
+    exchange = store.get_entity(CHAT_EXCHANGE, by)
+    told = {
+        (e.attributes.get("subject"), e.attributes.get("predicate"))
+        for e in (_learned_from(store, exchange) if exchange else [])
+        if e.type == "Fact"
+    }
     out = []
     for r in retired:
         attrs = r.entity.attributes
         subject, predicate, old = attrs.get("subject"), attrs.get("predicate"), attrs.get("value")
         if r.entity.type != "Fact" or not subject or not predicate or value == old:
+            continue
+        if (subject, predicate) in told:
             continue
         who = "The user's" if subject == "User" else f"{subject}'s"
         out.append(

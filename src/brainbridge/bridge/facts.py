@@ -79,7 +79,8 @@ DUE_WORK = re.compile(
 _EVENTS = (
     r"appointment|check-?up|cleaning|interview|exam|surgery|operation|consultation|hearing|"
     r"lesson|recital|play|concert|game|match|tournament|viva|defen[cs]e|vaccination|jab|scan|"
-    r"recital|performance|ceremony|graduation|audition"
+    r"recital|performance|ceremony|graduation|audition|follow-?up|blood test|screening|"
+    r"mammogram|x-?ray|mri|ultrasound|physio session"
 )
 _CALENDAR = rf"{CALENDAR_NAMES}|Today|Tomorrow|Tonight"
 _NOT_BEFORE_EVENT = (

@@ -66,7 +66,12 @@ _MEAL_LEFT = re.compile(
     r"\bwhat\s+should\s+(?:i|we)\s+(?:eat|cook|make|order|have)\b",
     re.I,
 )
-MEAL_KINDS = frozenset({"diet", "allergy"})
+MEAL_KINDS = frozenset({"diet", "allergy", "condition"})
+# Conditions a meal must mind ("type 2 diabetes" yes, "asthma" no).
+_MEAL_CONDITION = re.compile(
+    r"diabetes|coeliac|celiac|ibs|crohn|colitis|cholesterol|hypertension|blood pressure|gout|"
+    r"kidney"
+)
 # "Penicillin", "latex": what the user is allergic to that no meal holds.
 _NOT_FOOD = re.compile(
     r"\b(?:penicillin|amoxicillin|antibiotics?|aspirin|ibuprofen|codeine|morphine|sulfa|"
@@ -251,7 +256,10 @@ class OwnWorld:
         found = [
             e
             for e in self._entities
-            if e.type == "Fact" and _kind_of(e) & MEAL_KINDS and not _NOT_FOOD.search(e.name)
+            if e.type == "Fact"
+            and _kind_of(e) & MEAL_KINDS
+            and not _NOT_FOOD.search(e.name)
+            and ("condition" not in _kind_of(e) or _MEAL_CONDITION.search(e.name))
         ]
         if _FOR_ALL.search(message):
             found += [

@@ -28,6 +28,18 @@ PREDICATE_WORDS = {
     "food": "diet",
     "allergies": "allergy",
     "allergy": "allergy",
+    "medication": "medication",
+    "medications": "medication",
+    "medicine": "medication",
+    "medicines": "medication",
+    "meds": "medication",
+    "pills": "medication",
+    "prescription": "medication",
+    "dose": "medication",
+    "condition": "condition",
+    "conditions": "condition",
+    "diagnosis": "condition",
+    "illness": "condition",
 }
 # The everyday word a later question uses for a role.
 ROLE_WORDS = {

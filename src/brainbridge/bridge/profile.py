@@ -41,7 +41,12 @@ ROLES = (
     r"charge nurse|head nurse|nurse|midwife|pharmacist|surgeon|consultant|psychiatrist|"
     r"psychologist|counsell?or|social worker|case worker|shift lead|shift manager|foreman|"
     r"technician|instructor|pm|product manager|project manager|product owner|scrum master|"
-    r"engineering manager|delivery manager|tenant|lodger|subtenant"
+    r"engineering manager|delivery manager|tenant|lodger|subtenant|endocrinologist|"
+    r"cardiologist|dermatologist|oncologist|neurologist|gyn(?:a)?ecologist|obstetrician|"
+    r"optician|optometrist|ophthalmologist|orthodontist|podiatrist|chiropractor|osteopath|"
+    r"dietitian|dietician|nutritionist|specialist|allergist|rheumatologist|urologist|"
+    r"gastroenterologist|audiologist|speech therapist|occupational therapist|"
+    r"physical therapist|health visitor|carer|caregiver"
 )
 DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
@@ -88,6 +93,42 @@ DIET = re.compile(
 ALLERGY = re.compile(
     r"\b(?:i'm|i am|i'm also|i am also|turns out i'm|i'm really|i'm mildly|i'm severely)\s+"
     r"(?:also\s+)?allergic\s+to\s+([\w\- ]+?)(?=[,.;!?]|\s+(?:and|so|but|which|found)\b|$)",
+    re.I,
+)
+# "I take metformin 500mg twice a day", "I'm on 50mg of sertraline", "Dr. Aziz increased my
+# metformin to 1000mg": a medicine the user takes, with its dose (a dose tells a medicine
+# from "I take the bus" or "I'm on the team").
+_DOSE = r"\d[\d.,]*\s?(?:mg|mcg|µg|g|ml|iu|units?|puffs?|tablets?|pills?)\b"
+_WHEN_TAKEN = r"(?:\s+(?!(?:and|but|so|because|since|for|with)\b)[\w\-]+){0,4}"
+_DRUG = r"(?!(?:the|a|an|my|our|it|them|some|every|each|one|two)\b)[A-Za-z][a-z\-]{3,}"
+_TAKES = (
+    r"\b(?i:i|i'm|i am|i've been|i have been)\s+(?i:take|taking|on|started|started on|"
+    r"started taking|was put on|got put on|prescribed)\s+"
+)
+MEDICATION = [
+    re.compile(rf"{_TAKES}(?P<drug>{_DRUG})\s+(?P<dose>{_DOSE}{_WHEN_TAKEN})"),
+    re.compile(rf"{_TAKES}(?P<dose>{_DOSE})\s+(?i:of)\s+(?P<drug>{_DRUG})(?P<when>{_WHEN_TAKEN})"),
+    re.compile(
+        r"\b(?i:increased|raised|upped|lowered|reduced|cut|changed|switched|moved|put)\s+"
+        rf"(?i:my|me)\s+(?i:on\s+)?(?P<drug>{_DRUG})\s+(?i:dose\s+|dosage\s+)?(?i:to|up to|down to)\s+"
+        rf"(?P<dose>{_DOSE}{_WHEN_TAKEN})"
+    ),
+]
+# "I have type 2 diabetes", "I was diagnosed with coeliac disease": a condition of the
+# user's. Those a meal must mind are MEAL_CONDITIONS.
+CONDITIONS = (
+    r"(?:type [12] |type one |type two )?diabetes|prediabetes|coeliac disease|celiac disease|"
+    r"coeliac|celiac|ibs|crohn['’]s(?: disease)?|colitis|asthma|epilepsy|hypertension|"
+    r"high blood pressure|high cholesterol|migraines|arthritis|rheumatoid arthritis|psoriasis|"
+    r"eczema|adhd|autism|anxiety|depression|long covid|sleep apn(?:o)?ea|gout|kidney disease|"
+    r"hypothyroidism|an underactive thyroid|an overactive thyroid|pcos|endometriosis|lupus|"
+    r"multiple sclerosis|fibromyalgia|a heart condition|heart disease|atrial fibrillation|"
+    r"glaucoma|tinnitus|osteoporosis|a bad back|chronic back pain"
+)
+CONDITION = re.compile(
+    r"\b(?:i have|i've got|i have got|i was diagnosed with|i've been diagnosed with|"
+    r"i got diagnosed with|i suffer from|i live with|i'm living with)\s+"
+    rf"(?:mild\s+|severe\s+|chronic\s+)?({CONDITIONS})\b",
     re.I,
 )
 # "My rent is 720 euros a month", "our phone number is 06 1234 5678": a value of the user's.
@@ -252,10 +293,50 @@ def user_facts(text: str) -> list[ProfileFact]:
         out.append(
             ProfileFact(USER, predicate, value, f"The user's {said} is {value} ({predicate}).")
         )
+    for pattern in MEDICATION:
+        for m in pattern.finditer(text):
+            if _asked_or_supposed(text, m.start()):
+                continue
+            drug = m.group("drug").lower()
+            dose = _clean(m.group("dose") + (m.groupdict().get("when") or ""))
+            out.append(
+                ProfileFact(
+                    USER,
+                    "medication",
+                    f"{drug} {dose}",
+                    f"The user takes {drug}, {dose} (medication, medicine, dose).",
+                )
+            )
+    for m in CONDITION.finditer(text):
+        if _asked_or_supposed(text, m.start()):
+            continue
+        condition = m.group(1).lower()
+        out.append(
+            ProfileFact(
+                USER,
+                "condition",
+                condition,
+                f"The user has {condition} (health condition, diagnosis).",
+            )
+        )
     for m in CAR.finditer(text):
         car = _clean(m.group(1))
         out.append(ProfileFact(USER, "car", car, f"The user drives a {car} (car, vehicle)."))
     return out
+
+
+_SUPPOSED = re.compile(
+    r"\b(?:if|when|whether|unless|in case|maybe|might|should|do|does|did)\s", re.I
+)
+
+
+def _asked_or_supposed(text: str, start: int) -> bool:
+    """Whether the words before `start` in its sentence ask or suppose ("if I take
+    ibuprofen 400mg", "do I have asthma") rather than tell."""
+    before = _CLAUSE_END.split(text[max(0, start - 80) : start])[-1]
+    return bool(_SUPPOSED.search(before)) or text[start:].split("\n")[0].split(".")[
+        0
+    ].rstrip().endswith("?")
 
 
 def _rest(text: str, end: int) -> str:
