@@ -2371,3 +2371,28 @@ async def test_a_patients_medicine_condition_doctor_and_follow_up_are_kept(tmp_p
     assert "metformin 1000mg" in _items(dizzy.block)[0], dizzy.block
     assert "Farah Aziz" in _items(doctor.block)[0], doctor.block
     assert "Follow-up with Dr. Aziz" in _items(follow_up.block)[0], follow_up.block
+
+
+async def test_a_price_question_leads_with_the_price_and_a_reorder_keeps_a_promise(
+    tmp_path: Path,
+) -> None:
+    # Found as a user (a tea shop): "How much is the sencha now?" led with "Reorder 20 kg
+    # of sencha" (a number, not a price), and "Reordered the 20 kg of sencha" kept that
+    # promise open.
+    first, later = date(2026, 10, 13), date(2026, 11, 2)
+    told: list[Told] = [
+        ("The sencha sells for 14 pounds per 100g and the genmaicha for 9.", "Ok.", first),
+        (
+            "I need to reorder 20 kg of sencha before the Christmas rush, by November 20.",
+            "Ok.",
+            first,
+        ),
+        ("Raised the sencha price to 16 pounds per 100g because of the yen.", "Ok.", later),
+        ("Reordered the 20 kg of sencha from Kanda Tea today.", "Great.", date(2026, 11, 18)),
+    ]
+    price, reorder = await _asked(
+        tmp_path, told, "How much is the sencha now?", "Did I reorder the sencha?"
+    )
+    assert "16 pounds" in _items(price.block)[0], price.block
+    assert "Reordered the 20 kg" in _items(reorder.block)[0], reorder.block
+    assert not _unmarked(reorder, "I need to reorder 20 kg"), reorder.block

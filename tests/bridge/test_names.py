@@ -309,3 +309,17 @@ def test_a_medicine_with_its_dose_and_a_condition_are_the_users() -> None:
         "I have 2 kids.",
     ):
         assert kept(said) == [], said
+
+
+def test_someone_the_user_booked_or_hired_is_theirs() -> None:
+    from brainbridge.bridge.profile import people
+
+    def kept(said: str) -> list[tuple[str, str]]:
+        return [(p.name, p.role) for p in people(said)]
+
+    assert kept("Booked the photographer, Sam Ortiz, for 2,400 pounds.") == [
+        ("Sam Ortiz", "photographer")
+    ]
+    assert kept("We hired a new nanny, Rosa, she starts Monday.") == [("Rosa", "nanny")]
+    assert kept("Booked the plumber Friday.") == []
+    assert kept("Got a photographer, Tuesday works.") == []

@@ -45,7 +45,8 @@ _IRREGULAR = "left sold quit cut"  # past forms _inflected cannot make
 # "our book club" complete nothing.
 _DONE = """sent finished completed submitted delivered handed paid signed wrapped filed booked
     returned shipped posted settled ordered bought purchased renewed registered invoiced
-    billed reviewed emailed fixed merged published uploaded"""
+    billed reviewed emailed fixed merged published uploaded reordered rebooked resubmitted
+    scheduled arranged"""
 _DONE_WORDS = "|".join(_DONE.split())
 # Irregular past forms of those, to their verb ("sent" the report one said they'd "send").
 _DONE_BASE = {"sent": "send", "paid": "pay", "bought": "buy"}

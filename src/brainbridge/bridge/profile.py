@@ -46,7 +46,10 @@ ROLES = (
     r"optician|optometrist|ophthalmologist|orthodontist|podiatrist|chiropractor|osteopath|"
     r"dietitian|dietician|nutritionist|specialist|allergist|rheumatologist|urologist|"
     r"gastroenterologist|audiologist|speech therapist|occupational therapist|"
-    r"physical therapist|health visitor|carer|caregiver"
+    r"physical therapist|health visitor|carer|caregiver|photographer|videographer|florist|"
+    r"wedding planner|planner|officiant|celebrant|decorator|gardener|handyman|painter|"
+    r"dog walker|groomer|tailor|personal trainer|cook|chef|housekeeper|au pair|childminder|"
+    r"interpreter|translator|solicitor|surveyor|financial advisor|financial adviser|adviser"
 )
 DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
@@ -210,6 +213,12 @@ NAME_IS_THEIR_ROLE = re.compile(rf"{_PERSON},?\s+(?:is|was)\s+{_THEIR_ROLE}\b")
 SWITCHED_TO = re.compile(
     r"\b(?i:i|we|i'm|i am|we're|we are|i've|we've)\s+(?i:(?:just\s+)?(?:switching|switched|"
     rf"changing|changed))\s+(?i:({ROLES}))s\s+(?i:to)\s+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
+)
+# "Booked the photographer, Sam Ortiz, for 2,400 pounds", "we hired a new nanny, Rosa": one
+# the user took on (the name set off by a comma: "booked the plumber Friday" names nobody).
+HIRED_ROLE_NAME = re.compile(
+    r"\b(?i:(booked|hired|engaged|found|got|took on|signed|chose|picked|went with))\s+"
+    rf"(?i:the|a|an|our|my)\s+(?i:new\s+)?{_ROLE},\s+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
 )
 _AT = re.compile(r"\sat\s+(.+?)\s+(?:is|will be)\s", re.I)
 ALIAS = [
@@ -377,6 +386,7 @@ def people(text: str) -> list[PersonFact]:
         (NAME_IS_ROLE, 1, 3, False),
         (ROLE_IS_NAME, 3, 2, True),
         (SWITCHED_TO, 2, 1, True),
+        (HIRED_ROLE_NAME, 3, 2, True),
     ):
         for m in pattern.finditer(text):
             # "my sister Ana's birthday": Ana ("O'Brien" keeps its apostrophe).

@@ -164,6 +164,12 @@ _AMOUNT = re.compile(
     r"forty|fifty|hundred|thousand|dozen|couple|several|once|twice)\b",
     re.I,
 )
+# How a price is said: "16 pounds", "£16", "$40", "72 euros a head", "2.5k".
+_MONEY = re.compile(
+    r"[£$€¥]\s?\d|\b\d[\d.,]*\s?(?:k\b|pounds?|euros?|dollars?|quid|bucks|cents?|pence|"
+    r"usd|eur|gbp|chf|yen)\b",
+    re.I,
+)
 # How a place is said: "in Lisbon", "at the Quinta", "to Rome", "near Sintra".
 _PLACE = re.compile(r"\b(?i:in|at|to|from|near|around)\s+(?:the\s+)?[A-Z][\w'’-]+")
 # What kind of answer a question asks for, and how that kind is said.
@@ -175,6 +181,18 @@ _ASKS = (
             re.I,
         ),
         _TIME,
+    ),
+    # "How much is the sencha now?", "what does the caterer charge?": a price.
+    (
+        re.compile(
+            r"\bhow\s+much\s+(?:is|are|was|were|will|would|does|do|did)\s+(?:the|a|an|my|our|"
+            r"their|his|her)\s+[\w'’\- ]{1,60}?(?:\s+(?:cost|charge|go\s+for|sell\s+for|run))?\s*"
+            r"(?:now|these days|again|today)?\s*\?|\bhow\s+much\s+(?:money|did\s+\w+\s+"
+            r"(?:pay|spend|charge)|does\s+\w+\s+(?:cost|charge))\b|\b(?:what|which)(?:'s|\s+is|"
+            r"\s+was|\s+are)?\s+(?:the\s+|my\s+|our\s+)?(?:price|cost|fee|rate|quote)s?\b",
+            re.I,
+        ),
+        _MONEY,
     ),
     (re.compile(r"\bhow\s+(?:many|much|old|often|long|far)\b", re.I), _AMOUNT),
     (re.compile(r"^\W*where\b|\b(?:what|which)\s+(?:city|country|town|place)\b", re.I), _PLACE),
