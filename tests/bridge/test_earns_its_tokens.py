@@ -2396,3 +2396,23 @@ async def test_a_price_question_leads_with_the_price_and_a_reorder_keeps_a_promi
     assert "16 pounds" in _items(price.block)[0], price.block
     assert "Reordered the 20 kg" in _items(reorder.block)[0], reorder.block
     assert not _unmarked(reorder, "I need to reorder 20 kg"), reorder.block
+
+
+async def test_a_meal_cooked_for_others_minds_the_partners_allergy(tmp_path: Path) -> None:
+    # Found as a user: "What should I cook for Friendsgiving?" got the event and not that
+    # the partner co-hosting it is allergic to shellfish; "What medication am I on?"
+    # passed through after "I take vitamin D 2000 iu every morning".
+    told: list[Told] = [
+        ("My partner Sam is allergic to shellfish.", "Good to know.", date(2026, 10, 2)),
+        ("I take vitamin D 2000 iu every morning.", "Okay.", date(2026, 10, 3)),
+        (
+            "Sam and I are hosting Friendsgiving on November 26 for 10 people.",
+            "Fun.",
+            date(2026, 11, 6),
+        ),
+    ]
+    cook, meds = await _asked(
+        tmp_path, told, "What should I cook for Friendsgiving?", "What medication am I on?"
+    )
+    assert any("allergic to shellfish" in line for line in _items(cook.block)), cook.block
+    assert "vitamin D 2000 iu" in _items(meds.block)[0], meds.block

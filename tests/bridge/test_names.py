@@ -323,3 +323,25 @@ def test_someone_the_user_booked_or_hired_is_theirs() -> None:
     assert kept("We hired a new nanny, Rosa, she starts Monday.") == [("Rosa", "nanny")]
     assert kept("Booked the plumber Friday.") == []
     assert kept("Got a photographer, Tuesday works.") == []
+
+
+def test_a_raised_rent_one_of_my_students_and_a_vitamin_are_kept() -> None:
+    # Found as users (a lower-case writer, a teacher, a dog owner).
+    from brainbridge.bridge.profile import people, user_facts
+
+    def facts(said: str) -> list[tuple[str, str]]:
+        return [(f.predicate, f.value) for f in user_facts(said)]
+
+    assert facts("ugh my landlord just raised the rent to 1400 a month, it was 1250") == [
+        ("rent", "1400 a month")
+    ]
+    assert facts("If they raised the rent to 2000 I would move") == []
+    assert facts("I take vitamin D 2000 iu every morning.") == [
+        ("medication", "vitamin D 2000 iu every morning")
+    ]
+    # A pet's medicine is not the user's.
+    assert facts("Pepper takes Apoquel 16mg once a day for her itching.") == []
+    [aisha] = people("One of my Year 11 students, Aisha, is dyslexic and gets extra time.")
+    assert (aisha.name, aisha.role) == ("Aisha", "student")
+    [hod] = people("My head of department is Mr. Okonkwo; he wants schemes of work.")
+    assert (hod.name, hod.role) == ("Okonkwo", "head of department")

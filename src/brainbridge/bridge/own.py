@@ -82,10 +82,15 @@ _NOT_FOOD = re.compile(
 # whose people's diets count too ("my husband Raf is vegetarian").
 _FOR_ALL = re.compile(
     r"\b(?:everyone|everybody|all of us|both of us|the (?:family|kids|guests)|"
-    r"my (?:family|kids|guests)|the whole family|us all|we all)\b",
+    r"my (?:family|kids|guests)|the whole family|us all|we all)\b|"
+    # "What should I cook for Friendsgiving?", "bake for the party", "cook for 10 people":
+    # a meal the user makes for others.
+    r"\b(?:cook|bake|make|prepare|serve)\s+(?:[\w'’-]+\s+){0,3}?for\s+(?:(?-i:[A-Z])[\w'’-]+|"
+    r"(?:the|our|my)\s+(?:party|dinner|gathering|potluck|guests|friends|team)|\d+\s+people|"
+    r"friends|guests)",
     re.I,
 )
-_DIET_SAID = re.compile(rf"\b(?:{DIETS})\b", re.I)
+_DIET_SAID = re.compile(rf"\b(?:{DIETS})\b|\ballergic to\b", re.I)
 # "What's left to do for the move?", "plan my week so I hit both deadlines", "what's due":
 # the user's open commitments are the answer, soonest first.
 _DUE_ASKED = re.compile(
@@ -263,7 +268,11 @@ class OwnWorld:
         ]
         if _FOR_ALL.search(message):
             found += [
-                e for e in self._entities if e.type == "Person" and _DIET_SAID.search(e.description)
+                e
+                for e in self._entities
+                if e.type == "Person"
+                and _DIET_SAID.search(e.description)
+                and not _NOT_FOOD.search(e.description)
             ]
         return ("what the user eats", found) if found else ("", [])
 

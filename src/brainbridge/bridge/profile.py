@@ -49,6 +49,7 @@ ROLES = (
     r"physical therapist|health visitor|carer|caregiver|photographer|videographer|florist|"
     r"wedding planner|planner|officiant|celebrant|decorator|gardener|handyman|painter|"
     r"dog walker|groomer|tailor|personal trainer|cook|chef|housekeeper|au pair|childminder|"
+    r"head of department|head of year|head teacher|headteacher|principal|dean|"
     r"interpreter|translator|solicitor|surveyor|financial advisor|financial adviser|adviser"
 )
 DIETS = (
@@ -103,7 +104,10 @@ ALLERGY = re.compile(
 # from "I take the bus" or "I'm on the team").
 _DOSE = r"\d[\d.,]*\s?(?:mg|mcg|µg|g|ml|iu|units?|puffs?|tablets?|pills?)\b"
 _WHEN_TAKEN = r"(?:\s+(?!(?:and|but|so|because|since|for|with)\b)[\w\-]+){0,4}"
-_DRUG = r"(?!(?:the|a|an|my|our|it|them|some|every|each|one|two)\b)[A-Za-z][a-z\-]{3,}"
+_DRUG = (
+    r"(?!(?:the|a|an|my|our|it|them|some|every|each|one|two)\b)[A-Za-z][a-z\-]{3,}"
+    r"(?:\s+(?:[A-Z]\d{0,2}|\d{1,2})\b(?!\s*(?:mg|mcg|g|ml|iu)\b))?"  # "vitamin D", "omega 3"
+)
 _TAKES = (
     r"\b(?i:i|i'm|i am|i've been|i have been)\s+(?i:take|taking|on|started|started on|"
     r"started taking|was put on|got put on|prescribed)\s+"
@@ -150,14 +154,22 @@ _AMOUNTS = {
     "blood type": "blood type",
     "shoe size": "shoe size",
 }
-MY_AMOUNT = re.compile(
-    rf"(?<!\b(?i:if) )(?<!\b(?i:when) )\b(?i:my|our)\s+(?:new\s+|monthly\s+|current\s+)?(?i:({'|'.join(_AMOUNTS)}))\s+"
-    r"(?i:is|will be|went up to|goes up to)\s+(?i:now\s+|still\s+)?"
-    # A value says a number ("720 euros a month", "06 1234 5678", "March 3"): "my rent is
-    # too high" or "due on the 1st" is no value of it.
+# A value says a number ("720 euros a month", "06 1234 5678", "March 3"): "my rent is too
+# high" or "due on the 1st" is no value of it.
+_AMOUNT_VALUE = (
     rf"(?!(?i:due|in|on|at|going|not|too|so|very|about)\b)"
     rf"([^;!?\n\d]{{0,30}}\d[^;!?\n]{{0,40}}?)(?=,(?!\d)|[;!?\n]|{FULL_STOP}(?:\s|$)|"
     r"\s+(?i:and|but|so|which|plus)\b|$)"
+)
+MY_AMOUNT = re.compile(
+    rf"(?<!\b(?i:if) )(?<!\b(?i:when) )\b(?i:my|our)\s+(?:new\s+|monthly\s+|current\s+)?(?i:({'|'.join(_AMOUNTS)}))\s+"
+    r"(?i:is|will be|went up to|goes up to)\s+(?i:now\s+|still\s+)?" + _AMOUNT_VALUE
+)
+# "my landlord just raised the rent to 1400 a month", "they cut my salary to 40k".
+RAISED_AMOUNT = re.compile(
+    r"(?<!\b(?i:if) )\b(?i:raised|increased|put up|upped|lowered|reduced|cut|dropped|bumped)\s+"
+    rf"(?i:the|my|our)\s+(?i:monthly\s+)?(?i:({'|'.join(_AMOUNTS)}))\s+(?i:to|up to|down to)\s+"
+    + _AMOUNT_VALUE
 )
 CAR = re.compile(rf"\b(?i:i|we)\s+(?i:drive|own)\s+(?i:an?|the)\s+((?:\d{{4}}\s+)?{_CAPS})")
 # People: "my sister Ines ...", "our accountant Wen Li ...", "Theo is our landlord",
@@ -178,6 +190,10 @@ _WHICH = (
 # "my lovely wife Anna", "my current manager": praise and time say nothing of the role.
 _ROLE = rf"(?:(?i:{_PRAISE})\s+)?((?:{_WHICH})?(?:{ROLES}))"
 MY_ROLE_NAME = re.compile(rf"\b(?i:(my|our)\s+(?:new\s+|old\s+|former\s+)?{_ROLE}),?\s+{_PERSON}")
+# "One of my Year 11 students, Aisha, is dyslexic": one of several in a role.
+ONE_OF_MY = re.compile(
+    rf"\b(?i:one of (my|our))\s+(?:[\w'’\-]+\s+){{0,3}}?(?i:({ROLES}))s,?\s+{_PERSON}"
+)
 NAME_IS_ROLE = re.compile(
     rf"{_PERSON},?\s+(?:is|was|has been)\s+(?i:(my|our)\s+(?:new\s+|old\s+)?{_ROLE})\b"
 )
@@ -296,7 +312,8 @@ def user_facts(text: str) -> list[ProfileFact]:
                 USER, "allergy", what, f"The user is allergic to {what} (food allergies, allergy)."
             )
         )
-    for m in MY_AMOUNT.finditer(text):
+    raised = [m for m in RAISED_AMOUNT.finditer(text) if not _asked_or_supposed(text, m.start())]
+    for m in [*MY_AMOUNT.finditer(text), *raised]:
         said, value = m.group(1).lower(), _clean(m.group(2))
         predicate = _AMOUNTS[said]
         out.append(
@@ -306,7 +323,7 @@ def user_facts(text: str) -> list[ProfileFact]:
         for m in pattern.finditer(text):
             if _asked_or_supposed(text, m.start()):
                 continue
-            drug = m.group("drug").lower()
+            drug = m.group("drug")
             dose = _clean(m.group("dose") + (m.groupdict().get("when") or ""))
             out.append(
                 ProfileFact(
@@ -387,6 +404,7 @@ def people(text: str) -> list[PersonFact]:
         (ROLE_IS_NAME, 3, 2, True),
         (SWITCHED_TO, 2, 1, True),
         (HIRED_ROLE_NAME, 3, 2, True),
+        (ONE_OF_MY, 3, 2, True),
     ):
         for m in pattern.finditer(text):
             # "my sister Ana's birthday": Ana ("O'Brien" keeps its apostrophe).
