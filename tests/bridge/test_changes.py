@@ -49,6 +49,11 @@ from brainbridge.bridge.changes import (
         "She took the early morning shift again.",
         "I went up to the roof.",
         "From 9 to 5 I work at the library.",
+        # Found by review: a limit, a meeting's hours, a place.
+        "It gets up to 35 degrees in August.",
+        "Each guest brings up to 2 kids.",
+        "The team workshop with Dr Lena Park went from 2 to 4 today.",
+        "The house is 3 doors down from 42.",
     ],
 )
 def test_no_change_is_told(said: str) -> None:

@@ -2416,3 +2416,52 @@ async def test_a_meal_cooked_for_others_minds_the_partners_allergy(tmp_path: Pat
     )
     assert any("allergic to shellfish" in line for line in _items(cook.block)), cook.block
     assert "vitamin D 2000 iu" in _items(meds.block)[0], meds.block
+
+
+async def test_a_new_dose_of_one_medicine_leaves_the_others_and_a_move_to_a_place_is_more(
+    tmp_path: Path,
+) -> None:
+    # Found by review: "Dr. Aziz increased my metformin" marked sertraline (also "twice a
+    # day") as replaced; and "switched standup from Zoom to Google Meet and moved it to
+    # 9am" no longer replaced "Our standup is on Zoom" once a move to a time was read as
+    # a change of when only.
+    first, later = date(2026, 9, 20), date(2026, 10, 25)
+    told: list[Told] = [
+        ("I take metformin 500mg twice a day.", "Okay.", first),
+        ("I take sertraline 50mg twice a day.", "Okay.", first),
+        ("Our standup is on Zoom, every weekday.", "Okay.", first),
+        ("Dr. Aziz increased my metformin to 1000mg twice a day.", "Okay.", later),
+        ("We switched standup from Zoom to Google Meet and moved it to 9am.", "Ok.", later),
+    ]
+    meds, standup = await _asked(
+        tmp_path, told, "What medication am I on?", "Where is our standup these days?"
+    )
+    assert _unmarked(meds, "sertraline 50mg"), meds.block
+    old_dose = [line for line in _items(meds.block) if "metformin 500mg" in line]
+    assert all("superseded" in line for line in old_dose), meds.block
+    assert not _unmarked(standup, "Our standup is on Zoom"), standup.block
+
+
+async def test_this_year_and_the_next_eclipse_are_anyones(tmp_path: Path) -> None:
+    # Found by asking 40 general questions of 17 first-person brains: "When is
+    # Thanksgiving this year?" read "this year" as a thing pointed at and injected on five
+    # brains that spoke of a year; "When is the next solar eclipse?" shared "next" with
+    # "Mia's next vaccination".
+    told: list[Told] = [
+        (
+            "This year I want to run a marathon, it's my big goal for the year.",
+            "Nice.",
+            date(2026, 11, 3),
+        ),
+        ("Mia has her next vaccination on January 8 at 9:30.", "Noted.", date(2026, 11, 3)),
+    ]
+    thanksgiving, eclipse, vaccination = await _asked(
+        tmp_path,
+        told,
+        "When is Thanksgiving this year?",
+        "When is the next solar eclipse?",
+        "When is Mia's next vaccination?",
+    )
+    assert thanksgiving.block is None, thanksgiving.reasons
+    assert eclipse.block is None, eclipse.reasons
+    assert "Mia's next vaccination" in _items(vaccination.block)[0], vaccination.block

@@ -264,7 +264,7 @@ def test_someone_elses_person_and_who_does_what() -> None:
         return [(p.name, p.role, p.description) for p in people(said)]
 
     assert kept("Mia's pediatrician is Dr. Helen Cho.") == [
-        ("Helen Cho", "", "Mia's pediatrician.")
+        ("Helen Cho", "", "Mia's pediatrician (kids' doctor).")
     ]
     assert kept("Marco is Noah's swim coach.") == [("Marco", "", "Noah's swim coach.")]
     assert kept("flat 2's tenant is Carla Ruiz.") == [("Carla Ruiz", "", "Flat 2's tenant.")]
@@ -345,3 +345,62 @@ def test_a_raised_rent_one_of_my_students_and_a_vitamin_are_kept() -> None:
     assert (aisha.name, aisha.role) == ("Aisha", "student")
     [hod] = people("My head of department is Mr. Okonkwo; he wants schemes of work.")
     assert (hod.name, hod.role) == ("Okonkwo", "head of department")
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # Found by review: food, drink and quantities are no medicine...
+        ("I increased my protein to 150g a day", []),
+        ("I take creatine 5g every morning", []),
+        ("I take around 2 pills a day", []),
+        ("The doctor cut my caffeine to 200mg a day", []),
+        ("I'm on 4 units of alcohol a week", []),
+        # ...a question, a supposition or a guess is no fact...
+        ("can I take ibuprofen 400mg with my metformin", []),
+        ("I'm worried I have diabetes", []),
+        ("My doctor thinks I have diabetes", []),
+        ("I have anxiety about the presentation tomorrow", []),
+        ("I have diabetes patients on my ward", []),
+        # ...while a fact before a question is told, and the dose ends where its words do.
+        (
+            "I have type 2 diabetes, what should I eat for lunch?",
+            [("condition", "type 2 diabetes")],
+        ),
+        ("I'm on sertraline 50mg, can I drink tonight?", [("medication", "sertraline 50mg")]),
+        ("I take sertraline 50mg which makes me tired", [("medication", "sertraline 50mg")]),
+        ("My psychiatrist cut me down to 25mg of sertraline.", [("medication", "sertraline 25mg")]),
+        ("My doctor put me on ramipril 5mg", [("medication", "ramipril 5mg")]),
+        (
+            "I was prescribed amoxicillin 500mg three times a day",
+            [("medication", "amoxicillin 500mg three times a day")],
+        ),
+    ],
+)
+def test_what_is_and_is_not_a_medicine_or_a_condition(
+    said: str, kept: list[tuple[str, str]]
+) -> None:
+    from brainbridge.bridge.profile import user_facts
+
+    assert [(f.predicate, f.value) for f in user_facts(said)] == kept
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # Found by review: pronouns, question words and a new line are nobody...
+        "Who is Tom's coach?",
+        "She is Mia's pediatrician.",
+        "She is my manager.",
+        "Is my manager Oskar?",
+        "Call Mia's dentist\nTomorrow at 9",
+        # ...and teams and products own and handle things too.
+        "Platform Team owns the auth service.",
+        "Apple Pay handles payments.",
+        "Customer Support handles refunds.",
+    ],
+)
+def test_no_one_is_made_of_a_pronoun_a_question_or_a_team(said: str) -> None:
+    from brainbridge.bridge.profile import people
+
+    assert people(said) == []

@@ -84,12 +84,18 @@ CHANGE = re.compile(
     r"may|june|july|august|september|october|november|december)|"
     # "We got CI down to 22 minutes", "the build went from 40 to 22 minutes": a number
     # that changed ("I went up to the roof" is none).
-    r"(?:got|gets?|getting|brought|brings?|went|goes|came|comes)\s+(?:[\w'’&-]+\s+){0,3}?"
+    # (in the past: "it gets up to 35 degrees" and "brings up to 2 kids" are limits).
+    r"(?:got|brought|went|came)\s+(?:[\w'’&-]+\s+){0,3}?"
     r"(?:down|up)\s+to\s+(?:about\s+|around\s+|just\s+)?[£$€]?\d+|"
-    # "My HbA1c came back at 7.1, down from 7.8".
-    r"\b(?:down|up)\s+from\s+(?:about\s+|around\s+)?[£$€]?\d+|"
+    # "My HbA1c came back at 7.1, down from 7.8" ("3 doors down from 42" is a place).
+    r"(?:,\s*|\b(?:is|was|are|were|now|it's|that's)\s+)(?:down|up)\s+from\s+"
+    r"(?:about\s+|around\s+)?[£$€]?\d+|"
+    # ...with what it counts: "went from 2 to 4 today" may be a meeting's hours.
     r"(?:went|dropped|fell|rose|grew|jumped|climbed|came down|went up|went down)\s+from\s+"
-    r"(?:about\s+|around\s+)?[£$€]?\d[^.;!?]{0,30}?\s+to\s+(?:about\s+|around\s+)?[£$€]?\d+|"
+    r"(?:about\s+|around\s+)?[£$€]?\d[\d.,]*\s*(?:[a-z%]+\s+)?to\s+(?:about\s+|around\s+)?"
+    r"(?:[£$€]\d+|\d+[.,]\d+|\d+\s*(?:%|percent|k|minutes?|mins?|hours?|hrs?|days?|weeks?|"
+    r"months?|years?|kg|kilos?|lbs?|pounds?|stone|euros?|dollars?|people|guests|users|"
+    r"customers|students|mg|mcg|ml|words|pages|miles|km)(?![\w])|\d+(?!\s*\w))|"
     # "standup is on Thursdays now": a clause that ends on "now".
     r"now(?=\s*(?:[.!;,]|$)))\b",
     re.I,
@@ -124,6 +130,8 @@ _DATE_WORD = re.compile(r"\d+(?:st|nd|rd|th)")
 
 # "A lot has changed", "everything changed": said of nothing in particular.
 _VAGUE = frozenset("lot lots everything something anything nothing stuff much mine ours".split())
+# How often says no topic: "twice a day" is shared by two medicines, not one.
+_HOW_OFTEN = frozenset("once twice thrice daily weekly monthly nightly hourly fortnightly".split())
 
 
 def _no_topic(word: str) -> bool:
@@ -131,6 +139,7 @@ def _no_topic(word: str) -> bool:
     return (
         low in _CUE_WORDS
         or low in _VAGUE
+        or low in _HOW_OFTEN
         or low in FILLER
         or low.endswith("s")
         and low[:-1] in FILLER  # "weeks" as "week"
@@ -498,7 +507,7 @@ def _find_retired(
         return []
     subject = _subject(message) if kind == "change" else set()
     of_when = kind == "change" and _TO_WHEN.search(message) is not None
-    only_when = of_when and _ONLY_WHEN.search(message) is not None
+    only_when = of_when and (_ONLY_WHEN.search(message) is not None or _moved_only_in_time(message))
     activity = _stopped_activity(message) if kind == "change" else set()
     # "Kwame is leaving Brightline": a name shared is enough only where Kwame is spoken of
     # too ("I just joined Brightline" holds on).
@@ -610,12 +619,25 @@ _TO_WHEN = re.compile(
 # "Falcon is back on, we restart on Monday" more than a day).
 _ONLY_WHEN = re.compile(
     rf"\binstead\s+of\s+(?:the\s+)?(?:{DAY}|{TIME})|\b(?:reschedul|postpon|delay)|"
-    r"\bpush(?:ed)?\s+back|\bbrought\s+forward|"
-    # "Noah's swimming moved to Thursdays": moved to a day or a time, nothing else ("Noah's
-    # swim coach is Marco" holds on).
-    rf"\b(?:mov|switch|chang|shift|push)\w*\s+(?:[\w'’]+\s+){{0,5}}?to\s+(?:{DAY}|{TIME})",
+    r"\bpush(?:ed)?\s+back|\bbrought\s+forward",
     re.I,
 )
+# "Noah's swimming moved to Thursdays": moved to a day or a time, and to nothing else
+# ("Noah's swim coach is Marco" holds on; "switched standup from Zoom to Meet and moved it
+# to 9am" changed more than when).
+_MOVED_TO = re.compile(
+    r"\b(?:mov(?:e|ed|es|ing)|switch(?:ed|es|ing)?|chang(?:e|ed|es|ing)|shift(?:ed|s|ing)?|"
+    r"push(?:ed|es|ing)?)\s+(?:[\w'’]+\s+){0,5}?to\s+(\S+(?:\s+\S+)?)",
+    re.I,
+)
+_WHEN_AT = re.compile(rf"(?:the\s+)?(?:{DAY}|{TIME})", re.I)
+
+
+def _moved_only_in_time(message: str) -> bool:
+    targets = [m.group(1) for m in _MOVED_TO.finditer(message)]
+    return bool(targets) and all(_WHEN_AT.match(t) for t in targets)
+
+
 _SAYS_WHEN = re.compile(
     rf"\b(?:{DAY}|{TIME}|morning|afternoon|evening|weekend|week|month|year|at \d{{1,2}})\b",
     re.I,

@@ -79,8 +79,10 @@ DUE_WORK = re.compile(
 _EVENTS = (
     r"appointment|check-?up|cleaning|interview|exam|surgery|operation|consultation|hearing|"
     r"lesson|recital|play|concert|game|match|tournament|viva|defen[cs]e|vaccination|jab|scan|"
-    r"recital|performance|ceremony|graduation|audition|follow-?up|blood test|screening|"
-    r"mammogram|x-?ray|mri|ultrasound|physio session"
+    r"recital|performance|ceremony|graduation|audition|blood test|mammogram|x-?ray|mri|"
+    r"ultrasound|physio session|"
+    # "a follow-up with Dr. Aziz", not "a follow-up on the Jira ticket".
+    r"follow-?up(?!\s+on\s+(?:the|my|our|this|that|a|an|it)\b)"
 )
 _CALENDAR = rf"{CALENDAR_NAMES}|Today|Tomorrow|Tonight"
 _NOT_BEFORE_EVENT = (

@@ -62,7 +62,10 @@ POSSESSIVE_CUE = re.compile(r"\b(?:my|our)\s+([a-z][\w-]+)", re.I)
 # word counts only as a mention the brain knows (Bridge._mentions).
 REFERENCE_CUES = [
     re.compile(
-        r"\b(?:that|those|the same|this|these)\s+(?!(?:is|was|are|were|will|would|could|can|one|way|time|kind|sort|much|many)\b|[a-z]+n['’]t\b)[a-z][\w-]+",
+        r"\b(?:that|those|the same|this|these)\s+(?!(?:is|was|are|were|will|would|could|can|one|way|time|kind|sort|much|many)\b|[a-z]+n['’]t\b)"
+        # "this year": the present, no earlier context ("these days" asks what holds now).
+        r"(?!(?<=this )(?:year|month|season|summer|winter|spring|autumn|fall|century|decade)\b)"
+        r"[a-z][\w-]+",
         re.I,
     ),
     POSSESSIVE_CUE,
@@ -182,8 +185,15 @@ def pointed_words(message: str, ignore: frozenset[str] = frozenset()) -> list[tu
         (m.group(1).lower(), low)
         for m in _POINTER.finditer(message)
         for low in _phrase(m)
-        if len(low) >= 3 and low not in COMMON_POSSESSIONS and low not in ignore
+        if len(low) >= 3
+        and low not in COMMON_POSSESSIONS
+        and low not in ignore
+        and not (low in _NOW and m.group(1).lower() in ("this", "these"))
     ]
+
+
+# "When is Thanksgiving this year?": the present, no thing the user pointed at.
+_NOW = frozenset("year month season summer winter spring autumn fall century decade".split())
 
 
 def _phrase(pointer: re.Match[str]) -> list[str]:

@@ -69,8 +69,9 @@ _MEAL_LEFT = re.compile(
 MEAL_KINDS = frozenset({"diet", "allergy", "condition"})
 # Conditions a meal must mind ("type 2 diabetes" yes, "asthma" no).
 _MEAL_CONDITION = re.compile(
-    r"diabetes|coeliac|celiac|ibs|crohn|colitis|cholesterol|hypertension|blood pressure|gout|"
-    r"kidney"
+    r"\b(?:diabetes|pre-?diabetes|coeliac|celiac|ibs|crohn|colitis|cholesterol|hypertension|"
+    r"blood pressure|gout|kidney|heart)",
+    re.I,
 )
 # "Penicillin", "latex": what the user is allergic to that no meal holds.
 _NOT_FOOD = re.compile(
@@ -155,8 +156,13 @@ def _known_by(ent: Entity) -> set[str]:
 
 
 def _stems(text: str) -> set[str]:
-    """Stems of a text's words, a possessive's "s" ("Leo's", "What's") not one of them."""
-    return {stem(w) for w in query_terms(text) if len(w) > 1}
+    """Stems of a text's words, a possessive's "s" ("Leo's", "What's") not one of them, nor
+    a word that says which one ("When is the next solar eclipse?" shares nothing with
+    "Mia's next vaccination")."""
+    return {stem(w) for w in query_terms(text) if len(w) > 1 and w.lower() not in _WHICH_ONE}
+
+
+_WHICH_ONE = frozenset("next last upcoming coming this".split())
 
 
 def _preferred(ent: Entity, first: int | None = _PREFERRED) -> set[str]:

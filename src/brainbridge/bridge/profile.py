@@ -26,7 +26,14 @@ _PLACE = rf"({_CAPS})"
 # A role: a few lower-case words up to punctuation or a joining word.
 _JOB = r"([a-z][a-z\-]+(?: [a-z\-]+){0,4}?)(?=[,.;!?)]|\s+(?:and|since|last|this|at|on|in|for|from|but|so|mostly|now)\b|$)"
 _TITLE = r"(?:(?i:dr|mr|mrs|ms|mx|prof)\.?\s+)?"
-_PERSON = rf"{_TITLE}([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'’\-]+|de|van|von|da)){{0,3}})"
+# Capitalised words that start a sentence or a line and name nobody ("She is my manager",
+# "Who is Tom's coach?", "Mia's dentist\nTomorrow at 9").
+_NO_NAME = (
+    r"(?!(?:She|He|They|It|This|That|These|Those|Who|Which|What|Where|When|Why|How|There|"
+    r"Here|We|You|I|Tomorrow|Today|Tonight|Yesterday|Next|Last|In|On|At|Is|Said|The|A|An|"
+    r"And|But|So|Also|Then)\b)"
+)
+_PERSON = rf"{_TITLE}{_NO_NAME}([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'’\-]+|de|van|von|da)){{0,3}})"
 ROLES = (
     r"manager|boss|cofounder|co-founder|wife|husband|partner|friend|colleague|mentor|mentee|"
     r"sister|brother|mother|father|mom|mum|dad|son|daughter|coach|advisor|investor|client|"
@@ -102,29 +109,55 @@ ALLERGY = re.compile(
 # "I take metformin 500mg twice a day", "I'm on 50mg of sertraline", "Dr. Aziz increased my
 # metformin to 1000mg": a medicine the user takes, with its dose (a dose tells a medicine
 # from "I take the bus" or "I'm on the team").
-_DOSE = r"\d[\d.,]*\s?(?:mg|mcg|µg|g|ml|iu|units?|puffs?|tablets?|pills?)\b"
-_WHEN_TAKEN = r"(?:\s+(?!(?:and|but|so|because|since|for|with)\b)[\w\-]+){0,4}"
+# Grams are left out: "I increased my protein to 150g a day" is a diet, not a medicine.
+_DOSE = r"\d[\d.,]*\s?(?:mg|mcg|µg|ml|iu|units?|puffs?|tablets?|pills?|capsules?)\b"
+# When it is taken, in the words people use for that ("twice a day", "every morning", "as
+# needed", "before bed"); "which makes me tired" is not part of the dose.
+_WHEN_TAKEN = (
+    r"(?:\s+(?i:once|twice|three times|four times|a|an|per|each|every|other|day|days|daily|"
+    r"night|nightly|morning|mornings|evening|evenings|week|weekly|month|monthly|as|needed|"
+    r"required|before|after|with|at|in|the|meals?|food|breakfast|lunch|dinner|bed|bedtime|"
+    r"noon|hours?|\d+)\b){0,5}"
+)
+# A medicine's name: not a word of quantity or of food and drink ("I take around 2 pills",
+# "I'm on 100mg of caffeine").
+_NOT_DRUG = (
+    r"the|a|an|my|our|it|them|some|every|each|one|two|about|around|roughly|down|up|level|"
+    r"floor|more|less|extra|protein|carbs?|sugar|fat|fibre|fiber|caffeine|coffee|tea|water|"
+    r"alcohol|creatine|calories|salt|sodium|steps|spanish|french|german|english|units?"
+)
 _DRUG = (
-    r"(?!(?:the|a|an|my|our|it|them|some|every|each|one|two)\b)[A-Za-z][a-z\-]{3,}"
-    r"(?:\s+(?:[A-Z]\d{0,2}|\d{1,2})\b(?!\s*(?:mg|mcg|g|ml|iu)\b))?"  # "vitamin D", "omega 3"
+    rf"(?!(?i:{_NOT_DRUG})\b)[A-Za-z][a-z\-]{{3,}}"
+    r"(?:\s+(?:[A-Z]\d{0,2}|\d{1,2}|oil)\b(?!\s*(?:mg|mcg|ml|iu)\b))?"  # "vitamin D", "fish oil"
 )
 _TAKES = (
-    r"\b(?i:i|i'm|i am|i've been|i have been)\s+(?i:take|taking|on|started|started on|"
-    r"started taking|was put on|got put on|prescribed)\s+"
+    r"\b(?i:i|i'm|i am|i've been|i have been|i was)\s+(?i:take|taking|on|started|started on|"
+    r"started taking|put on|was put on|got put on|prescribed)\s+"
 )
 MEDICATION = [
     re.compile(rf"{_TAKES}(?P<drug>{_DRUG})\s+(?P<dose>{_DOSE}{_WHEN_TAKEN})"),
-    re.compile(rf"{_TAKES}(?P<dose>{_DOSE})\s+(?i:of)\s+(?P<drug>{_DRUG})(?P<when>{_WHEN_TAKEN})"),
+    re.compile(rf"{_TAKES}(?P<dose>{_DOSE})\s+(?i:of\s+)?(?P<drug>{_DRUG})(?P<when>{_WHEN_TAKEN})"),
+    # "Dr. Aziz increased my metformin to 1000mg", "my psychiatrist cut me down to 25mg of
+    # sertraline", "my doctor put me on ramipril 5mg".
     re.compile(
         r"\b(?i:increased|raised|upped|lowered|reduced|cut|changed|switched|moved|put)\s+"
         rf"(?i:my|me)\s+(?i:on\s+)?(?P<drug>{_DRUG})\s+(?i:dose\s+|dosage\s+)?(?i:to|up to|down to)\s+"
         rf"(?P<dose>{_DOSE}{_WHEN_TAKEN})"
     ),
+    re.compile(
+        r"\b(?i:cut|put|moved|brought|took|dropped|increased|upped|lowered)\s+(?i:me)\s+"
+        rf"(?i:down\s+|up\s+|back\s+)?(?i:to|on)\s+(?P<dose>{_DOSE})\s+(?i:of\s+)?"
+        rf"(?P<drug>{_DRUG})(?P<when>{_WHEN_TAKEN})"
+    ),
+    re.compile(
+        rf"\b(?i:put)\s+(?i:me)\s+(?i:on)\s+(?P<drug>{_DRUG})\s+(?P<dose>{_DOSE}{_WHEN_TAKEN})"
+    ),
 ]
 # "I have type 2 diabetes", "I was diagnosed with coeliac disease": a condition of the
 # user's. Those a meal must mind are MEAL_CONDITIONS.
 CONDITIONS = (
-    r"(?:type [12] |type one |type two )?diabetes|prediabetes|coeliac disease|celiac disease|"
+    r"(?:type [12] |type i{1,2} |type one |type two )?diabetes|pre-?diabetes|coeliac disease|"
+    r"celiac disease|"
     r"coeliac|celiac|ibs|crohn['’]s(?: disease)?|colitis|asthma|epilepsy|hypertension|"
     r"high blood pressure|high cholesterol|migraines|arthritis|rheumatoid arthritis|psoriasis|"
     r"eczema|adhd|autism|anxiety|depression|long covid|sleep apn(?:o)?ea|gout|kidney disease|"
@@ -133,9 +166,13 @@ CONDITIONS = (
     r"glaucoma|tinnitus|osteoporosis|a bad back|chronic back pain"
 )
 CONDITION = re.compile(
-    r"\b(?:i have|i've got|i have got|i was diagnosed with|i've been diagnosed with|"
-    r"i got diagnosed with|i suffer from|i live with|i'm living with)\s+"
-    rf"(?:mild\s+|severe\s+|chronic\s+)?({CONDITIONS})\b",
+    r"\b(?:i have|i've got|i have got|i've had|i have had|i was diagnosed with|"
+    r"i've been diagnosed with|i got diagnosed with|i suffer from|i live with|i'm living with)\s+"
+    rf"(?:mild\s+|severe\s+|chronic\s+|ulcerative\s+)?({CONDITIONS})\b"
+    # "I have anxiety about the talk", "I have diabetes patients on my ward": a mood or a
+    # noun's word, no diagnosis.
+    r"(?!\s+(?:about|over|today|tonight|this|right now|patients|clients|students|pupils|kids|"
+    r"children|training|awareness|class|classes|lessons?|research|nurses?|meds|medication))",
     re.I,
 )
 # "My rent is 720 euros a month", "our phone number is 06 1234 5678": a value of the user's.
@@ -219,9 +256,10 @@ _OWNER = (
     rf"((?!(?:{_NOT_OWNER})['’])[{UPPER}][{LOWER}]+(?:\s+\d+[a-z]?)?|"
     r"(?i:flat|apartment|unit|house|room)\s+\w+)['’]s"
 )
-_THEIR_ROLE = rf"{_OWNER}\s+(?!report\b){_ROLE}"
+_THEIR_ROLE = rf"{_OWNER}\s+(?i:new\s+|old\s+|former\s+)?(?!report\b)(?i:{_ROLE})"
 THEIR_ROLE_IS_NAME = re.compile(
-    rf"\b{_THEIR_ROLE}(?:\s+(?:is|was)\s+(?:now\s+)?|,?\s+)(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
+    rf"\b{_THEIR_ROLE}(?:[ \t]+(?:is|was)[ \t]+(?:now[ \t]+)?|,?[ \t]+)(?!(?:{CALENDAR_NAMES})\b)"
+    + _PERSON
 )
 NAME_IS_THEIR_ROLE = re.compile(rf"{_PERSON},?\s+(?:is|was)\s+{_THEIR_ROLE}\b")
 # "I'm switching dentists to Dr. Romero", "we changed accountants to Wen Li": the role's
@@ -261,7 +299,21 @@ _REPORTED = re.compile(
     r"^\s*(?:said|says|told|tells|asked|asks|emailed|texted|wrote|wants|mentioned|called)\b", re.I
 )
 _CLAUSE_END = re.compile(rf"{FULL_STOP}|[;!?\n]")
-_NEXT_SUBJECT = re.compile(rf",?\s+(?:and|but|while)\s+(?=[{UPPER}])|,\s+(?=[{UPPER}])")
+# "... owns the auth service, and Jonas Berg handles ...": the next subject, a name and
+# its verb ("handles billing, payroll and HR" goes on).
+_NEXT_SUBJECT = re.compile(
+    rf",?\s+(?:and|but|while)\s+(?=[{UPPER}][\w'’\-]*(?:\s+[{UPPER}][\w'’\-]*)?\s+[a-z]+s\b)|"
+    rf",\s+(?=[{UPPER}][\w'’\-]*(?:\s+[{UPPER}][\w'’\-]*)?\s+[a-z]+s\b)"
+)
+# Teams, products and places that own or handle things: "Platform Team owns the auth
+# service", "Apple Pay handles payments", "Real Madrid leads La Liga".
+_NOT_SOMEONE = re.compile(
+    r"\b(?:Team|Teams|Support|Services?|Pay|Actions|Maps|Owner|Manager|Ops|Cloud|Web|Studio|"
+    r"Code|Labs?|Inc|Ltd|LLC|Group|Department|Desk|Bot|AI|API|Engine|Platform|Office|Club|"
+    r"Council|Committee|Board|Bank|Airlines?|Air|Store|Shop|Agency|Partners|Capital)$|"
+    r"^(?:Platform|Customer|Product|Real|Storm|Google|Apple|Amazon|Microsoft|GitHub|Azure|"
+    r"Slack|Notion|Jira|Stripe|Visual|Windows|Android|Meta|Facebook|Twitter|Team|The)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -351,23 +403,34 @@ def user_facts(text: str) -> list[ProfileFact]:
     return out
 
 
+# Words just before "I ..." that ask, suppose or guess ("if I take", "can I take", "I'm
+# worried I have", "my doctor thinks I have").
 _SUPPOSED = re.compile(
-    r"\b(?:if|when|whether|unless|in case|maybe|might|should|do|does|did)\s", re.I
+    r"\b(?:if|when|whether|unless|in case|maybe|might|should|do|does|did|can|could|would|"
+    r"may|think|thinks|thought|worried|afraid|suspect|suspects|wonder|sure|probably|"
+    r"possibly|guess|fear)\b",
+    re.I,
 )
+_PART_END = re.compile(r"[,;:.!?\n]|\s[-–—]\s")
+
+
+def _asked(text: str, start: int) -> bool:
+    """Whether the clause that starts at `start` is a question ("Is my manager Oskar?");
+    "I have type 2 diabetes, what should I eat?" tells, then asks."""
+    part = _PART_END.search(text, start, start + 200)
+    return part is not None and part.group() == "?"
 
 
 def _asked_or_supposed(text: str, start: int) -> bool:
-    """Whether the words before `start` in its sentence ask or suppose ("if I take
-    ibuprofen 400mg", "do I have asthma") rather than tell."""
-    before = _CLAUSE_END.split(text[max(0, start - 80) : start])[-1]
-    return bool(_SUPPOSED.search(before)) or text[start:].split("\n")[0].split(".")[
-        0
-    ].rstrip().endswith("?")
+    """Whether the few words before `start` ask or suppose ("if I take ibuprofen 400mg",
+    "do I have asthma", "I think I have long covid"), or its clause is a question."""
+    before = _PART_END.split(text[max(0, start - 80) : start])[-1]
+    return bool(_SUPPOSED.search(" ".join(before.split()[-3:]))) or _asked(text, start)
 
 
 def _rest(text: str, end: int) -> str:
     """The rest of the clause after a person is introduced, unless it reports speech."""
-    tail = _CLAUSE_END.split(text[end:], maxsplit=1)[0]
+    tail = _CLAUSE_END.split(text[end : end + 400], maxsplit=1)[0]
     tail = tail.lstrip(" ,")
     if not tail or _REPORTED.match(tail) or len(tail.split()) < 2:
         return ""
@@ -407,6 +470,8 @@ def people(text: str) -> list[PersonFact]:
         (ONE_OF_MY, 3, 2, True),
     ):
         for m in pattern.finditer(text):
+            if _asked(text, m.start()):
+                continue  # "Is my manager Oskar?"
             # "my sister Ana's birthday": Ana ("O'Brien" keeps its apostrophe).
             said, role = m.group(name_at), m.group(role_at)
             name = POSSESSIVE.sub("", said)
@@ -421,12 +486,14 @@ def people(text: str) -> list[PersonFact]:
         (NAME_IS_THEIR_ROLE, 2, 3, 1, False),
     ):
         for m in pattern.finditer(text):
+            if _asked(text, m.start()):
+                continue
             said, role = m.group(name_at), m.group(role_at).lower()
             name, owner = POSSESSIVE.sub("", said), m.group(owner_at)
             owner = owner[:1].upper() + owner[1:]
             about = _about(said if subject else "", _rest(text, m.end()))
             of = None if owner.split()[0].lower() in _PLACES else (owner, role)
-            out.append(PersonFact(name, "", f"{owner}'s {role}.{about}", of=of))
+            out.append(PersonFact(name, "", f"{owner}'s {role_of(role)}.{about}", of=of))
     # "Our landlord Mr Gordon says ...": the landlord Gordon, not a second person.
     introduced = {form(p.name) for p in out}
     for m in REPORTER.finditer(text):
@@ -437,8 +504,12 @@ def people(text: str) -> list[PersonFact]:
         introduced.add(key)
         said = text[m.start() : m.end(1)] if m.group(1) else name  # "Dr. Patel"
         # "... owns the auth service, and Jonas Berg handles ...": up to the next subject.
-        tail = _CLAUSE_END.split(text[m.end() :], maxsplit=1)[0]
-        does = _NEXT_SUBJECT.split(tail)[0].strip(" ,")[:200] if m.group("does") else ""
+        does = ""
+        if m.group("does") and not _NOT_SOMEONE.search(name):
+            tail = _CLAUSE_END.split(text[m.end() : m.end() + 400], maxsplit=1)[0]
+            does = _NEXT_SUBJECT.split(tail)[0].strip(" ,")[:200]
+        elif m.group("does"):
+            continue
         if does:
             out.append(PersonFact(name, "", f"{said} {m.group('does')} {does}."))
         else:

@@ -120,7 +120,7 @@ REFERENCE_PHRASES = [
 # Set phrases whose words say nothing of a topic: "How much was the roof in the end?" is
 # not about the end of a lease.
 IDIOMS = re.compile(
-    r"\b(?:in the end|at the end of the day|by the way|all in all|in the meantime|"
+    r"\b(?:in the end|by the way|all in all|in the meantime|"
     r"for the time being|at the moment|in the first place|at least|at most|in general)\b",
     re.I,
 )
