@@ -2465,3 +2465,45 @@ async def test_this_year_and_the_next_eclipse_are_anyones(tmp_path: Path) -> Non
     assert thanksgiving.block is None, thanksgiving.reasons
     assert eclipse.block is None, eclipse.reasons
     assert "Mia's next vaccination" in _items(vaccination.block)[0], vaccination.block
+
+
+async def test_a_withdrawal_a_choice_made_and_a_delivery_under_way(tmp_path: Path) -> None:
+    # Found as users (a job seeker, a kitchen renovation): "I withdrew from Contoso" left
+    # the Contoso interview current (and, read as a change of the whole sentence, would end
+    # the Northwind offer too); "Chose white zellige tiles" kept "choose tiles" open; "When
+    # are the cabinets arriving?" passed through; "Who is the electrician?" too.
+    first, later = date(2026, 9, 2), date(2026, 9, 30)
+    told: list[Told] = [
+        ("The Contoso interview got moved to November 12.", "Okay.", first),
+        ("Got an offer from Northwind: 88k, fully remote, start January 5.", "Congrats!", first),
+        (
+            "The electrician, Dave Kim, is coming on September 15 to rewire the kitchen.",
+            "Ok.",
+            first,
+        ),
+        ("We picked oak cabinets from Keukenwereld, delivery on October 3.", "Nice.", first),
+        ("The cabinet delivery got pushed to October 17.", "Annoying.", date(2026, 9, 20)),
+        (
+            "I still need to choose tiles for the backsplash by October 1.",
+            "Okay.",
+            date(2026, 9, 22),
+        ),
+        ("I withdrew from Contoso, I'm going with Northwind.", "Sounds good.", later),
+        ("Chose white zellige tiles for the backsplash.", "Beautiful.", later),
+    ]
+    contoso, offer, tiles, cabinets, electrician = await _asked(
+        tmp_path,
+        told,
+        "Am I still interviewing with Contoso?",
+        "What did Northwind offer me?",
+        "Did I choose the tiles?",
+        "When are the cabinets arriving?",
+        "Who is the electrician?",
+    )
+    assert not _unmarked(contoso, "The Contoso interview got moved"), contoso.block
+    assert _unmarked(offer, "Got an offer from Northwind"), offer.block
+    assert "Chose white zellige tiles" in _items(tiles.block)[0], tiles.block
+    assert not _unmarked(tiles, "I still need to choose tiles"), tiles.block
+    assert "pushed to October 17" in _items(cabinets.block)[0], cabinets.block
+    assert electrician.source == "short_circuit", electrician.reasons
+    assert "Dave Kim" in _items(electrician.block)[0], electrician.block

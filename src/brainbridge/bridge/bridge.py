@@ -495,14 +495,17 @@ class Bridge:
         """Whether the user pointed at `word` in a past message: SAID_THE when they said
         "the <word>" ("the offsite", "our book club"), 1 when a pointer came a word or two
         before ("our new lease"), else 0."""
+        # One or many: "the cabinets" after "the cabinet delivery".
+        base = word[:-1] if word.endswith("s") and len(word) > 3 else word
+        forms = rf"{re.escape(base)}(?:s|es)?"
         # ...or counted them: "packaging art for three tins", "our 2 kids".
         near = re.compile(
             rf"\b(?:the|that|this|these|those|my|our|{COUNTS})\s+(?:[\w'’.-]+\s+){{0,2}}?"
-            rf"{re.escape(word)}",
+            rf"{forms}",
             re.I,
         )
         # "the 2.0 release" is "the release" with its version.
-        the = re.compile(rf"\b(?:the|my|our)\s+(?:v?\d+(?:\.\d+)*\s+)?{re.escape(word)}\b", re.I)
+        the = re.compile(rf"\b(?:the|my|our)\s+(?:v?\d+(?:\.\d+)*\s+)?{forms}\b", re.I)
         texts = self._history_texts(word, OWNED_SAMPLE)
         if any(the.search(text) for text in texts):
             return SAID_THE

@@ -49,7 +49,7 @@ _DONE = """sent finished completed submitted delivered handed paid signed wrappe
     scheduled arranged"""
 _DONE_WORDS = "|".join(_DONE.split())
 # Irregular past forms of those, to their verb ("sent" the report one said they'd "send").
-_DONE_BASE = {"sent": "send", "paid": "pay", "bought": "buy"}
+_DONE_BASE = {"sent": "send", "paid": "pay", "bought": "buy", "chose": "choose"}
 
 
 def _inflected(verbs: str, irregular: str = "") -> str:
@@ -70,6 +70,8 @@ _CHANGED = _inflected(_CHANGE_VERBS)
 CHANGE = re.compile(
     rf"\b(?:{_CHANGE_FORMS}|pushed back|pushed out|brought forward|gave up|"
     r"no longer|not anymore|any ?more|instead|from now on|is now|are now|"
+    # "I withdrew from Contoso", "I turned down the offer": what was under way ended.
+    r"withdrew|withdrawn|pulled out|dropped out|backed out|turned down|"
     r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|new (?:\w+ )?(?:is|will be)|"
     r"took over|turns out|actually|after all|"
     # "pushed the start to March 10", "bumped the call to 3pm", "agreed to push the
@@ -100,7 +102,8 @@ CHANGE = re.compile(
     r"now(?=\s*(?:[.!;,]|$)))\b",
     re.I,
 )
-COMPLETION = re.compile(rf"\b(?:{_DONE_WORDS}|done with|done)\b", re.I)
+# "Chose white zellige tiles" keeps "choose tiles" ("I chose to volunteer" tells a story).
+COMPLETION = re.compile(rf"\b(?:{_DONE_WORDS}|done with|done|chose(?!\s+to\b))\b", re.I)
 # "Sent it to Priya": what was done is what was just spoken of, whatever its name.
 _DONE_IT = re.compile(
     rf"\b(?:{_DONE_WORDS})\s+(?:it|them|that|this|those|these)\b|\bdone with (?:it|that)\b",
@@ -580,6 +583,8 @@ def _find_retired(
             # ("finished therapy"), which needs more than a shared name to be the same.
             if PROMISE.search(text):
                 why = "completed"
+            elif deeds <= {"choos"} and deeds:
+                continue  # a choice keeps a promise to choose and ends nothing else
             elif len(shared) >= MIN_SHARED and kind_of(text) != "completion":
                 # "Harbor Books paid the invoice" ends no "I invoiced Harbor Books": a deed
                 # done was never ongoing.
@@ -749,7 +754,7 @@ def _agent(message: str) -> set[str]:
 def _subject(message: str) -> set[str]:
     """What a change statement is about: "moved the standup to ...", "from now on the
     standup is ...", "The offsite (got) moved", "standup is on Thursdays now"."""
-    for pattern in (_PERSON_MOVED, _CUT_TO, _OBJECT, _OBJECT_ENDS, _FROM_NOW_ON):
+    for pattern in (_WITHDREW, _PERSON_MOVED, _CUT_TO, _OBJECT, _OBJECT_ENDS, _FROM_NOW_ON):
         if (m := pattern.search(message)) and (said := topic(m.group(1))):
             return said
     # "Actually the ceremony moved to 5pm": the subject comes before the verb, not before
@@ -758,6 +763,15 @@ def _subject(message: str) -> set[str]:
     if not head.strip() or _FIRST_PERSON_SUBJECT.match(head):
         return set()
     return topic(head)
+
+
+# "I withdrew from Contoso, I'm going with Northwind": what was withdrawn from, not what
+# the rest of the sentence names.
+_WITHDREW = re.compile(
+    r"\b(?:withdrew|withdrawn|pulled out|dropped out|backed out)\s+(?:of|from)\s+(?:the\s+)?"
+    r"((?:[\w'’&-]+)(?:\s+(?!(?:and|but|so|because)\b)[\w'’&-]+){0,2})",
+    re.I,
+)
 
 
 # The value a change moves to: "switched to an electric Kia Niro", "moved it to Thursdays".

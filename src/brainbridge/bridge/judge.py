@@ -228,7 +228,18 @@ def asked_of(message: str) -> set[str]:
         # question about the Saturday market.
         kept = [w for w in words if w not in COMMON_POSSESSIONS and not w[:1].isdigit()]
         return set(kept[:1])
+    # "When are the cabinets arriving?": the verb after the thing is no part of it.
+    if len(words) > 1 and words[-1] in _UNDER_WAY and _BE.search(m.group(0) if m else ""):
+        words = words[:-1]
     return {words[-1]} if words else set()
+
+
+_BE = re.compile(r"\b(?:is|are|was|were)\s*$", re.I)
+# Verbs of a thing under way ("the meeting" and "the building" are things themselves).
+_UNDER_WAY = frozenset(
+    """arriving coming happening starting leaving finishing ending closing launching
+    shipping getting going moving returning beginning landing departing""".split()
+)
 
 
 def _pointer_word(word: str) -> str:

@@ -163,6 +163,7 @@ def _stems(text: str) -> set[str]:
 
 
 _WHICH_ONE = frozenset("next last upcoming coming this".split())
+_THE_ROLE = re.compile(r"^\W*who(?:'s|\s+is|\s+was)\s+the\s+([a-z][\w\-]*)\W*$", re.I)
 
 
 def _preferred(ent: Entity, first: int | None = _PREFERRED) -> set[str]:
@@ -237,6 +238,12 @@ class OwnWorld:
                 found = [e for e in self._entities if e.type in kinds and _kind_of(e) & wanted]
                 if found:
                     return f"the user's {word.lower()}", found
+        # "Who is the electrician?": one of the user's people, by the role they have.
+        for m in _THE_ROLE.finditer(message):
+            wanted = _kinds(m.group(1))
+            found = [e for e in self._entities if e.type == "Person" and _kind_of(e) & wanted]
+            if found:
+                return f"the user's {m.group(1).lower()}", found
         if _WHERE_THEY_LIVE.search(message):
             found = [e for e in self._entities if "home" in _kind_of(e)]
             if found:

@@ -57,6 +57,8 @@ ROLES = (
     r"wedding planner|planner|officiant|celebrant|decorator|gardener|handyman|painter|"
     r"dog walker|groomer|tailor|personal trainer|cook|chef|housekeeper|au pair|childminder|"
     r"head of department|head of year|head teacher|headteacher|principal|dean|"
+    r"bandmate|drummer|singer|vocalist|guitarist|bassist|keyboardist|pianist|producer|"
+    r"sound engineer|electrician|plumber|"
     r"interpreter|translator|solicitor|surveyor|financial advisor|financial adviser|adviser"
 )
 DIETS = (
@@ -227,6 +229,17 @@ _WHICH = (
 # "my lovely wife Anna", "my current manager": praise and time say nothing of the role.
 _ROLE = rf"(?:(?i:{_PRAISE})\s+)?((?:{_WHICH})?(?:{ROLES}))"
 MY_ROLE_NAME = re.compile(rf"\b(?i:(my|our)\s+(?:new\s+|old\s+|former\s+)?{_ROLE}),?\s+{_PERSON}")
+# "The electrician, Dave Kim, is coming on Monday": one the user deals with, named between
+# commas; a trade, never a manager or a partner ("The manager, Anna, said no" at a
+# restaurant is nobody's manager of the user's).
+_TRADES = (
+    r"electrician|plumber|photographer|videographer|florist|wedding planner|planner|"
+    r"decorator|gardener|handyman|painter|dog walker|groomer|tailor|cleaner|nanny|"
+    r"babysitter|tutor|mechanic|architect|contractor|accountant|lawyer|solicitor|surveyor|"
+    r"vet|dentist|physio|physiotherapist|therapist|personal trainer|instructor|recruiter|"
+    r"chiropractor|optician|osteopath|interpreter|translator"
+)
+THE_ROLE_NAME = re.compile(rf"\b(?i:the)\s+(?i:new\s+)?((?i:{_TRADES})),[ \t]+{_PERSON},")
 # "One of my Year 11 students, Aisha, is dyslexic": one of several in a role.
 ONE_OF_MY = re.compile(
     rf"\b(?i:one of (my|our))\s+(?:[\w'’\-]+\s+){{0,3}}?(?i:({ROLES}))s,?\s+{_PERSON}"
@@ -468,6 +481,7 @@ def people(text: str) -> list[PersonFact]:
         (SWITCHED_TO, 2, 1, True),
         (HIRED_ROLE_NAME, 3, 2, True),
         (ONE_OF_MY, 3, 2, True),
+        (THE_ROLE_NAME, 2, 1, True),
     ):
         for m in pattern.finditer(text):
             if _asked(text, m.start()):
@@ -480,6 +494,8 @@ def people(text: str) -> list[PersonFact]:
             # "my contact at Moss & Fern is Daniel": where they are the user's contact.
             at = _AT.search(m.group(0)) if pattern is ROLE_IS_NAME else None
             where = f" at {at.group(1)}" if at else ""
+            if any((p.name, p.role) == (name, role.lower()) for p in out):
+                continue  # "Booked the photographer, Sam Ortiz, ...": hired, and named so
             out.append(PersonFact(name, role.lower(), f"The user's {role_of(role)}{where}.{about}"))
     for pattern, owner_at, role_at, name_at, subject in (
         (THEIR_ROLE_IS_NAME, 1, 2, 3, True),
