@@ -54,6 +54,13 @@ from brainbridge.bridge.changes import (
         "Each guest brings up to 2 kids.",
         "The team workshop with Dr Lena Park went from 2 to 4 today.",
         "The house is 3 doors down from 42.",
+        # Found as a user (a runner): a side, nothing left behind.
+        "I have a slight Achilles issue on my left leg, so Hannah wants me to avoid hills.",
+        "The one on the left is mine.",
+        # Found as a user (a parent): dropped off, turned off.
+        "Left the car at Kwik Fit for the service this morning.",
+        "I left my keys at home.",
+        "I switched off the heating in the living room to check the noise.",
     ],
 )
 def test_no_change_is_told(said: str) -> None:
@@ -81,6 +88,7 @@ def test_no_change_is_told(said: str) -> None:
         "We got CI down to 22 minutes by splitting the integration tests.",
         "The build went from 40 to 22 minutes.",
         "My HbA1c came back at 7.1, down from 7.8.",
+        "I left my job at Contoso.",
     ],
 )
 def test_a_change_is_told(said: str) -> None:

@@ -2507,3 +2507,42 @@ async def test_a_withdrawal_a_choice_made_and_a_delivery_under_way(tmp_path: Pat
     assert "pushed to October 17" in _items(cabinets.block)[0], cabinets.block
     assert electrician.source == "short_circuit", electrician.reasons
     assert "Dave Kim" in _items(electrician.block)[0], electrician.block
+
+
+async def test_a_deed_ends_only_its_task_and_the_rest_still_answers(tmp_path: Path) -> None:
+    # Found as a user (a product manager): "Emailed the v1 customers today" marked all of
+    # "We're deprecating the v1 API on January 31, need to email customers by Dec 1" as
+    # replaced, and "When are we deprecating v1?" led with the email.
+    told: list[Told] = [
+        (
+            "We're deprecating the v1 API on January 31, need to email customers by Dec 1.",
+            "Okay.",
+            date(2026, 11, 3),
+        ),
+        ("Emailed the v1 customers today.", "Good.", date(2026, 11, 17)),
+    ]
+    when, emailed = await _asked(
+        tmp_path, told, "When are we deprecating v1?", "Did I email the v1 customers?"
+    )
+    first = _items(when.block)[0]
+    assert "January 31" in first and '"need to email customers by Dec 1" superseded' in first
+    assert "Emailed the v1 customers" in _items(emailed.block)[0], emailed.block
+
+
+async def test_someone_moving_away_replaces_where_they_live_not_who_they_are(
+    tmp_path: Path,
+) -> None:
+    # Found as a user (a parent): "Maya moved to Leeds with her family" marked "Lily's best
+    # friend is Maya" as replaced.
+    first, later = date(2026, 10, 1), date(2026, 10, 21)
+    told: list[Told] = [
+        ("Lily's best friend is Maya, they do ballet together on Saturdays.", "Sweet.", first),
+        ("My sister Ines lives in Porto with her kids.", "Nice.", first),
+        ("Maya moved to Leeds with her family, Lily is sad.", "Oh no.", later),
+        ("Ines moved to Lisbon last month.", "Okay.", later),
+    ]
+    maya, ines = await _asked(
+        tmp_path, told, "Who is Lily's best friend?", "Where does my sister Ines live now?"
+    )
+    assert _unmarked(maya, "Lily's best friend is Maya"), maya.block
+    assert not _unmarked(ines, "lives in Porto"), ines.block

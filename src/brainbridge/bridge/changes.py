@@ -205,7 +205,7 @@ _CLAUSE_END = re.compile(
 )
 
 
-def changed_part(text: str, words: set[str], of_when: bool = False) -> str:
+def changed_part(text: str, words: set[str], of_when: bool = False, done: bool = False) -> str:
     """The clauses of `text` that speak of `words` (a change's topic), when others speak
     of something else; "" when the change touches all of it. A change of when
     (`of_when`) replaces the clause that says when: of those, the one that speaks of
@@ -224,8 +224,16 @@ def changed_part(text: str, words: set[str], of_when: bool = False) -> str:
             if t & words and not about[i + 1] & words and _SAYS_WHEN.search(clauses[i + 1])
         ]
         changed = after or changed
+    if done:
+        # A deed keeps the task it did: "Emailed the v1 customers" ends "need to email
+        # customers by Dec 1", not "We're deprecating the v1 API on January 31".
+        changed = [c for c in changed if _TASK.search(c)] or changed
     # A question ("..., can you help me plan the agenda?") states nothing that stays.
-    stays = [c for c, t in zip(clauses, about, strict=True) if t and not t & words]
+    stays = [
+        c
+        for c, t in zip(clauses, about, strict=True)
+        if t and (c not in changed if done else not t & words)
+    ]
     if not changed or all(c.endswith("?") for c in stays):
         return ""
     return "; ".join(changed)
@@ -248,6 +256,11 @@ def unchanged_for(ent: Entity, message: str) -> bool:
         return True
     if topic(part) & topic(message):
         return False
+    # "When are we deprecating v1?" after only "need to email customers by Dec 1" was done:
+    # the rest says when, of what the message asks.
+    rest = said.replace(part, " ")
+    if asks_time(message) and topic(rest) & topic(message) and _SAYS_WHEN.search(rest):
+        return True
     return not (asks_time(message) and _SAYS_WHEN.search(part))
 
 
@@ -307,6 +320,23 @@ _LEFT_WORD = re.compile(
     r"\s+(?:(?:a|an|some|my|our|few|a few|detailed|more)\s+)?(?:comments?|notes?|feedback|"
     r"messages?|voicemails?|reviews?|tips?|repl(?:y|ies)|suggestions?|remarks?)\b",
     re.I,
+)
+# "Left the car at Kwik Fit", "left my keys at home": something dropped off (not "left my
+# job at Contoso").
+_LEFT_AT = re.compile(
+    r"\s+(?:the|my|our|his|her|their)\s+(?!(?:job|role|position|company|team|firm|post|band|"
+    r"school|club|church|party|group|relationship|country|city|house|flat|home|course|"
+    r"program|programme|board)\b)[\w'’\-]+(?:\s+[\w'’\-]+)?\s+(?:at|with|in|on|outside|by|"
+    r"behind)\b",
+    re.I,
+)
+# "switched off the heating", "switched the lights on": turned off or on.
+_SWITCHED_OFF = re.compile(
+    r"\s+(?:(?:the|my|our|it|them)\s+(?:[\w'’\-]+\s+){0,2}?)?(?:off|on)\b(?!\s+to\b)", re.I
+)
+# "a slight Achilles issue on my left leg", "keep to the left": a side.
+_LEFT_SIDE = re.compile(
+    r"\b(?:my|your|his|her|our|their|its|the|a|on|to|bottom|top|upper|lower|far)\s+$", re.I
 )
 # "I dropped off the cakes at the shelter", "dropped by the office": a visit, no change.
 _DROP_BY = re.compile(r"\s+(?:off|by|in|round|over)\b", re.I)
@@ -369,6 +399,12 @@ def _is_change(sentence: str) -> bool:
                 continue  # "going on maternity leave": a time off, nothing left
             if word in ("left", "leave") and _LEFT_WORD.match(sentence[m.end() :]):
                 continue  # "left comments in Figma": something written, nothing ended
+            if word == "left" and _LEFT_SIDE.search(before):
+                continue  # "my left leg", "on the left": a side, nothing left
+            if word == "left" and _LEFT_AT.match(sentence[m.end() :]):
+                continue  # "Left the car at Kwik Fit": dropped off, nothing ended
+            if word.startswith("switch") and _SWITCHED_OFF.match(sentence[m.end() :]):
+                continue  # "switched off the heating": turned off, nothing replaced
             if word.endswith("ing") and not _PROGRESSIVE.search(before):
                 continue
             if word.endswith("s") and not _WHERE_TO.match(sentence[m.end() :]):
@@ -510,6 +546,7 @@ def _find_retired(
         return []
     subject = _subject(message) if kind == "change" else set()
     of_when = kind == "change" and _TO_WHEN.search(message) is not None
+    relocated = kind == "change" and _relocated(message)
     only_when = of_when and (_ONLY_WHEN.search(message) is not None or _moved_only_in_time(message))
     activity = _stopped_activity(message) if kind == "change" else set()
     # "Kwame is leaving Brightline": a name shared is enough only where Kwame is spoken of
@@ -546,6 +583,8 @@ def _find_retired(
         about = topic(text)
         if not activity <= about:
             continue  # it stopped doing something this statement does not speak of
+        if relocated and not _WHERE_SAID.search(text):
+            continue  # "Maya moved to Leeds" leaves "Lily's best friend is Maya"
         if only_when and not _SAYS_WHEN.search(text):
             continue  # it replaces what said when ("we're renovating the kitchen" holds)
         shared = words & about
@@ -595,7 +634,7 @@ def _find_retired(
         # what the two share, but for a name ("Rui cut the plan to 30 km and I dropped to
         # the 10k instead of the half": the half, not "my coach is Rui").
         of = subject if subject & about else (shared - names) or shared
-        found.append(Retired(ent, why, _part(ent, of, of_when)))
+        found.append(Retired(ent, why, _part(ent, of, of_when, kind == "completion")))
     if by_subject and not found:
         # "The offsite got moved to ...": the latest statement about the offsite, only.
         last = max(by_subject, key=_recency)
@@ -603,12 +642,21 @@ def _find_retired(
     return found
 
 
-def _part(ent: Entity, words: set[str], of_when: bool = False) -> str:
-    """What of `ent` a change of `words` replaces, with what an earlier change replaced."""
+def _part(ent: Entity, words: set[str], of_when: bool = False, done: bool = False) -> str:
+    """What of `ent` a change of `words` replaces (or a deed does), with what an earlier
+    change replaced."""
     if ent.type != CHAT_EXCHANGE:
         return ""
     earlier = str(ent.attributes.get("superseded_part") or "")
-    return changed_part(said(ent), words | topic(earlier), of_when)
+    return changed_part(said(ent), words | topic(earlier), of_when, done)
+
+
+# A clause that holds a task: "need to email customers by Dec 1", "I'll send it Friday".
+_TASK = re.compile(
+    r"\b(?:need to|needs to|have to|has to|must|promised|will|'ll|going to|should|plan to|"
+    r"remind me to|due)\b",
+    re.I,
+)
 
 
 # A change of when: "moved the party to Sunday", "pushed the call to 3pm", "postponed
@@ -636,6 +684,27 @@ _MOVED_TO = re.compile(
     re.I,
 )
 _WHEN_AT = re.compile(rf"(?:the\s+)?(?:{DAY}|{TIME})", re.I)
+
+
+# A move to a place ("Maya moved to Leeds", "we relocated to Lisbon") replaces what said
+# where someone lives or is, not all that was said of them.
+_RELOCATED = re.compile(
+    r"\b(?:moved|moving|relocated|relocating|emigrated)\s+(?:back\s+)?(?:to|into)\s+(\S+(?:\s+\S+)?)",
+    re.I,
+)
+_WHERE_SAID = re.compile(
+    r"\b(?:lives?|lived|living|based|moved|moving|relocat\w*|stays?|staying)\b|"
+    r"\b(?:in|at|from|near)\s+(?-i:[A-Z])|\b(?:address|house|flat|apartment|home|city|town|"
+    r"neighbourhood|neighborhood)\b",
+    re.I,
+)
+
+
+def _relocated(message: str) -> bool:
+    return any(
+        m.group(1)[:1].isupper() and not _WHEN_AT.match(m.group(1))
+        for m in _RELOCATED.finditer(message)
+    )
 
 
 def _moved_only_in_time(message: str) -> bool:
