@@ -61,6 +61,11 @@ from brainbridge.bridge.changes import (
         "Left the car at Kwik Fit for the service this morning.",
         "I left my keys at home.",
         "I switched off the heating in the living room to check the noise.",
+        # Found by review: the literal senses of the words for withdrawing.
+        "I withdrew 200 from the ATM.",
+        "I pulled out a splinter.",
+        "She pulled out of the driveway.",
+        "I turned down the party music.",
     ],
 )
 def test_no_change_is_told(said: str) -> None:
@@ -89,6 +94,11 @@ def test_no_change_is_told(said: str) -> None:
         "The build went from 40 to 22 minutes.",
         "My HbA1c came back at 7.1, down from 7.8.",
         "I left my job at Contoso.",
+        # Found by review: left in a month, not at a place; an offer declined.
+        "I left the Berlin office in May.",
+        "I left the choir at Christmas.",
+        "I turned the Contoso offer down.",
+        "I declined the Contoso offer.",
     ],
 )
 def test_a_change_is_told(said: str) -> None:
@@ -183,3 +193,21 @@ def test_a_title_ends_no_sentence() -> None:
 
     said = "I'm switching dentists to Dr. Romero. Smile Studio closed!"
     assert statements(said) == ["I'm switching dentists to Dr. Romero.", "Smile Studio closed!"]
+
+
+@pytest.mark.parametrize(
+    ("said", "moved"),
+    [
+        ("Maya moved to Leeds with her family.", True),
+        ("We moved to Lisbon last month.", True),
+        # Found by review: a tool or a supplier is no place to live.
+        ("We moved to Linear for team tickets.", False),
+        ("I moved to Spotify from Apple Music.", False),
+        ("Our team chat moved to Slack.", False),
+        ("Falcon moved to March 3.", False),
+    ],
+)
+def test_a_move_to_a_place_is_a_relocation(said: str, moved: bool) -> None:
+    from brainbridge.bridge.changes import _relocated
+
+    assert _relocated(said) is moved

@@ -398,6 +398,10 @@ def test_what_is_and_is_not_a_medicine_or_a_condition(
         "Platform Team owns the auth service.",
         "Apple Pay handles payments.",
         "Customer Support handles refunds.",
+        # ...and someone else's tradesperson is not the user's.
+        "The lawyer, Mark Jones, for the other side wants a reply.",
+        "Anna's wedding was chaotic. The photographer, Sam Ortiz, from her side was rude.",
+        "Who is the electrician, Dave Kim, anyway?",
     ],
 )
 def test_no_one_is_made_of_a_pronoun_a_question_or_a_team(said: str) -> None:

@@ -496,7 +496,9 @@ class Bridge:
         "the <word>" ("the offsite", "our book club"), 1 when a pointer came a word or two
         before ("our new lease"), else 0."""
         # One or many: "the cabinets" after "the cabinet delivery".
-        base = word[:-1] if word.endswith("s") and len(word) > 3 else word
+        base = (
+            word[:-1] if word.endswith("s") and len(word) > 3 and word not in _NOT_PLURAL else word
+        )
         forms = rf"{re.escape(base)}(?:s|es)?"
         # ...or counted them: "packaging art for three tins", "our 2 kids".
         near = re.compile(
@@ -1016,6 +1018,13 @@ class Bridge:
         """Wait for every background task this bridge started."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+# Words that end in "s" as one: "news" is no "new", "means" no "mean".
+_NOT_PLURAL = frozenset(
+    "news goods means series species physics maths glasses clothes thanks lens bus gas "
+    "status campus bonus virus canvas chaos basis crisis analysis diagnosis".split()
+)
 
 
 def _nothing_loaded(found: int, repeated: bool) -> str:

@@ -71,7 +71,13 @@ CHANGE = re.compile(
     rf"\b(?:{_CHANGE_FORMS}|pushed back|pushed out|brought forward|gave up|"
     r"no longer|not anymore|any ?more|instead|from now on|is now|are now|"
     # "I withdrew from Contoso", "I turned down the offer": what was under way ended.
-    r"withdrew|withdrawn|pulled out|dropped out|backed out|turned down|"
+    # ("withdrew £200", "pulled out a splinter", "turned down the music" are none).
+    r"(?:withdrew|withdrawn)\s+(?:my\s+\w+\s+)?from\s+(?!(?:the\s+)?(?:atm|bank|account|cash)\b)|"
+    r"(?:pulled|dropped|backed)\s+out\s+(?:of|from)\s+(?!(?:the|a|my|our)\s+(?:parking|driveway|"
+    r"garage|space|lane|road|car\s*park)\b)|"
+    r"(?:turned\s+down|declined)\s+(?:the\s+|their\s+|an?\s+|his\s+|her\s+)?(?:[\w'’&-]+\s+){0,2}?"
+    r"(?:offer|job|role|position|invitation|invite|proposal|contract|deal)|"
+    r"turned\s+(?:the\s+)?(?:[\w'’&-]+\s+){0,2}?(?:offer|job|role|position|invitation|proposal)\s+down|"
     r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|new (?:\w+ )?(?:is|will be)|"
     r"took over|turns out|actually|after all|"
     # "pushed the start to March 10", "bumped the call to 3pm", "agreed to push the
@@ -236,7 +242,11 @@ def changed_part(text: str, words: set[str], of_when: bool = False, done: bool =
     ]
     if not changed or all(c.endswith("?") for c in stays):
         return ""
-    return "; ".join(changed)
+    # "and I need to email ...": the part without the word that joined it.
+    return "; ".join(_JOINED.sub("", c) for c in changed)
+
+
+_JOINED = re.compile(r"^(?:and|but|so|then|also)\s+", re.I)
 
 
 def unchanged_for(ent: Entity, message: str) -> bool:
@@ -323,11 +333,18 @@ _LEFT_WORD = re.compile(
 )
 # "Left the car at Kwik Fit", "left my keys at home": something dropped off (not "left my
 # job at Contoso").
+_NOT_LEFT_THING = (
+    r"job|role|position|company|team|firm|post|band|school|club|church|party|group|"
+    r"relationship|country|city|house|flat|home|course|program|programme|board|office|"
+    r"project|startup|agency|choir|phd|degree|university|uni|college|practice|department|"
+    r"org|organi[sz]ation|chat|community|league|class|lab"
+)
 _LEFT_AT = re.compile(
-    r"\s+(?:the|my|our|his|her|their)\s+(?!(?:job|role|position|company|team|firm|post|band|"
-    r"school|club|church|party|group|relationship|country|city|house|flat|home|course|"
-    r"program|programme|board)\b)[\w'’\-]+(?:\s+[\w'’\-]+)?\s+(?:at|with|in|on|outside|by|"
-    r"behind)\b",
+    rf"\s+(?-i:the|my|our|his|her|their)\s+(?:(?!(?:{_NOT_LEFT_THING})\b)[\w'’\-]+\s+){{1,2}}?"
+    r"(?:at|with|in|on|outside|by|behind)\s+"
+    # ...a place, not a time: "I left the Berlin office in May" left the office.
+    rf"(?!(?:the\s+)?(?:end|start|beginning|christmas|easter|night|noon|midnight|last|this|"
+    rf"next|weekend|morning|evening|afternoon)\b|\d|(?:{DAY}|{TIME}))",
     re.I,
 )
 # "switched off the heating", "switched the lights on": turned off or on.
@@ -620,10 +637,10 @@ def _find_retired(
         if kind == "completion":
             # A promise kept ("sent the report"), or something ongoing that ended
             # ("finished therapy"), which needs more than a shared name to be the same.
+            if deeds <= {"choos"} and deeds and not _TO_CHOOSE.search(text):
+                continue  # a choice keeps a promise to choose and ends nothing else
             if PROMISE.search(text):
                 why = "completed"
-            elif deeds <= {"choos"} and deeds:
-                continue  # a choice keeps a promise to choose and ends nothing else
             elif len(shared) >= MIN_SHARED and kind_of(text) != "completion":
                 # "Harbor Books paid the invoice" ends no "I invoiced Harbor Books": a deed
                 # done was never ongoing.
@@ -689,12 +706,15 @@ _WHEN_AT = re.compile(rf"(?:the\s+)?(?:{DAY}|{TIME})", re.I)
 # A move to a place ("Maya moved to Leeds", "we relocated to Lisbon") replaces what said
 # where someone lives or is, not all that was said of them.
 _RELOCATED = re.compile(
-    r"\b(?:moved|moving|relocated|relocating|emigrated)\s+(?:back\s+)?(?:to|into)\s+(\S+(?:\s+\S+)?)",
-    re.I,
+    r"(?:^|[.!?;,]\s*|\b(?:and|so|but)\s+)(?:(?i:i|we|he|she|they)|(?-i:[A-Z][a-z]+))\s+"
+    r"(?:(?i:just|finally|recently|all)\s+)?(?i:moved|relocated|emigrated)\s+(?i:back\s+)?"
+    # ...to a place, not a tool: "We moved to Linear for team tickets", "to Spotify from
+    # Apple Music".
+    r"(?i:to|into)\s+(\S++(?!(?:\s+\S+)?\s+(?i:for|from|as)\b)(?:\s+\S+)?)",
 )
 _WHERE_SAID = re.compile(
     r"\b(?:lives?|lived|living|based|moved|moving|relocat\w*|stays?|staying)\b|"
-    r"\b(?:in|at|from|near)\s+(?-i:[A-Z])|\b(?:address|house|flat|apartment|home|city|town|"
+    r"\b(?:in|near)\s+(?-i:[A-Z])|\b(?:address|house|flat|apartment|home|city|town|"
     r"neighbourhood|neighborhood)\b",
     re.I,
 )
@@ -834,6 +854,9 @@ def _subject(message: str) -> set[str]:
     return topic(head)
 
 
+_TO_CHOOSE = re.compile(
+    r"\b(?:choose|choosing|pick|picking|decide|deciding|select|selecting)\b", re.I
+)
 # "I withdrew from Contoso, I'm going with Northwind": what was withdrawn from, not what
 # the rest of the sentence names.
 _WITHDREW = re.compile(

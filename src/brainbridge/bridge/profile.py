@@ -239,7 +239,13 @@ _TRADES = (
     r"vet|dentist|physio|physiotherapist|therapist|personal trainer|instructor|recruiter|"
     r"chiropractor|optician|osteopath|interpreter|translator"
 )
-THE_ROLE_NAME = re.compile(rf"\b(?i:the)\s+(?i:new\s+)?((?i:{_TRADES})),[ \t]+{_PERSON},")
+THE_ROLE_NAME = re.compile(
+    rf"\b(?i:the)\s+(?i:new\s+)?((?i:{_TRADES})),[ \t]+{_PERSON},"
+    # ...not someone else's: "The lawyer, Mark Jones, for the other side", "The
+    # photographer, Sam Ortiz, from her side".
+    r"(?!\s*(?i:for|from|at|of|on)\s+(?:(?i:the\s+other|her|his|their)\b|[A-Z]\w*['’]s\b))"
+    r"(?![^.!?\n]*\?)"  # nor asked about: "Who is the electrician, Dave Kim, anyway?"
+)
 # "One of my Year 11 students, Aisha, is dyslexic": one of several in a role.
 ONE_OF_MY = re.compile(
     rf"\b(?i:one of (my|our))\s+(?:[\w'’\-]+\s+){{0,3}}?(?i:({ROLES}))s,?\s+{_PERSON}"
