@@ -882,6 +882,16 @@ def successors(
     if m is None:
         return []
     value = m.group(1).strip()
+    facts = [
+        r.entity
+        for r in retired
+        if r.entity.type == "Fact"
+        and r.entity.attributes.get("subject")
+        and r.entity.attributes.get("predicate")
+        and r.entity.attributes.get("value") != value
+    ]
+    if not facts:
+        return []  # nothing to succeed: no reads of what this statement taught
     exchange = store.get_entity(CHAT_EXCHANGE, by)
     told = {
         (e.attributes.get("subject"), e.attributes.get("predicate"))
@@ -889,11 +899,9 @@ def successors(
         if e.type == "Fact"
     }
     out = []
-    for r in retired:
-        attrs = r.entity.attributes
+    for fact in facts:
+        attrs = fact.attributes
         subject, predicate, old = attrs.get("subject"), attrs.get("predicate"), attrs.get("value")
-        if r.entity.type != "Fact" or not subject or not predicate or value == old:
-            continue
         if (subject, predicate) in told:
             continue
         who = "The user's" if subject == "User" else f"{subject}'s"

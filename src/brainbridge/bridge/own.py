@@ -230,20 +230,21 @@ class OwnWorld:
         """(what the message calls the user's, the kept entities that are it) for any
         message ("a breakfast plan that fits my diet", "hikes near where we live"),
         else ("", [])."""
-        for m in OWNED.finditer(message):
-            # "my car", and "my new car": the word after the possessive, then the next; the
-            # next only for a fact ("our password manager" is no person's role).
-            for word, kinds in ((m.group(1), {"Fact", "Person"}), (m.group(2), {"Fact"})):
-                wanted = _kinds(word) if word else set()
-                found = [e for e in self._entities if e.type in kinds and _kind_of(e) & wanted]
-                if found:
-                    return f"the user's {word.lower()}", found
+        # "my car", and "my new car": the word after the possessive, then the next; the next
+        # only for a fact ("our password manager" is no person's role).
+        asked = [
+            (word, kinds)
+            for m in OWNED.finditer(message)
+            for word, kinds in ((m.group(1), {"Fact", "Person"}), (m.group(2), {"Fact"}))
+            if word
+        ]
         # "Who is the electrician?": one of the user's people, by the role they have.
-        for m in _THE_ROLE.finditer(message):
-            wanted = _kinds(m.group(1))
-            found = [e for e in self._entities if e.type == "Person" and _kind_of(e) & wanted]
+        asked += [(m.group(1), {"Person"}) for m in _THE_ROLE.finditer(message)]
+        for word, kinds in asked:
+            wanted = _kinds(word)
+            found = [e for e in self._entities if e.type in kinds and _kind_of(e) & wanted]
             if found:
-                return f"the user's {m.group(1).lower()}", found
+                return f"the user's {word.lower()}", found
         if _WHERE_THEY_LIVE.search(message):
             found = [e for e in self._entities if "home" in _kind_of(e)]
             if found:
