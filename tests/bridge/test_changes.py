@@ -182,6 +182,13 @@ def test_who_made_a_change(change: str, agent: set[str]) -> None:
         ("I left a note for the landlord.", None),
         ("I left Brightline last month.", "change"),
         ("Fixed the login bug before lunch.", "completion"),
+        # Found as a user (a car owner): British spelling, and a call made.
+        ("cancelled the gym membership", "change"),
+        ("called the bank", "completion"),
+        ("I finally rang the GP this morning.", "completion"),
+        ("My mechanic is called Stuart.", None),
+        ("The phone rang all morning.", None),
+        ("Sarah called the bank about it.", None),
     ],
 )
 def test_what_was_left_behind_and_what_was_done(said: str, kind: str | None) -> None:

@@ -2546,3 +2546,111 @@ async def test_someone_moving_away_replaces_where_they_live_not_who_they_are(
     )
     assert _unmarked(maya, "Lily's best friend is Maya"), maya.block
     assert not _unmarked(ines, "lives in Porto"), ines.block
+
+
+def test_the_head_on_ones_shoulders_is_no_head_of_department() -> None:
+    # Found with general questions against a teacher's brain: "How do I convert Celsius
+    # to Fahrenheit in my head?" injected "My head of department is Mr. Okonkwo".
+    hod = Entity(
+        0, "Person", "Okonkwo", "The user's head of department.", {"role": "head of department"}
+    )
+    world = OwnWorld([hod])
+    for message in (
+        "How do I convert Celsius to Fahrenheit in my head?",
+        "Off the top of my head I can't remember the formula, can you help?",
+        "I hit my head on the cupboard, should I worry?",
+        "My head hurts after staring at the screen all day",
+    ):
+        assert world.named(message) == ("", []), message
+    assert world.named("What did my head of department want by Friday?")[1] == [hod]
+    assert world.named("Can you draft an email to my head about the trip?")[1] == [hod]
+
+
+def test_a_role_is_asked_for_by_its_head_noun_or_all_of_it() -> None:
+    # Found with general questions: every word of a role matched, so "What should I feed
+    # my dog?" injected the dog walker, "How should I run my team's retro?" the team lead
+    # and "How do I register my business for VAT?" a business partner.
+    def person(n: int, role: str) -> Entity:
+        return Entity(n, "Person", f"P{n}", f"The user's {role}.", {"role": role})
+
+    roles = ["dog walker", "team lead", "business partner", "thesis supervisor", "pm", "manager"]
+    walker, lead, partner, supervisor, pm, manager = people = [
+        person(n, role) for n, role in enumerate(roles)
+    ]
+    world = OwnWorld(people)
+    for message in (
+        "What should I feed my dog?",
+        "How should I run my team's retro?",
+        "How do I register my business for VAT?",
+        "How long should my thesis introduction be?",
+    ):
+        assert world.named(message) == ("", []), message
+    assert world.named("Who is our dog walker?") == ("the user's dog walker", [walker])
+    assert world.named("When is my team lead back?")[1] == [lead]
+    assert world.named("Who is my partner?")[1] == [partner]
+    assert world.named("What did my supervisor say about chapter 2?")[1] == [supervisor]
+    # "my product manager" is the pm, not the manager.
+    assert world.named("Who is my product manager?")[1] == [pm]
+    assert world.named("What did my boss say?")[1] == [manager]
+
+
+async def test_what_is_left_to_do_is_answered_and_a_call_or_a_cancellation_keeps_a_promise(
+    tmp_path: Path,
+) -> None:
+    # Found as a user (a car owner): "What do I still need to do?" passed through although
+    # the reason said the brain held the answer (no word of it to search for), and "called
+    # the bank" and "cancelled the gym membership" kept nothing.
+    told: list[Told] = [
+        "I need to call the bank by Aug 10",
+        "I need to book the van by Aug 12",
+        "I need to cancel the gym membership by Aug 15",
+        "I need to renew my passport by Sep 30",
+        "called the bank, all sorted",
+        "booked the van",
+        "cancelled the gym membership",
+    ]
+    [left] = await _asked(tmp_path, told, "What do I still need to do?")
+    assert left.judgment is Judgment.ENRICH, left.reasons
+    assert _items(left.block)[0].startswith("- **Renew my passport**"), left.block
+    for done in ("Call the bank", "Book the van", "Cancel the gym membership"):
+        assert f"**{done}**" not in left.block
+
+
+async def test_instead_of_and_upped_are_changes_of_what_they_name(tmp_path: Path) -> None:
+    # Found as a user (a PhD student, a founder): "instead of" was read as a noun before
+    # "of", so "target EMNLP instead of ACL" replaced nothing and "Which conference?" led
+    # with ACL; "upped" was no verb of change. Once a change, "instead of ACL" is of ACL,
+    # not of "my supervisor is Prof. Elaine Marsh" that shares only Elaine with it.
+    day = date(2026, 9, 1)
+    told: list[Told] = [
+        ("my supervisor is Prof. Elaine Marsh, second supervisor Dr Kofi Asante", "Ok.", day),
+        ("Aiming to submit a paper to ACL, abstract deadline is Nov 3", "Ok.", day),
+        ("Sofia Marquez committed 100k on a SAFE", "Ok.", day),
+        (
+            "we decided to target EMNLP instead of ACL, Elaine thinks the results need more "
+            "time. EMNLP deadline is Jan 15",
+            "Ok.",
+            date(2026, 10, 6),
+        ),
+        ("Sofia upped her commitment to 150k", "Great.", date(2026, 10, 7)),
+        ("Book club is no longer at Lena's, we meet at the Corner Café now.", "Ok.", day),
+        (
+            "We picked Piranesi for December's book club instead of Klara and the Sun.",
+            "Nice.",
+            date(2026, 10, 8),
+        ),
+    ]
+    conference, sofia, supervisor, club = await _asked(
+        tmp_path,
+        told,
+        "Which conference am I submitting to?",
+        "How much did Sofia commit?",
+        "Who is my supervisor, remind me?",
+        "Where does the book club meet these days?",
+    )
+    assert "EMNLP" in _items(conference.block)[0], conference.block
+    assert "150k" in _items(sofia.block)[0], sofia.block
+    assert "[superseded" in _lines_of(sofia, "100k")[0]
+    assert "superseded" not in supervisor.block, supervisor.block
+    # ...and what it names decides: Klara, not the book club's café.
+    assert "superseded" not in _lines_of(club, "Corner Café")[0]

@@ -345,6 +345,19 @@ def test_a_raised_rent_one_of_my_students_and_a_vitamin_are_kept() -> None:
     assert (aisha.name, aisha.role) == ("Aisha", "student")
     [hod] = people("My head of department is Mr. Okonkwo; he wants schemes of work.")
     assert (hod.name, hod.role) == ("Okonkwo", "head of department")
+    # Found as a user (a home buyer, a move abroad): a role named in a quick note without
+    # "my", or with where the person is.
+    [tom] = people("Mortgage broker is Tom Aldridge, he found us the Halifax deal")
+    assert (tom.name, tom.role) == ("Tom Aldridge", "mortgage broker")
+    [carla] = people("Got the forms. immigration lawyer is Carla Mendes.")
+    assert (carla.name, carla.role) == ("Carla Mendes", "immigration lawyer")
+    [maureen] = people("my neighbour on plot 24 is Maureen, she's been there 20 years")
+    assert (maureen.name, maureen.role) == ("Maureen", "neighbour")
+    [ben] = people("our new CTO from July is Ben Okafor")
+    assert (ben.name, ben.role) == ("Ben Okafor", "cto")
+    assert people("Deadline is Monday.") == []
+    assert people("Manager is on leave until Friday.") == []
+    assert people("The lawyer is Priti Shah.") == []  # whose lawyer is not said
 
 
 @pytest.mark.parametrize(

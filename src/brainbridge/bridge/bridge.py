@@ -391,11 +391,16 @@ class Bridge:
             cued = has_cues(message, mentions)
             match, known, knows_user = await self.brain._run(self._brain_check, message, cued)
         verdict = judge_locally(message, mentions, match, known, knows_user)
+        said = ""
         if verdict.judgment is Judgment.PASS_THROUGH and (said := await self._own_reason(message)):
             verdict = Verdict(Judgment.ENRICH, (f"{said}, which the brain holds",))
         queries = (
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
+        if verdict.judgment is Judgment.ENRICH and not queries and said:
+            # "What do I still need to do?": no word to search for, but the user's own
+            # world answers it.
+            queries = [message]
         return verdict, queries, "local"
 
     def _talks_on(self, days: tuple[date, date]) -> list[Entity]:

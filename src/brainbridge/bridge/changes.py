@@ -40,16 +40,23 @@ from brainbridge.words import (
 _CHANGE_VERBS = """move shift switch change relocate transfer migrate replace upgrade downgrade
     reschedule postpone extend raise lower increase decrease reduce bump promote demote stop
     quit leave cancel drop sell end swap rename reassign"""
-_IRREGULAR = "left sold quit cut"  # past forms _inflected cannot make
+_IRREGULAR = "left sold quit cut upped"  # past forms _inflected cannot make
 # A completion is told in the past ("sent", "paid"): "I'm sending it", "Book a table" and
 # "our book club" complete nothing.
 _DONE = """sent finished completed submitted delivered handed paid signed wrapped filed booked
     returned shipped posted settled ordered bought purchased renewed registered invoiced
     billed reviewed emailed fixed merged published uploaded reordered rebooked resubmitted
-    scheduled arranged"""
+    scheduled arranged called rang phoned texted messaged contacted collected"""
 _DONE_WORDS = "|".join(_DONE.split())
 # Irregular past forms of those, to their verb ("sent" the report one said they'd "send").
-_DONE_BASE = {"sent": "send", "paid": "pay", "bought": "buy", "chose": "choose"}
+_DONE_BASE = {"sent": "send", "paid": "pay", "bought": "buy", "chose": "choose", "rang": "call"}
+# "called the bank", "rang the GP": a call made by the user ("a plumber called Stuart",
+# "the phone rang", "Sarah called the bank" are none of theirs).
+_CALLED = frozenset("called rang phoned texted messaged contacted".split())
+_CALLER = re.compile(
+    r"(?:^|[.;,!?:]\s*|\b(?:i|we|and|then|so|finally|just|already|also|today|yesterday)\s+)$",
+    re.I,
+)
 
 
 def _inflected(verbs: str, irregular: str = "") -> str:
@@ -59,6 +66,8 @@ def _inflected(verbs: str, irregular: str = "") -> str:
         forms |= {v, v + "s", v + "es", stem_ + "ed", stem_ + "ing", v + "d"}
         if len(v) <= 4 and v[-1] not in "aeiouywx" and v[-2] in "aeiou":
             forms |= {v + v[-1] + "ed", v + v[-1] + "ing"}  # drop -> dropped, stop -> stopping
+        elif v.endswith("l") and v[-2] in "aeiou" and v[-3] not in "aeiou":
+            forms |= {v + "led", v + "ling"}  # cancel -> cancelled, as written in Britain
     return "|".join(sorted(forms | set(irregular.split()), key=len, reverse=True))
 
 
@@ -394,7 +403,12 @@ def _is_change(sentence: str) -> bool:
     for m in CHANGE.finditer(sentence):
         word = m.group().lower()
         before = sentence[max(0, m.start() - _LOOK_BACK) : m.start()]
-        bare = " " not in word and not word.endswith(("ed", "ing", "ly")) and word != "now"
+        # ("instead" is never a noun: "target EMNLP instead of ACL" is a change.)
+        bare = (
+            " " not in word
+            and not word.endswith(("ed", "ing", "ly"))
+            and word not in ("now", "instead")
+        )
         if bare and (_ARTICLE_BEFORE.search(before) or _OF_AFTER.match(sentence[m.end() :])):
             continue
         if word == "after all" and not _REVERSED.search(before):
@@ -452,13 +466,15 @@ def _made_push(before: str, bare: bool) -> bool:
 
 
 def _is_completion(sentence: str) -> bool:
-    return any(
-        not any(
-            p.search(sentence[max(0, m.start() - _LOOK_BACK) : m.start()])
-            for p in (_NEGATED, _BACKGROUND, _KEEP_POSTED, _NOT_YET)
-        )
-        for m in COMPLETION.finditer(sentence)
-    )
+    return any(_done_here(sentence, m) for m in COMPLETION.finditer(sentence))
+
+
+def _done_here(sentence: str, m: re.Match[str]) -> bool:
+    """Whether the deed `m` in `sentence` was done, by the user where it is a call."""
+    before = sentence[max(0, m.start() - _LOOK_BACK) : m.start()]
+    if m.group().lower() in _CALLED and not _CALLER.search(before):
+        return False
+    return not any(p.search(before) for p in (_NEGATED, _BACKGROUND, _KEEP_POSTED, _NOT_YET))
 
 
 def kind_of(message: str) -> str | None:
@@ -553,7 +569,11 @@ def _find_retired(
     message = _cue_sentences(message, kind)
     words = topic(message)
     # "Ordered the tiles" keeps "I need to order the tiles": the deed is the promise's.
-    deeds = {stem(_DONE_BASE.get(v.lower(), v.lower())) for v in COMPLETION.findall(message)}
+    deeds = {
+        stem(_DONE_BASE.get(m.group().lower(), m.group().lower()))
+        for m in COMPLETION.finditer(message)
+        if _done_here(message, m)
+    }
     if kind == "completion":
         words |= deeds
     # "Booked the van with Lothian Vans": "van", said in lower case too, is no name here.
@@ -562,10 +582,19 @@ def _find_retired(
     if not words:
         return []
     subject = _subject(message) if kind == "change" else set()
+    changed_verbs = (
+        {stem(c) for m in CHANGE.finditer(message) if _CHANGE_VERB.fullmatch(c := m.group())}
+        if kind == "change"
+        else set()
+    )
     of_when = kind == "change" and _TO_WHEN.search(message) is not None
     relocated = kind == "change" and _relocated(message)
     only_when = of_when and (_ONLY_WHEN.search(message) is not None or _moved_only_in_time(message))
     activity = _stopped_activity(message) if kind == "change" else set()
+    # "We picked Piranesi for book club instead of Klara and the Sun": of what spoke of Klara.
+    instead = (
+        topic(m.group(1)) if kind == "change" and (m := _INSTEAD_OF.search(message)) else set()
+    )
     # "Kwame is leaving Brightline": a name shared is enough only where Kwame is spoken of
     # too ("I just joined Brightline" holds on).
     agent = _agent(message) - subject if kind == "change" else set()
@@ -600,11 +629,21 @@ def _find_retired(
         about = topic(text)
         if not activity <= about:
             continue  # it stopped doing something this statement does not speak of
+        if instead and not instead & about:
+            continue  # "book club is at the Corner Café now" holds
         if relocated and not _WHERE_SAID.search(text):
             continue  # "Maya moved to Leeds" leaves "Lily's best friend is Maya"
         if only_when and not _SAYS_WHEN.search(text):
             continue  # it replaces what said when ("we're renovating the kitchen" holds)
         shared = words & about
+        # "Cancelled the gym membership" keeps "I need to cancel the gym membership": the
+        # change is the promise's verb.
+        kept = (
+            changed_verbs & {stem(w.lower()) for w in re.findall(r"[\w'’]+", text)}
+            if changed_verbs and PROMISE.search(text)
+            else set()
+        )
+        shared |= kept
         if kind == "completion":
             # "Booked the van" after "I also need to book a van": the deed is the promise's
             # verb, whatever keywords make of it.
@@ -631,7 +670,7 @@ def _find_retired(
             ):
                 by_subject.append(ent)
             continue
-        why = "changed"
+        why = "completed" if kept else "changed"
         if kind == "completion" and not (shared - names - deeds or _DONE_IT.search(message)):
             continue  # "Sent Priya the photos" keeps "I'll send Priya the contract" open
         if kind == "completion":
@@ -651,7 +690,9 @@ def _find_retired(
         # what the two share, but for a name ("Rui cut the plan to 30 km and I dropped to
         # the 10k instead of the half": the half, not "my coach is Rui").
         of = subject if subject & about else (shared - names) or shared
-        found.append(Retired(ent, why, _part(ent, of, of_when, kind == "completion")))
+        found.append(
+            Retired(ent, why, _part(ent, of, of_when, kind == "completion" or why == "completed"))
+        )
     if by_subject and not found:
         # "The offsite got moved to ...": the latest statement about the offsite, only.
         last = max(by_subject, key=_recency)
@@ -815,6 +856,13 @@ _FROM_NOW_ON = re.compile(
     r"((?:[\w'’\-]+\s+){1,3}?)(?:is|are|will|moves?|happens?|takes?)\b",
     re.I,
 )
+# "we decided to target EMNLP instead of ACL, Elaine thinks ...": what was replaced (not
+# "my supervisor is Elaine").
+_INSTEAD_OF = re.compile(
+    r"\binstead\s+of\s+(?:the\s+|an?\s+|my\s+|our\s+)?((?:[\w'’\-]+\s+){0,2}?[\w'’\-]+)"
+    r"(?=\s*[,.;!?:]|\s*$|\s+(?:since|because|as|so|for|from|on|at|in|this|next|now|and|but)\b)",
+    re.I,
+)
 _VERB = re.compile(r"\s(?:is|are|was|were|will|has|have|had|got|gets|get|goes|go)\b.*", re.I)
 
 
@@ -843,7 +891,15 @@ def _agent(message: str) -> set[str]:
 def _subject(message: str) -> set[str]:
     """What a change statement is about: "moved the standup to ...", "from now on the
     standup is ...", "The offsite (got) moved", "standup is on Thursdays now"."""
-    for pattern in (_WITHDREW, _PERSON_MOVED, _CUT_TO, _OBJECT, _OBJECT_ENDS, _FROM_NOW_ON):
+    for pattern in (
+        _WITHDREW,
+        _PERSON_MOVED,
+        _CUT_TO,
+        _OBJECT,
+        _OBJECT_ENDS,
+        _FROM_NOW_ON,
+        _INSTEAD_OF,
+    ):
         if (m := pattern.search(message)) and (said := topic(m.group(1))):
             return said
     # "Actually the ceremony moved to 5pm": the subject comes before the verb, not before

@@ -135,18 +135,27 @@ _ROLE_OF_USER = "The user's "
 def _kinds(word: str) -> set[str]:
     """The fact predicates and roles a word can ask for ("boss": manager, "car": car)."""
     word = word.lower()
-    return {word, PREDICATE_WORDS.get(word, word), ROLE_WORDS.get(word, word)}
+    # "my product manager" asks for "pm" too.
+    short = {k for k, v in ROLE_WORDS.items() if v == word}
+    return {word, PREDICATE_WORDS.get(word, word), ROLE_WORDS.get(word, word), *short}
 
 
-def _kind_of(ent: Entity) -> set[str]:
-    """What a kept entity is the user's: its predicate, or each word of its role."""
+def _kind_of(ent: Entity, who: bool = False) -> set[str]:
+    """What a kept entity is the user's: its predicate, or its role; with `who` (a question
+    for a person: "Who services our kiln?"), each word of the role."""
     if ent.type == "Fact":
         # Learned facts carry their predicate; one added by hand ("User's manager: Oskar"
         # through `brain add`) says it in its name.
         predicate = ent.attributes.get("predicate") or ent.name[len(_USERS) :].split(":")[0]
         return {str(predicate).strip().lower()} - {""}
     role = str(ent.attributes.get("role") or "").lower()
-    return set(re.findall(r"[a-z][\w\-']*", role))
+    words = re.findall(r"[a-z][\w\-']*", role)
+    if not words:
+        return set()
+    # A role is its head noun, or all of it: "my dog" is no "dog walker", "my team" no
+    # "team lead" and "in my head" no "head of department".
+    head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+    return {head, " ".join(words), *(words if who else ())}
 
 
 def _known_by(ent: Entity) -> set[str]:
@@ -163,6 +172,16 @@ def _stems(text: str) -> set[str]:
 
 
 _WHICH_ONE = frozenset("next last upcoming coming this".split())
+_WHO = re.compile(r"\bwho(?:['’]s|m)?\b", re.I)
+_POSSESSIVE = re.compile(r"['’]s\b")
+# "in my head", "off the top of my head", "I hit my head", "my head hurts": the body, not
+# the head of a department or a school.
+_BODY_HEAD = re.compile(
+    r"\b(?:in|into|out of|off|over|above|on|around|inside|through|hit|banged|bumped|"
+    r"scratch\w*|shak\w*|shook|clear|wrap)\s+(?:the\s+top\s+of\s+)?(?:my|our)\s+head\b(?!\s+of\b)|"
+    r"\b(?:my|our)\s+head\s+(?:hurts|aches|is\s+(?:spinning|pounding|sore|killing))",
+    re.I,
+)
 _THE_ROLE = re.compile(r"^\W*who(?:'s|\s+is|\s+was)\s+the\s+([a-z][\w\-]*)\W*$", re.I)
 
 
@@ -238,11 +257,22 @@ class OwnWorld:
             for word, kinds in ((m.group(1), {"Fact", "Person"}), (m.group(2), {"Fact"}))
             if word
         ]
+        # "my team lead", "our dog walker": the two words are a role too, and the one meant
+        # when they are ("our password manager" is nobody; "my son's teacher" is the son's).
+        asked = [
+            (f"{m.group(1)} {m.group(2)}", {"Person"})
+            for m in OWNED.finditer(message)
+            if m.group(2) and not _POSSESSIVE.search(m.group())
+        ] + asked
+        # "Who services our kiln?" asks for the kiln technician; "my dog" alone is no dog walker.
+        who = _WHO.search(message) is not None
         # "Who is the electrician?": one of the user's people, by the role they have.
         asked += [(m.group(1), {"Person"}) for m in _THE_ROLE.finditer(message)]
         for word, kinds in asked:
+            if word.lower() == "head" and _BODY_HEAD.search(message):
+                continue  # "in my head" is no head of department
             wanted = _kinds(word)
-            found = [e for e in self._entities if e.type in kinds and _kind_of(e) & wanted]
+            found = [e for e in self._entities if e.type in kinds and _kind_of(e, who) & wanted]
             if found:
                 return f"the user's {word.lower()}", found
         if _WHERE_THEY_LIVE.search(message):

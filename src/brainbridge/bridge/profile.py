@@ -59,7 +59,8 @@ ROLES = (
     r"head of department|head of year|head teacher|headteacher|principal|dean|"
     r"bandmate|drummer|singer|vocalist|guitarist|bassist|keyboardist|pianist|producer|"
     r"sound engineer|electrician|plumber|"
-    r"interpreter|translator|solicitor|surveyor|financial advisor|financial adviser|adviser"
+    r"interpreter|translator|solicitor|surveyor|financial advisor|financial adviser|adviser|"
+    r"broker|estate agent|conveyancer|treasurer|chair|chairperson|caseworker"
 )
 DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
@@ -254,14 +255,20 @@ ONE_OF_MY = re.compile(
 NAME_IS_ROLE = re.compile(
     rf"{_PERSON},?\s+(?:is|was|has been)\s+(?i:(my|our)\s+(?:new\s+|old\s+)?{_ROLE})\b"
 )
-ROLE_IS_NAME = re.compile(
-    rf"\b(?i:(my|our)\s+(?:new\s+)?{_ROLE})(?:\s+(?i:there|here|at\s+[^,.;!?]{{1,40}}?))?\s+"
-    rf"(?:is|will be)\s+(?:now\s+)?{_PERSON}"
-)
 # Capitalised words that name a day, never a person ("switching dentists to Thursday").
 CALENDAR_NAMES = (
     r"January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+)
+_THERE = r"(?:\s+(?i:there|here|(?:at|on|in)\s+[^,.;!?]{1,40}?|from\s+(?:\w+\s+)?\w+))?"
+ROLE_IS_NAME = re.compile(
+    rf"\b(?i:(my|our)\s+(?:new\s+)?{_ROLE}){_THERE}\s+(?:is|will be)\s+(?:now\s+)?{_PERSON}"
+)
+# "Mortgage broker is Tom Aldridge", "lawyer is Priti Shah at Osborne Clarke": the same, the
+# possessive left out as people do in a quick note, at the start of a sentence.
+BARE_ROLE_IS_NAME = re.compile(
+    rf"(?:^|(?<=[.;!?\n])[ \t]*)()(?i:(?:new\s+)?{_ROLE}){_THERE}[ \t]+(?:is|will be)[ \t]+"
+    rf"(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
 )
 # Someone else's person: "Mia's pediatrician is Dr. Helen Cho", "Noah's swim coach is
 # Marco", "Flat 1's tenant, Tom Becker, gave notice", "Marco is Noah's swim coach". The
@@ -486,6 +493,7 @@ def people(text: str) -> list[PersonFact]:
         (MY_ROLE_NAME, 3, 2, True),
         (NAME_IS_ROLE, 1, 3, False),
         (ROLE_IS_NAME, 3, 2, True),
+        (BARE_ROLE_IS_NAME, 3, 2, True),
         (SWITCHED_TO, 2, 1, True),
         (HIRED_ROLE_NAME, 3, 2, True),
         (ONE_OF_MY, 3, 2, True),
