@@ -36,10 +36,21 @@ def test_vendor_tokens_only_gitleaks_knows_are_redacted() -> None:
 
 def test_a_password_said_in_prose_is_redacted_and_a_plain_word_is_not() -> None:
     assert "Kx9!mQ2#vL7p" not in redact("my bank login pw is Kx9!mQ2#vL7p dont share")
+    # Found by a new user: "my password is hunter2" was stored as said.
+    for said, password in (
+        ("my password is hunter2, don't tell anyone", "hunter2"),
+        ("the wifi password is swordfish.", "swordfish"),
+        ("My Netflix password is Summer2024!", "Summer2024"),
+    ):
+        assert password not in redact(said), said
     for text in (
         "the password is reset every month",
         "my password manager is Bitwarden",
         "the secret ingredient is cardamom",
+        "the password is expired",
+        "the password is in the vault",
+        "The password is case-sensitive.",
+        "the password is 12 characters long",
     ):
         assert redact(text) == text
 

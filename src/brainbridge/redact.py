@@ -58,6 +58,8 @@ def _looks_made_up(value: str) -> bool:
     or a long run that mixes cases and digits."""
     if value.startswith(("http://", "https://", "[REDACTED:")) or value.isalpha():
         return False
+    if re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+[.,;:!?]*", value):
+        return False  # "case-sensitive": a word
     letters = sum(c.isalpha() for c in value)
     others = len(value) - letters
     return letters >= 2 and others >= 1 and len(value) >= 8
@@ -615,10 +617,44 @@ def _scan_key_word_tokens(text: str, low: str, rank: int) -> list[_Hit]:
                 m = _PROSE_TAIL.match(text, end)
                 value = m.group(1).rstrip(".,;:!?)") if m is not None else ""
                 if m is not None and (
-                    _looks_made_up(value) or (word in _SHORT_CODE_WORDS and _short_code(value))
+                    _looks_made_up(value)
+                    or (word in _SHORT_CODE_WORDS and _short_code(value))
+                    or (word in _PASSWORD_WORDS and _plain_password(value, text, m.end(1)))
                 ):
                     found.append((m.start(1), m.start(1) + len(value), rank, "password"))
     return found
+
+
+# "my password is hunter2", "the wifi password is swordfish.": a password a person chose is
+# often a word with a digit, or a word alone; "the password is reset every month", "the
+# password is expired" and "the password is in the vault" are no password.
+_PASSWORD_WORDS = ("password", "passcode", "passphrase", "passwd", "pwd", "pw")
+_NOT_A_PASSWORD = frozenset(
+    """the a an my our your his her their this that it in on at for from with by not no
+    also still too very so just now only always never same wrong right correct incorrect
+    invalid weak strong long short simple easy hard new old there here saved stored reset
+    required needed optional different empty blank missing set fine ok okay good bad secret
+    private public unknown known changed expired locked written below above attached
+    somewhere""".split()
+)
+_ADJECTIVE_END = ("ed", "ing", "ly", "able", "ible", "ive", "ful", "less", "ous", "ent", "ant")
+_CLAUSE_AFTER = re.compile(r"[\s\"'”]*(?:[.,;:!?)\n]|$|\s+(?:and|but|so|dont|don't|do not)\b)")
+
+
+def _plain_password(value: str, text: str, end: int) -> bool:
+    """A value said after "password is" that reads as one: letters with a digit, or one
+    word that ends its clause and says nothing of the password."""
+    low = value.lower().rstrip(".,;:!?)")
+    if len(low) < 4 or low in _NOT_A_PASSWORD:
+        return False
+    if any(c.isdigit() for c in low) and any(c.isalpha() for c in low):
+        return True
+    return (
+        low.isalpha()
+        and len(low) >= 5
+        and not low.endswith(_ADJECTIVE_END)
+        and _CLAUSE_AFTER.match(text, end) is not None
+    )
 
 
 def _short_code(value: str) -> bool:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -237,3 +241,14 @@ def test_minilm_embeds_a_sentence_beyond_the_truncated_pass_on_its_own(
     _, (pooled,) = minilm.embed_parts([text], [[found[0], tail]])
     np.testing.assert_allclose(pooled[1], minilm.embed([tail.text])[0], atol=1e-6)
     assert minilm.embed_parts([], [])[0].shape == (0, 384)
+
+
+def test_loading_minilm_writes_no_telemetry_outside_the_brain(tmp_path: Path) -> None:
+    # Found by a new user: onnxruntime's Linux build created ~/.cache/Microsoft/
+    # DeveloperTools/.onnxruntime/ with a device id and a queued "ProcessInfo" event.
+    env = {k: v for k, v in os.environ.items() if k != "ORT_DISABLE_TELEMETRY"}
+    env["HOME"] = str(tmp_path)
+    env.pop("XDG_CACHE_HOME", None)
+    code = "from brainbridge.embed.minilm import MiniLMEmbedder; MiniLMEmbedder().embed(['hi'])"
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=120)
+    assert not (tmp_path / ".cache" / "Microsoft").exists()

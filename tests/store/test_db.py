@@ -137,3 +137,20 @@ def test_a_read_only_folder_with_a_wal_but_no_shm_still_answers(tmp_path: Path) 
         conn.close()
     finally:
         copy.chmod(0o755)
+
+
+def test_a_new_brain_and_its_backup_are_readable_by_their_owner_only(tmp_path: Path) -> None:
+    # Found by a new user: brain.db was -rw-r--r-- under the usual umask, while the day's
+    # notes beside it were 0600; it holds the same conversations.
+    from brainbridge.store.sqlite.backup import backup
+
+    path = tmp_path / "brain" / "brain.db"
+    with closing(connect(path)) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS t (x)")
+    assert path.stat().st_mode & 0o777 == 0o600
+    for extra in (path.with_name("brain.db-wal"), path.with_name("brain.db-shm")):
+        if extra.exists():
+            assert extra.stat().st_mode & 0o077 == 0, extra
+    copy = tmp_path / "copy.db"
+    backup(path, copy)
+    assert copy.stat().st_mode & 0o777 == 0o600

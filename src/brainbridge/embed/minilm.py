@@ -259,6 +259,9 @@ class MiniLMEmbedder:
     def _load_locked(self) -> None:
         if self._session is not None:
             return
+        # No telemetry: onnxruntime's Linux builds otherwise queue a device id and an event
+        # about this process under ~/.cache/Microsoft (read when its environment starts).
+        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer

@@ -24,6 +24,7 @@ from brainbridge.store.sqlite.db import (
     BUSY_TIMEOUT_MS,
     cannot_write,
     connect,
+    create_private,
     read_only_uri,
 )
 from brainbridge.store.sqlite.text_index import EXCHANGE_TYPE, HISTORY, KNOWLEDGE
@@ -44,6 +45,7 @@ def backup(db: Path, target: Path) -> int:
         src = _open(db, readonly=True)
         try:
             tmp.unlink(missing_ok=True)
+            create_private(tmp)
             dst = sqlite3.connect(tmp)
             try:
                 src.backup(dst)

@@ -36,6 +36,8 @@ def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
         readonly = True
     if not readonly:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if str(path) != ":memory:":
+            create_private(path)
     uri = read_only_uri(path) if readonly else f"file:{path}"
     try:
         conn = sqlite3.connect(
@@ -69,6 +71,17 @@ def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
             ) from exc
         raise BrainError(describe(exc, path)) from exc
     return conn
+
+
+def create_private(path: Path) -> None:
+    """Create `path` empty, readable by its owner only, unless it exists: the brain holds a
+    person's conversations, and SQLite gives its -wal and -shm files the database's mode."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise BrainError(f"cannot create brain database {path}: {exc.strerror or exc}") from exc
 
 
 def cannot_write(path: Path) -> bool:
