@@ -2654,3 +2654,24 @@ async def test_instead_of_and_upped_are_changes_of_what_they_name(tmp_path: Path
     assert "superseded" not in supervisor.block, supervisor.block
     # ...and what it names decides: Klara, not the book club's café.
     assert "superseded" not in _lines_of(club, "Corner Café")[0]
+
+
+async def test_a_switch_of_dentist_leaves_the_moved_appointment_and_when_asks_for_it_first(
+    tmp_path: Path,
+) -> None:
+    # Found by a new user: "I'm switching dentists to Dr. Romero" marked "The dentist
+    # appointment moved to December 19" as replaced (the latest statement about the
+    # dentist), and "When is my dentist appointment?" led with the dentist.
+    told: list[Told] = [
+        (
+            "My dentist is Dr. Helen Park at Smile Clinic. I have a cleaning appointment "
+            "with her on December 12 at 3pm.",
+            "Noted.",
+            date(2026, 11, 20),
+        ),
+        ("The dentist appointment moved to December 19 at 10am.", "Ok.", date(2026, 11, 25)),
+        ("I'm switching dentists to Dr. Romero.", "Noted.", date(2026, 11, 26)),
+    ]
+    [when] = await _asked(tmp_path, told, "When is my dentist appointment?")
+    assert _items(when.block)[0].startswith("- **Cleaning appointment**"), when.block
+    assert "superseded" not in _lines_of(when, "moved to December 19")[0]

@@ -421,3 +421,19 @@ def test_no_one_is_made_of_a_pronoun_a_question_or_a_team(said: str) -> None:
     from brainbridge.bridge.profile import people
 
     assert people(said) == []
+
+
+def test_a_thing_promised_to_someone_named_by_their_role() -> None:
+    # Found by a new user: "I promised my manager Raj Mehta the Q1 budget report by Friday
+    # December 5" and "I promised my manager the Q4 slides by December 9" kept nothing.
+    from brainbridge.bridge.facts import extract_facts
+
+    today = date(2026, 11, 29)
+    said = "I promised my manager Raj Mehta the Q1 budget report by Friday December 5."
+    [owed] = [f for f in extract_facts(said, today=today) if f.type == "Commitment"]
+    assert owed.name == "The Q1 budget report for my manager Raj Mehta"
+    assert owed.attributes["due"] == "2026-12-05"
+    assert owed.attributes["promised_to"] == "Raj Mehta"
+    said = "I promised my manager the Q4 slides by December 9."
+    [owed] = extract_facts(said, today=today)
+    assert (owed.name, owed.attributes["due"]) == ("The Q4 slides for my manager", "2026-12-09")

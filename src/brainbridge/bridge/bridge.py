@@ -775,6 +775,8 @@ class Bridge:
         # ...and what the message otherwise calls the user's ("where we live", "my GP").
         taken = {h.entity.id for h in hits}
         _, named = self.own.named(message)
+        if named and (dated := self.own.when(message)):
+            named = dated + [e for e in named if e not in dated]
         # ...or whom of their people it asks about ("who should I send the report to?"),
         # what they can eat, for a meal ("a restaurant for my team lunch"), or what they
         # have to do.

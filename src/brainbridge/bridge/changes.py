@@ -693,6 +693,11 @@ def _find_retired(
         found.append(
             Retired(ent, why, _part(ent, of, of_when, kind == "completion" or why == "completed"))
         )
+    if (m := _SWITCHED_ROLE.search(message)) is not None:
+        # "I'm switching dentists to Dr. Romero": of what said who the dentist is, not of
+        # "the dentist appointment moved to December 19".
+        holder = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?{re.escape(m.group(1))}\b", re.I)
+        by_subject = [e for e in by_subject if holder.search(said(e))]
     if by_subject and not found:
         # "The offsite got moved to ...": the latest statement about the offsite, only.
         last = max(by_subject, key=_recency)
@@ -910,6 +915,8 @@ def _subject(message: str) -> set[str]:
     return topic(head)
 
 
+# "switching dentists to", "we changed accountants to": a role's holder replaced.
+_SWITCHED_ROLE = re.compile(r"\b(?:switch|chang)\w*\s+([a-z]+?)s\s+to\b", re.I)
 _TO_CHOOSE = re.compile(
     r"\b(?:choose|choosing|pick|picking|decide|deciding|select|selecting)\b", re.I
 )

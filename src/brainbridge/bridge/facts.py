@@ -46,9 +46,13 @@ DATED_TASK = re.compile(
     re.I,
 )
 # "I promised Priya the budget draft by Friday": a thing promised, no verb.
+# ...or "my manager Raj Mehta", "my manager": whom by their role, and their name if said.
+_WHOM = (
+    rf"(?P<to>(?:my|our) (?:new )?(?-i:[a-z]+)(?: (?-i:[{UPPER}])\w+(?: (?-i:[{UPPER}])\w+)?)?|"
+    rf"(?-i:[{UPPER}])\w+(?: (?-i:[{UPPER}])\w+)?)"
+)
 PROMISED_THING = re.compile(
-    rf"\b(?:i|we) promised (?P<to>(?-i:[{UPPER}])\w+) (?P<thing>(?:the|a|an|my|our|some) .{{3,80}}?)\s+"
-    + _DUE,
+    rf"\b(?:i|we) promised {_WHOM} (?P<thing>(?:the|a|an|my|our|some) .{{3,80}}?)\s+" + _DUE,
     re.I,
 )
 # "Daniel wants the first tin concept by November 20", "Lucia wants twelve illustrations,
@@ -249,7 +253,9 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
                 facts.append(_commitment(action, f"committed to {action}", m, today))
     for m in PROMISED_THING.finditer(text):
         thing, to = _clip(m.group("thing")), m.group("to")
-        facts.append(_commitment(f"{thing} for {to}", f"promised {to} {thing}", m, today, to))
+        # "my manager Raj Mehta": promised to Raj Mehta.
+        whom = re.sub(r"^(?:my|our) (?:new )?[a-z]+ (?=[A-Z])", "", to)
+        facts.append(_commitment(f"{thing} for {to}", f"promised {to} {thing}", m, today, whom))
     for m in WANTED.finditer(text):
         thing, to = _clip(m.group("thing")), m.group("to")
         facts.append(_commitment(f"{thing} for {to}", f"owes {to} {thing}", m, today, to))

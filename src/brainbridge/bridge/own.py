@@ -341,6 +341,13 @@ class OwnWorld:
         found.sort(key=lambda e: str(e.attributes.get("due") or _NO_DUE))
         return "what the user has to do", found
 
+    def when(self, message: str) -> list[Entity]:
+        """The user's appointments or tasks a question of when names ("When is my dentist
+        appointment?"): they answer before the dentist does."""
+        if _WHEN_DUE.search(message) is None and _WHEN_IS.search(message) is None:
+            return []
+        return self.due(message)[1]
+
     def task(self, message: str) -> tuple[str, list[Entity]]:
         """(what it speaks of, the user's open commitments it names by two or more of
         their words) for a message about one ("I need to post an ad for a new roommate"
