@@ -8,6 +8,7 @@ import re
 
 # Letters and digits, split where FTS5's unicode61 tokenizer splits (so "_" too).
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_US = re.compile(r"\bUS\b")
 # A possessive ending: "Ana's" is Ana, "Kevin's cohort" names Kevin ("O'Brien" keeps its own).
 POSSESSIVE = re.compile(r"['’]s$")
 
@@ -43,10 +44,12 @@ CALENDAR_WORDS = frozenset(
 def query_terms(text: str, keep_stopwords: bool = False) -> list[str]:
     """Lower-cased word tokens of `text`, stopwords dropped, order kept, no duplicates."""
     seen: dict[str, None] = {}
+    # "costing us" says nothing; "the US" is a country.
+    country = {"us"} if _US.search(text) else set()
     for word in _WORD.findall(text.lower()):
         if word.isdigit() and len(word) < 2:
             continue
-        if not keep_stopwords and word in STOPWORDS:
+        if not keep_stopwords and word in STOPWORDS and word not in country:
             continue
         seen.setdefault(word, None)
     return list(seen)

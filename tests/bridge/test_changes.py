@@ -189,6 +189,14 @@ def test_who_made_a_change(change: str, agent: set[str]) -> None:
         ("My mechanic is called Stuart.", None),
         ("The phone rang all morning.", None),
         ("Sarah called the bank about it.", None),
+        # Found by review: a call unanswered, or a comma before "called", is no deed; a
+        # one-off or a suggestion with "instead of" changes nothing said before.
+        ("I called the bank but nobody picked up, will try again tomorrow.", None),
+        ("Spoke to someone at the bank, called Janet, very helpful", None),
+        ("I had tea instead of coffee this morning", None),
+        ("Walked to work instead of taking the bus, lovely morning", None),
+        ("Let's meet at 3 instead of 2", None),
+        ("We picked Piranesi for book club instead of Klara and the Sun.", "change"),
     ],
 )
 def test_what_was_left_behind_and_what_was_done(said: str, kind: str | None) -> None:

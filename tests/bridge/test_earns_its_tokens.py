@@ -2675,3 +2675,29 @@ async def test_a_switch_of_dentist_leaves_the_moved_appointment_and_when_asks_fo
     [when] = await _asked(tmp_path, told, "When is my dentist appointment?")
     assert _items(when.block)[0].startswith("- **Cleaning appointment**"), when.block
     assert "superseded" not in _lines_of(when, "moved to December 19")[0]
+
+
+async def test_a_call_keeps_only_a_promise_to_call_and_a_change_that_befell_keeps_none(
+    tmp_path: Path,
+) -> None:
+    # Found by review: "Phoned a plumber about the boiler leak" marked "fix the boiler leak"
+    # done, "I called the bank but nobody picked up" the call, and "my flight to Rome got
+    # cancelled" the promise to cancel the hotel in Rome.
+    told: list[Told] = [
+        "I need to fix the boiler leak by Dec 10",
+        "I need to call the bank about the mortgage by Dec 11",
+        "I need to cancel my hotel in Rome by Dec 12",
+        "Phoned a plumber about the boiler leak, he can come next week.",
+        "I called the bank but nobody picked up, will try again tomorrow.",
+        "Ugh, my flight to Rome got cancelled.",
+    ]
+    [left] = await _asked(tmp_path, told, "What do I still need to do?")
+    for task in ("Fix the boiler leak", "Call the bank", "Cancel my hotel in Rome"):
+        assert f"**{task}" in left.block, left.block
+
+
+def test_the_us_is_a_country_and_us_a_pronoun() -> None:
+    from brainbridge.words import query_terms
+
+    assert query_terms("How much is the conveyancing costing us?") == ["conveyancing", "costing"]
+    assert query_terms("What did I tell you about the US?") == ["us"]

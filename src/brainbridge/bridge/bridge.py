@@ -124,6 +124,10 @@ _CONTINUES = re.compile(
 _ASKS = re.compile(r"\?\s*(?:\[[^\]]*\]\s*)*$")
 # Past exchanges read to see whether the user spoke of a thing as theirs ("my landlord").
 OWNED_SAMPLE = 10
+# A question for the user's open tasks when no word of it names one.
+_TO_DO_LIST = re.compile(
+    r"\b(?:still|left|outstanding|on my plate|owe|due|promised)\b(?!\s+to\s+make\b)", re.I
+)
 # What `_spoken_of` returns when the user said "the <word>" (or "our <word>") before.
 SAID_THE = 2
 
@@ -398,9 +402,13 @@ class Bridge:
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
         if verdict.judgment is Judgment.ENRICH and not queries and said:
-            # "What do I still need to do?": no word to search for, but the user's own
-            # world answers it.
-            queries = [message]
+            if not _TO_DO_LIST.search(message):
+                # "OK what do I need to do to make it work?": the task at hand, not a list.
+                verdict = Verdict(Judgment.PASS_THROUGH, verdict.reasons)
+            else:
+                # "What do I still need to do?": no word to search for, but the user's own
+                # world answers it.
+                queries = [message]
         return verdict, queries, "local"
 
     def _talks_on(self, days: tuple[date, date]) -> list[Entity]:

@@ -53,8 +53,22 @@ _DONE_BASE = {"sent": "send", "paid": "pay", "bought": "buy", "chose": "choose",
 # "called the bank", "rang the GP": a call made by the user ("a plumber called Stuart",
 # "the phone rang", "Sarah called the bank" are none of theirs).
 _CALLED = frozenset("called rang phoned texted messaged contacted".split())
+_CALL_VERBS = frozenset({"call", "phone", "ring", "text", "messag", "contact", "rang"})
+# A change the user made ("cancelled the gym", "I finally cancelled it"), not one that
+# befell something ("my flight got cancelled", "the Home Office extended the time").
+_BY_USER = re.compile(
+    r"(?:^|[.;!?:,]\s*|\b(?:i|we)\s+(?:(?:\w+ly|just|finally|already|have|had|'ve)\s+)?|"
+    r"\b(?:i|we)['’]ve\s+)$",
+    re.I,
+)
+_UNANSWERED = re.compile(
+    r"\b(?:no answer|no reply|no response|nobody (?:picked up|answered)|no one (?:picked up|"
+    r"answered)|(?:hasn|haven|didn|wasn)['’]?t (?:replied|answered|responded|picked up|got back)|"
+    r"(?:will|'ll|to) try again|voicemail|went straight to)",
+    re.I,
+)
 _CALLER = re.compile(
-    r"(?:^|[.;,!?:]\s*|\b(?:i|we|and|then|so|finally|just|already|also|today|yesterday)\s+)$",
+    r"(?:^|[.;!?:]\s*|\b(?:i|we|and|then|so|finally|just|already|also|today|yesterday)\s+)$",
     re.I,
 )
 
@@ -390,6 +404,18 @@ def statements(message: str) -> list[str]:
 # denial. Reading a whole 200 KB sentence again for each verb in it took minutes.
 _LOOK_BACK = 200
 # "If I have an interview on Monday, I'll move the call": a change on a condition.
+# "instead of" changes what was said when decided or lasting: "we decided to target EMNLP
+# instead of ACL", "the kitchen will be done on the 21st instead of the 10th", "we picked
+# Piranesi instead of Klara"; not "walked to work instead of taking the bus" nor a
+# suggestion ("maybe pizza instead of pasta", "let's meet at 3 instead of 2").
+_DECIDED_INSTEAD = re.compile(
+    r"^(?!.*\b(?:maybe|perhaps|let['’]?s|how about|what about|why don['’]?t|could|should we|"
+    r"shall we|for once|this morning|last night|tonight|yesterday|this time)\b)"
+    r".*\b(?:decided|decide|agreed|chose|choose|picked|pick|going with|went with|go with|"
+    r"opted|settled on|switch\w*|mov(?:e|ed|ing)|will|won['’]t|['’]ll|from now on|now|"
+    r"going to|gonna|plan(?:s|ned|ning)?|signed|booked|is|are)\b",
+    re.I | re.S,
+)
 _IF_CLAUSE = re.compile(
     r"^\W*(?:if|unless|in case)\b(?!\s+(?:you(?:['’]re| are)? (?:wondering|forgot|missed it|"
     r"remember|must know|ask me)|anything|i(?:['’]m| am)(?: being)? honest)\b)",
@@ -411,6 +437,12 @@ def _is_change(sentence: str) -> bool:
         )
         if bare and (_ARTICLE_BEFORE.search(before) or _OF_AFTER.match(sentence[m.end() :])):
             continue
+        if (
+            word == "instead"
+            and _OF_AFTER.match(sentence[m.end() :])
+            and not _DECIDED_INSTEAD.search(sentence)
+        ):
+            continue  # "I had tea instead of coffee this morning": once, not from now on
         if word == "after all" and not _REVERSED.search(before):
             continue  # "It was fun after all" changes nothing said
         if (
@@ -470,9 +502,12 @@ def _is_completion(sentence: str) -> bool:
 
 
 def _done_here(sentence: str, m: re.Match[str]) -> bool:
-    """Whether the deed `m` in `sentence` was done, by the user where it is a call."""
+    """Whether the deed `m` in `sentence` was done, by the user where it is a call, and
+    answered ("called the bank but nobody picked up" did nothing)."""
     before = sentence[max(0, m.start() - _LOOK_BACK) : m.start()]
-    if m.group().lower() in _CALLED and not _CALLER.search(before):
+    if m.group().lower() in _CALLED and (
+        not _CALLER.search(before) or _UNANSWERED.search(sentence, m.end(), m.end() + _LOOK_BACK)
+    ):
         return False
     return not any(p.search(before) for p in (_NEGATED, _BACKGROUND, _KEEP_POSTED, _NOT_YET))
 
@@ -583,7 +618,12 @@ def _find_retired(
         return []
     subject = _subject(message) if kind == "change" else set()
     changed_verbs = (
-        {stem(c) for m in CHANGE.finditer(message) if _CHANGE_VERB.fullmatch(c := m.group())}
+        {
+            stem(c)
+            for m in CHANGE.finditer(message)
+            if _CHANGE_VERB.fullmatch(c := m.group())
+            and _BY_USER.search(message[max(0, m.start() - _LOOK_BACK) : m.start()])
+        }
         if kind == "change"
         else set()
     )
@@ -678,6 +718,8 @@ def _find_retired(
             # ("finished therapy"), which needs more than a shared name to be the same.
             if deeds <= {"choos"} and deeds and not _TO_CHOOSE.search(text):
                 continue  # a choice keeps a promise to choose and ends nothing else
+            if deeds and deeds <= _CALL_VERBS and not deeds & {stem(w) for w in query_terms(text)}:
+                continue  # "Phoned a plumber about the boiler leak" fixed no leak
             if PROMISE.search(text):
                 why = "completed"
             elif len(shared) >= MIN_SHARED and kind_of(text) != "completion":

@@ -178,7 +178,7 @@ _POSSESSIVE = re.compile(r"['’]s\b")
 # the head of a department or a school.
 _BODY_HEAD = re.compile(
     r"\b(?:in|into|out of|off|over|above|on|around|inside|through|hit|banged|bumped|"
-    r"scratch\w*|shak\w*|shook|clear|wrap)\s+(?:the\s+top\s+of\s+)?(?:my|our)\s+head\b(?!\s+of\b)|"
+    r"scratch\w*|shak\w*|shook|clear|wrap)\s+(?:(?:the\s+)?top\s+of\s+)?(?:my|our)\s+head\b(?!\s+of\b)|"
     r"\b(?:my|our)\s+head\s+(?:hurts|aches|is\s+(?:spinning|pounding|sore|killing))",
     re.I,
 )

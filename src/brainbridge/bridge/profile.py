@@ -60,7 +60,7 @@ ROLES = (
     r"bandmate|drummer|singer|vocalist|guitarist|bassist|keyboardist|pianist|producer|"
     r"sound engineer|electrician|plumber|"
     r"interpreter|translator|solicitor|surveyor|financial advisor|financial adviser|adviser|"
-    r"broker|estate agent|conveyancer|treasurer|chair|chairperson|caseworker"
+    r"broker|estate agent|conveyancer|treasurer|chairperson|caseworker"
 )
 DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
@@ -266,9 +266,20 @@ ROLE_IS_NAME = re.compile(
 )
 # "Mortgage broker is Tom Aldridge", "lawyer is Priti Shah at Osborne Clarke": the same, the
 # possessive left out as people do in a quick note, at the start of a sentence.
+# Only roles one hires or deals with, and what kind they are ("Arsenal manager is Mikel
+# Arteta", "Her doctor is Dr Patel" and "Chair is Ikea" are nobody of the user's).
+_BARE_KIND = (
+    r"mortgage|estate|immigration|family|divorce|tax|employment|property|conveyancing|"
+    r"wedding|dog|personal|private|letting|insurance"
+)
+_BARE_ROLES = (
+    rf"{_TRADES}|broker|agent|conveyancer|doctor|gp|landlord|landlady|treasurer|contact|"
+    r"advisor|adviser|financial advisor|financial adviser|caseworker|case worker|social worker|"
+    r"midwife|health visitor|childminder|builder"
+)
 BARE_ROLE_IS_NAME = re.compile(
-    rf"(?:^|(?<=[.;!?\n])[ \t]*)()(?i:(?:new\s+)?{_ROLE}){_THERE}[ \t]+(?:is|will be)[ \t]+"
-    rf"(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
+    rf"(?:^|(?<=[.;!?\n])[ \t]*)()(?i:new\s+)?((?i:(?:(?:{_BARE_KIND})\s+)?(?:{_BARE_ROLES})))"
+    rf"{_THERE}[ \t]+(?:is|will be)[ \t]+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
 )
 # Someone else's person: "Mia's pediatrician is Dr. Helen Cho", "Noah's swim coach is
 # Marco", "Flat 1's tenant, Tom Becker, gave notice", "Marco is Noah's swim coach". The

@@ -153,8 +153,8 @@ def keywords(text: str) -> list[str]:
         opening = opening and low in _BEFORE_INSTRUCTION
         if task or CONTRACTION.search(word):
             continue
-        if len(low) < 2 or low in STOPWORDS or low in FILLER or low in seen:
-            continue
+        if len(low) < 2 or (low in STOPWORDS and word != "US") or low in FILLER or low in seen:
+            continue  # ("the US" is a country: `query_terms`)
         seen.add(low)
         out.append(word)
     return out
