@@ -22,6 +22,8 @@ def test_a_writing_command_creates_a_missing_brain_folder_a_reading_one_does_not
     nested = cli.home.parent / "not" / "there" / "yet"
     stats = cli("--brain", str(nested), "stats", "--json")
     assert stats.code == 3 and f"no brain at {nested}" in stats.err
+    # The advice given works as written (it said `brain init --brain X`, which is no option).
+    assert f"`brain --brain {nested} init`" in stats.err
     assert not nested.exists()
     cli.ok("--brain", str(nested), "add", "Person", "Ada")
     assert (nested / "brain.db").is_file()
@@ -144,6 +146,18 @@ def test_delete_removes_the_entity_and_its_relations(cli: BrainCli) -> None:
     assert cli.ok("show", "Engine", "--json").json()["edges"] == []
     again = cli("delete", "Person:Ada")
     assert again.code == 3 and "no Person named 'Ada'" in again.err
+
+
+def test_show_takes_the_one_name_like_the_one_asked_for(cli: BrainCli) -> None:
+    # Found by a new user: the README's `brain show kev` and "helen park" for "Dr. Helen
+    # Park" failed, each with the one right name as a hint.
+    cli.ok("add", "Person", "Kevin Lee", "-d", "Runs the spring founder cohort")
+    cli.ok("add", "Person", "Dr. Helen Park", "-d", "Dentist")
+    for asked, shown in (("kevin", "Kevin Lee"), ("helen park", "Dr. Helen Park")):
+        result = cli.ok("show", asked)
+        assert f"Person:{shown}" in result.out and f"showing {shown!r}" in result.err
+    cli.ok("add", "Person", "Kevin Marsh")
+    assert cli("show", "kevin").code == 3  # two Kevins: no guess
 
 
 def test_missing_entities_exit_3(cli: BrainCli) -> None:

@@ -144,7 +144,7 @@ async def open_brain(
 def no_brain(folder: Path) -> NotFound:
     """What a reading command says where a folder holds no brain."""
     return NotFound(
-        f"no brain at {folder}; `brain init --brain {folder}` creates one"
+        f"no brain at {folder}; `brain --brain {folder} init` creates one"
         " (or set BRAIN_HOME to the brain you meant)"
     )
 

@@ -16,6 +16,7 @@ from brainbridge.cli.common import (
     run,
 )
 from brainbridge.cli.output import emit_json, entity_table, note, out, ref, say, subgraph_tables
+from brainbridge.errors import NotFound
 from brainbridge.model import Entity, Relation, Subgraph
 
 
@@ -81,7 +82,8 @@ def add(
 ) -> None:
     """Create or update an entity; attributes merge into what is stored.
 
-    Its vector is computed by the next `brain search`, `recall` or `index`.
+    Search finds it by its words at once; its vector (search by meaning) is made by
+    `brain index`, or by a running `brain serve`.
     """
     attributes = parse_attrs(attrs)
     if description is not None:
@@ -150,7 +152,16 @@ def show(app: App, entity_ref: str, hops: int, as_json: bool) -> None:
 
     async def _show() -> tuple[Entity, Subgraph]:
         async with open_brain(app.settings, read_only=True) as brain:
-            entity = await resolve(brain, entity_ref)
+            try:
+                entity = await resolve(brain, entity_ref)
+            except NotFound:
+                # "brain show kevin" with one Kevin known, "helen park" for "Dr. Helen
+                # Park": the one name like it, said so (reading only; nothing acts on it).
+                near = await brain._run(brain.store.similar_names, entity_ref)
+                if len(near) != 1:
+                    raise
+                entity = await resolve(brain, near[0])
+                note(f"showing {entity.name!r}, the one name like {entity_ref!r}")
             return entity, await brain.subgraph(entity, hops=hops)
 
     entity, graph = run(_show())
