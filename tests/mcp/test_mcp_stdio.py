@@ -23,6 +23,8 @@ async def home(tmp_path: Path) -> Path:
 async def test_every_tool_in_one_stdio_session(home: Path) -> None:
     guard = ProtocolGuard()
     async with Client(stdio_server(home), message_handler=guard) as client:
+        # Found by a new user: the server said its version was "".
+        assert client.server_info is not None and client.server_info.version
         tools = (await client.list_tools()).tools
         assert {t.name for t in tools} == TOOLS and all(t.description for t in tools)
 

@@ -175,6 +175,9 @@ def test_without_the_token_the_page_says_where_it_is_and_takes_it(
     wait.until(ec.text_to_be_present_in_element((By.ID, "view"), "not accepted"))
     page = browser.find_element(By.ID, "view").text
     assert "server.json" in page and "#token=" in page
+    # ...this server's own address and where its server.json is (a new user's page named
+    # port 8765 and ~/.brain for a server on another port and folder).
+    assert f"{tour.url}/#token=" in page and "~/.brain" not in page
     box = browser.find_element(By.ID, "token-input")
     box.send_keys(tour.token)
     box.submit()

@@ -111,7 +111,11 @@ def build_server(
 
     # log_level: the SDK calls logging.basicConfig; keep it from chattering at INFO.
     server: MCPServer[Any] = MCPServer(
-        "brain", instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING"
+        "brain",
+        instructions=INSTRUCTIONS,
+        lifespan=lifespan,
+        log_level="WARNING",
+        version=_version(),
     )
 
     def guarded(fn: Callable[..., Awaitable[str]]) -> Callable[..., Awaitable[str]]:
@@ -383,3 +387,13 @@ def build_server(
         return f"No brain context ({result.judgment.value}: {'; '.join(result.reasons)})."
 
     return server
+
+
+def _version() -> str:
+    """This package's version, for the client's server info (empty it said nothing)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("brainbridge")
+    except PackageNotFoundError:
+        return ""

@@ -82,8 +82,8 @@ function tokenHelp(wrong) {
   show(`<section><h1>Open the page with its token</h1>
     <p>${wrong ? "That token was not accepted." : "This page shows your brain, so it needs the token of <code>brain serve</code>."}</p>
     <p><code>brain serve</code> prints the address with the token when it starts:
-      <code>http://127.0.0.1:8765/#token=…</code>. Open that address, or paste the token from
-      <code>~/.brain/server.json</code> (the <code>"token"</code> field) here:</p>
+      <code>${esc(location.origin)}/#token=…</code>. Open that address, or paste the token
+      from <code>server.json</code> in your brain folder (the <code>"token"</code> field) here:</p>
     <form class="row" id="token-form"><label class="muted" for="token-input">Token</label>
       <input id="token-input" autocomplete="off" spellcheck="false" required>
       <button type="submit">Open</button></form></section>`, "Token needed");
