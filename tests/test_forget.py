@@ -142,3 +142,38 @@ async def test_a_sessions_observations_go_with_it_and_its_files_stay(brain: Brai
     await brain.forget(("Chat_Session", SECRET_SESSION), preview=False)
     assert await brain.get_entity("Observation", "edited api/auth.py") is None
     assert await brain.get_entity("File", "api/auth.py") is not None
+
+
+async def test_what_a_forgotten_statement_replaced_holds_again(brain: Brain) -> None:
+    # Found by a new user: after forgetting "Alan Cho is my dentist", Dr. Romero stayed
+    # "Formerly the user's dentist" (ended by the deleted exchange), and "Who is my
+    # dentist?" found nobody. What it marked replaced or done holds again too.
+    await _told(
+        brain,
+        OTHER_SESSION,
+        [
+            ("My dentist is Dr. Romero at Smile Studio.", "Noted."),
+            ("I need to book the van for the move by Dec 12.", "Noted."),
+        ],
+    )
+    await _told(
+        brain,
+        SECRET_SESSION,
+        [
+            ("Alan Cho is my dentist now, I switched last week.", "Ok."),
+            ("Booked the van.", "Good."),
+        ],
+    )
+    romero = await brain.get_entity("Person", "Romero")
+    assert romero is not None and romero.attributes.get("role") is None
+    van = await brain.get_entity("Commitment", "Book the van for the move")
+    assert van is not None and van.attributes["status"] == "done"
+
+    await brain.forget(("Chat_Session", SECRET_SESSION), preview=False, via="test")
+    romero = await brain.get_entity("Person", "Romero")
+    assert romero is not None and romero.attributes.get("role") == "dentist"
+    assert romero.description.startswith("The user's dentist"), romero.description
+    assert "role_ended_by" not in romero.attributes
+    van = await brain.get_entity("Commitment", "Book the van for the move")
+    assert van is not None and van.attributes["status"] == "open"
+    assert "superseded_by" not in van.attributes and "valid_to" not in van.attributes

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -168,6 +169,7 @@ def carry_out(brain: Brain, forgetting: Forgetting, via: str) -> Forgetting:
     removed = rows.delete(
         store, forgetting.entities, forgetting.sessions, forgetting.turns, then=journals
     )
+    _undo_retirements(store, [e.name for e in forgetting.entities if e.type == CHAT_EXCHANGE])
     done = Forgetting(
         forgetting.kind,
         forgetting.key,
@@ -186,6 +188,32 @@ def carry_out(brain: Brain, forgetting: Forgetting, via: str) -> Forgetting:
     )
     audit(brain, done, via)
     return done
+
+
+def _undo_retirements(store: SqliteStore, exchanges: list[str]) -> None:
+    """What the forgotten `exchanges` marked as replaced, done or no longer someone's role
+    holds again: a change nobody remembers making changed nothing ("Alan Cho is my
+    dentist", forgotten, leaves Dr. Romero the user's dentist, not their former one)."""
+    for by in exchanges:
+        for ent in store.entities_with_attribute("superseded_by", by):
+            attrs: dict[str, Any] = {"superseded_by": None, "valid_to": None}
+            attrs["superseded_part"] = None
+            if ent.type == "Commitment" and ent.attributes.get("status") in ("done", "dropped"):
+                attrs["status"] = "open"
+            store.upsert_entity(ent.type, ent.name, None, attrs)
+        for ent in store.entities_with_attribute("role_ended_by", by):
+            role = str(ent.attributes.get("former_role") or "")
+            if not role:
+                continue
+            was = re.compile(rf"^Formerly the user's {re.escape(role)} \(until [^)]*\)(?:\. )?")
+            described = ent.description
+            if was.match(described):
+                rest = was.sub("", described, count=1)
+                described = f"The user's {role}" + (
+                    rest if rest.startswith((".", " ")) or not rest else f". {rest}"
+                )
+            attrs = {"role": role, "former_role": None, "role_until": None, "role_ended_by": None}
+            store.upsert_entity(ent.type, ent.name, described, attrs)
 
 
 def audit(brain: Brain, done: Forgetting, via: str) -> None:
