@@ -2701,3 +2701,35 @@ def test_the_us_is_a_country_and_us_a_pronoun() -> None:
 
     assert query_terms("How much is the conveyancing costing us?") == ["conveyancing", "costing"]
     assert query_terms("What did I tell you about the US?") == ["us"]
+
+
+def test_a_role_alone_asked_is_the_users_role_holder() -> None:
+    # Found as a user (a home buyer): "mortgage broker?" passed through, though the brain
+    # kept "Mortgage broker is Tom Aldridge".
+    tom = Entity(
+        0, "Person", "Tom Aldridge", "The user's mortgage broker.", {"role": "mortgage broker"}
+    )
+    world = OwnWorld([tom])
+    assert world.lookup("mortgage broker?") == ("the user's mortgage broker", [tom])
+    assert world.lookup("our broker?")[1] == [tom]
+    assert world.lookup("tomorrow?") == ("", [])
+
+
+async def test_a_question_of_time_does_not_lead_with_the_person(tmp_path: Path) -> None:
+    # Found as a user (a PhD student): "When do I meet my supervisor?" led with "my
+    # supervisor is Prof. Elaine Marsh" (the user's own person, placed first), the
+    # meetings' new day second.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        said = "my supervisor is Prof. Elaine Marsh, second supervisor Dr Kofi Asante"
+        await bridge.observe_now("s1", 1, said, "Ok.", today=date(2026, 9, 1))
+        await bridge.drain()
+        bridge = Bridge(brain)
+        bridge.own.refresh(brain.store)
+        when = await brain._run(bridge._own_facts, "When do I meet my supervisor?")
+        who = await brain._run(bridge._own_facts, "Who is my supervisor again?")
+        assert [h.entity.type for h in when] == []
+        assert [h.entity.name for h in who] == ["Elaine Marsh"]
+    finally:
+        await brain.close()

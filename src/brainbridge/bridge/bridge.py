@@ -124,6 +124,8 @@ _CONTINUES = re.compile(
 _ASKS = re.compile(r"\?\s*(?:\[[^\]]*\]\s*)*$")
 # Past exchanges read to see whether the user spoke of a thing as theirs ("my landlord").
 OWNED_SAMPLE = 10
+# A question of time ("When do I meet my supervisor?", "what time is my physio?").
+_OF_TIME = re.compile(r"^\W*(?:when|what time|what day|which day|how often)\b", re.I)
 # A question for the user's open tasks when no word of it names one.
 _TO_DO_LIST = re.compile(
     r"\b(?:still|left|outstanding|on my plate|owe|due|promised)\b(?!\s+to\s+make\b)", re.I
@@ -785,6 +787,10 @@ class Bridge:
         _, named = self.own.named(message)
         if named and (dated := self.own.when(message)):
             named = dated + [e for e in named if e not in dated]
+        elif _OF_TIME.search(message):
+            # "When do I meet my supervisor?" asks for a time: who the supervisor is leads
+            # with nothing of it (search finds the person where they share its words).
+            named = [e for e in named if e.type != "Person"]
         # ...or whom of their people it asks about ("who should I send the report to?"),
         # what they can eat, for a meal ("a restaurant for my team lunch"), or what they
         # have to do.

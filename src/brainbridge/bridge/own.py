@@ -173,6 +173,9 @@ def _stems(text: str) -> set[str]:
 
 _WHICH_ONE = frozenset("next last upcoming coming this".split())
 _WHO = re.compile(r"\bwho(?:['’]s|m)?\b", re.I)
+_ROLE_ASKED = re.compile(
+    r"\W*(?:(?:my|our|the)\s+)?([a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s*\?\s*", re.I
+)
 _POSSESSIVE = re.compile(r"['’]s\b")
 # "in my head", "off the top of my head", "I hit my head", "my head hurts": the body, not
 # the head of a department or a school.
@@ -401,6 +404,12 @@ class OwnWorld:
             ]
             if len(found) == 1:
                 return found[0].name, found
+        # "mortgage broker?", "the plumber?": a role alone, asked.
+        if m := _ROLE_ASKED.fullmatch(message):
+            wanted = _kinds(m.group(1))
+            found = [e for e in self._entities if e.type == "Person" and _kind_of(e) & wanted]
+            if found:
+                return f"the user's {m.group(1).lower()}", found
         return "", []
 
     def block(self, message: str, budget_tokens: int) -> tuple[str, str, tuple[str, ...]] | None:
