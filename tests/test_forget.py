@@ -177,3 +177,38 @@ async def test_what_a_forgotten_statement_replaced_holds_again(brain: Brain) -> 
     van = await brain.get_entity("Commitment", "Book the van for the move")
     assert van is not None and van.attributes["status"] == "open"
     assert "superseded_by" not in van.attributes and "valid_to" not in van.attributes
+
+
+async def test_what_a_remembered_statement_also_replaced_stays_replaced(brain: Brain) -> None:
+    # Found by review: forgetting "Alan Cho is my dentist now" gave Dr. Romero back the
+    # role though "my dentist is now Dr. Priya Nair" was still remembered, and reopened
+    # "book the van" though "Booked the van for the move, confirmation came through" was.
+    await _told(
+        brain,
+        OTHER_SESSION,
+        [
+            ("My dentist is Dr. Romero at Smile Studio.", "Noted."),
+            ("I need to book the van for the move by Dec 12.", "Noted."),
+        ],
+    )
+    await _told(
+        brain,
+        SECRET_SESSION,
+        [
+            ("Alan Cho is my dentist now, I switched last week.", "Ok."),
+            ("Booked the van.", "Good."),
+        ],
+    )
+    await _told(
+        brain,
+        "1e55e55e-1111-4222-8333-944445555666",
+        [
+            ("Switched dentists again, my dentist is now Dr. Priya Nair.", "Ok."),
+            ("Booked the van for the move, confirmation came through.", "Good."),
+        ],
+    )
+    await brain.forget(("Chat_Session", SECRET_SESSION), preview=False, via="test")
+    romero = await brain.get_entity("Person", "Romero")
+    assert romero is not None and romero.attributes.get("role") is None
+    van = await brain.get_entity("Commitment", "Book the van for the move")
+    assert van is not None and van.attributes["status"] == "done", van.attributes

@@ -39,8 +39,10 @@ def test_a_password_said_in_prose_is_redacted_and_a_plain_word_is_not() -> None:
     # Found by a new user: "my password is hunter2" was stored as said.
     for said, password in (
         ("my password is hunter2, don't tell anyone", "hunter2"),
-        ("the wifi password is swordfish.", "swordfish"),
         ("My Netflix password is Summer2024!", "Summer2024"),
+        ("my password's hunter2", "hunter2"),
+        ("my password is now hunter3", "hunter3"),
+        ("my password is 123456, I know", "123456"),
     ):
         assert password not in redact(said), said
     for text in (
@@ -51,6 +53,12 @@ def test_a_password_said_in_prose_is_redacted_and_a_plain_word_is_not() -> None:
         "the password is in the vault",
         "The password is case-sensitive.",
         "the password is 12 characters long",
+        # Found by review: a word alone after "password is" is the user's word.
+        "I think my password is secure, but IT disagrees.",
+        "My password is stupid and I keep forgetting it.",
+        "The wifi password is upstairs and I'm downstairs.",
+        "the password is perfect",
+        "the password is 3rd on the list",
     ):
         assert redact(text) == text
 

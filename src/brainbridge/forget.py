@@ -194,17 +194,23 @@ def _undo_retirements(store: SqliteStore, exchanges: list[str]) -> None:
     """What the forgotten `exchanges` marked as replaced, done or no longer someone's role
     holds again: a change nobody remembers making changed nothing ("Alan Cho is my
     dentist", forgotten, leaves Dr. Romero the user's dentist, not their former one)."""
+    restored: list[Entity] = []
     for by in exchanges:
         for ent in store.entities_with_attribute("superseded_by", by):
             attrs: dict[str, Any] = {"superseded_by": None, "valid_to": None}
             attrs["superseded_part"] = None
             if ent.type == "Commitment" and ent.attributes.get("status") in ("done", "dropped"):
                 attrs["status"] = "open"
-            store.upsert_entity(ent.type, ent.name, None, attrs)
+            restored.append(store.upsert_entity(ent.type, ent.name, None, attrs))
         for ent in store.entities_with_attribute("role_ended_by", by):
             role = str(ent.attributes.get("former_role") or "")
-            if not role:
-                continue
+            holders = [
+                e
+                for e in store.entities_with_attribute("role", role)
+                if e.type == "Person" and e.id != ent.id
+            ]
+            if not role or holders:
+                continue  # someone else holds the role now ("my dentist is now Dr. Nair")
             was = re.compile(rf"^Formerly the user's {re.escape(role)} \(until [^)]*\)(?:\. )?")
             described = ent.description
             if was.match(described):
@@ -214,6 +220,43 @@ def _undo_retirements(store: SqliteStore, exchanges: list[str]) -> None:
                 )
             attrs = {"role": role, "former_role": None, "role_until": None, "role_ended_by": None}
             store.upsert_entity(ent.type, ent.name, described, attrs)
+    pending = {e.id for e in restored}
+    for ent in restored:
+        if ent.id in pending:
+            pending -= _retire_again(store, ent, pending)
+
+
+def _retire_again(store: SqliteStore, ent: Entity, pending: set[int]) -> set[int]:
+    """Mark `ent` (and what else of `pending` the same statement retires) replaced or done
+    again where a statement still remembered does so: a later exchange that said the same
+    ("Booked the van for the move, confirmation came through") found it already marked,
+    and marked nothing itself. The ids marked again."""
+    from brainbridge.bridge import changes
+    from brainbridge.words import query_terms
+
+    since = str(ent.attributes.get("date") or ent.attributes.get("valid_from") or "")[:10]
+    query = " ".join(query_terms(changes.said(ent))[:12])
+    if not query:
+        return set()
+    hits = store.bm25(query, _RECHECKED, entity_types=(CHAT_EXCHANGE,))
+    for later in store.get_entities([eid for eid, _ in hits]).values():
+        when = str(later.attributes.get("date") or later.created_at[:10])
+        if later.id == ent.id or when < since:
+            continue
+        text = str(later.attributes.get("user_message") or later.description)
+        found = [
+            r
+            for r in changes.find_retired(store, text, later.id, later.name, when)
+            if r.entity.id in pending
+        ]
+        if any(r.entity.id == ent.id for r in found):
+            changes.retire(store, found, later.name, when)
+            return {r.entity.id for r in found}
+    return set()
+
+
+# Statements read for one that still marks an entity a forgotten one had marked.
+_RECHECKED = 10
 
 
 def audit(brain: Brain, done: Forgetting, via: str) -> None:

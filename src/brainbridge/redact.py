@@ -573,7 +573,8 @@ _PROSE_WORDS = (
 )
 # "is"/"was" right after the word, or after a short "for the banking app" between.
 _PROSE_TAIL = re.compile(
-    r"(?:\s+(?:for|of|to|on)(?:\s+[\w.'-]+){1,4}?)?\s+(?:is|was)\s+"
+    r"(?:\s+(?:for|of|to|on)(?:\s+[\w.'-]+){1,4}?)?(?:\s+(?:is|was)|['’]s)\s+"
+    r"(?:(?:now|also|still|just|actually|currently)\s+)?"
     + _NOT_REDACTED
     + r"[\"'“]?([^\s\"'”]{4,128})"
 )
@@ -619,7 +620,10 @@ def _scan_key_word_tokens(text: str, low: str, rank: int) -> list[_Hit]:
                 if m is not None and (
                     _looks_made_up(value)
                     or (word in _SHORT_CODE_WORDS and _short_code(value))
-                    or (word in _PASSWORD_WORDS and _plain_password(value, text, m.end(1)))
+                    or (
+                        word in _PASSWORD_WORDS
+                        and _plain_password(value, text, m.start(1) + len(value))
+                    )
                 ):
                     found.append((m.start(1), m.start(1) + len(value), rank, "password"))
     return found
@@ -637,24 +641,19 @@ _NOT_A_PASSWORD = frozenset(
     private public unknown known changed expired locked written below above attached
     somewhere""".split()
 )
-_ADJECTIVE_END = ("ed", "ing", "ly", "able", "ible", "ive", "ful", "less", "ous", "ent", "ant")
 _CLAUSE_AFTER = re.compile(r"[\s\"'”]*(?:[.,;:!?)\n]|$|\s+(?:and|but|so|dont|don't|do not)\b)")
 
 
 def _plain_password(value: str, text: str, end: int) -> bool:
-    """A value said after "password is" that reads as one: letters with a digit, or one
-    word that ends its clause and says nothing of the password."""
+    """A value said after "password is" that reads as one: letters with a digit
+    ("hunter2"), or six digits and more that end the clause ("123456"). A word alone
+    ("swordfish") is kept: it cannot be told from "secure", "stupid" or "upstairs"."""
     low = value.lower().rstrip(".,;:!?)")
     if len(low) < 4 or low in _NOT_A_PASSWORD:
         return False
     if any(c.isdigit() for c in low) and any(c.isalpha() for c in low):
-        return True
-    return (
-        low.isalpha()
-        and len(low) >= 5
-        and not low.endswith(_ADJECTIVE_END)
-        and _CLAUSE_AFTER.match(text, end) is not None
-    )
+        return not re.fullmatch(r"\d+(?:st|nd|rd|th|am|pm|s)", low)  # "the 3rd", "90s"
+    return low.isdigit() and len(low) >= 6 and _CLAUSE_AFTER.match(text, end) is not None
 
 
 def _short_code(value: str) -> bool:

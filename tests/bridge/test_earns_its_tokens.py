@@ -2733,3 +2733,47 @@ async def test_a_question_of_time_does_not_lead_with_the_person(tmp_path: Path) 
         assert [h.entity.name for h in who] == ["Elaine Marsh"]
     finally:
         await brain.close()
+
+
+@pytest.mark.parametrize(
+    ("promise", "deed", "status"),
+    [
+        # Found by a second review: each of these was done before the rules of the day
+        # and read "dropped" or "open" after them.
+        (
+            "I need to cancel the gym membership by Dec 1.",
+            "Just cancelled the gym membership.",
+            "done",
+        ),
+        ("I need to cancel the gym membership by Dec 1.", "Cancelled the gym membership.", "done"),
+        ("I need to cancel the gym membership by Dec 1.", "Gym membership cancelled!", "done"),
+        (
+            "I need to call the GP about my results by Dec 3",
+            "Phoned the GP about my results.",
+            "done",
+        ),
+        (
+            "I need to text Sarah about dinner by Dec 3",
+            "Messaged Sarah about dinner, she's in.",
+            "done",
+        ),
+        (
+            "I need to cancel my hotel in Rome by Dec 12",
+            "Ugh, my flight to Rome got cancelled.",
+            "open",
+        ),
+    ],
+)
+async def test_a_deed_of_the_users_own_keeps_the_promise(
+    tmp_path: Path, promise: str, deed: str, status: str
+) -> None:
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        await bridge.observe_now("s1", 1, promise, "Ok.", today=date(2026, 11, 20))
+        await bridge.observe_now("s2", 1, deed, "Ok.", today=date(2026, 11, 22))
+        await bridge.drain()
+        [owed] = brain.store.names_with_prefix("Commitment", "", 5)
+        assert owed.attributes["status"] == status, owed.attributes
+    finally:
+        await brain.close()

@@ -57,18 +57,26 @@ _CALL_VERBS = frozenset({"call", "phone", "ring", "text", "messag", "contact", "
 # A change the user made ("cancelled the gym", "I finally cancelled it"), not one that
 # befell something ("my flight got cancelled", "the Home Office extended the time").
 _BY_USER = re.compile(
-    r"(?:^|[.;!?:,]\s*|\b(?:i|we)\s+(?:(?:\w+ly|just|finally|already|have|had|'ve)\s+)?|"
-    r"\b(?:i|we)['’]ve\s+)$",
+    r"(?:(?:^|[.;!?:,]\s*)|\b(?:i|we)(?:['’]ve|\s+have|\s+had)?\s+)"
+    r"(?:(?:ok(?:ay)?|so|well|and|then|just|finally|already|also|today|\w+ly|"
+    r"went ahead and)\s+)*$",
     re.I,
 )
+# ..."Gym membership cancelled!": a note of one's own, with nothing after the verb; not
+# "my flight got cancelled", "the show was cancelled".
+_PASSIVE = re.compile(r"\b(?:got|get|gets|getting|was|were|been|being|is|are|be)\s+$", re.I)
+_ENDS_CLAUSE = re.compile(r"\s*(?:[.!?,;]|$)")
 _UNANSWERED = re.compile(
     r"\b(?:no answer|no reply|no response|nobody (?:picked up|answered)|no one (?:picked up|"
     r"answered)|(?:hasn|haven|didn|wasn)['’]?t (?:replied|answered|responded|picked up|got back)|"
-    r"(?:will|'ll|to) try again|voicemail|went straight to)",
+    r"(?:i|we)(?:['’]ll| will) try again|try again (?:later|tomorrow)|left a voicemail|"
+    r"went (?:straight )?to voicemail)",
     re.I,
 )
+# "Spoke to someone at the bank, called Janet": a name, not a call.
+_NAMED = re.compile(r"\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s*(?:[,.;!?]|$)")
 _CALLER = re.compile(
-    r"(?:^|[.;!?:]\s*|\b(?:i|we|and|then|so|finally|just|already|also|today|yesterday)\s+)$",
+    r"(?:^|[.;!?:,]\s*|\b(?:i|we|and|then|so|finally|just|already|also|today|yesterday)\s+)$",
     re.I,
 )
 
@@ -308,6 +316,11 @@ _ARTICLE_BEFORE = re.compile(
 
 # "by end of Q1", "a change of plans": a verb's bare form before "of" is a noun.
 _OF_AFTER = re.compile(r"\s+of\b", re.I)
+_VERB_AFTER = re.compile(
+    r"\s+(?:went|was|were|is|came|got|has|had|failed|worked|broke|bounced|cleared|arrived|"
+    r"happened|showed|landed)\b",
+    re.I,
+)
 # "[shares a photo: ...]": what was shown, not what was said.
 _CAPTION = re.compile(r"\s*\[[^\]]*\]")
 # "haven't done pottery yet", "we didn't move it": a verb said not to have happened.
@@ -413,7 +426,8 @@ _DECIDED_INSTEAD = re.compile(
     r"shall we|for once|this morning|last night|tonight|yesterday|this time)\b)"
     r".*\b(?:decided|decide|agreed|chose|choose|picked|pick|going with|went with|go with|"
     r"opted|settled on|switch\w*|mov(?:e|ed|ing)|will|won['’]t|['’]ll|from now on|now|"
-    r"going to|gonna|plan(?:s|ned|ning)?|signed|booked|is|are)\b",
+    r"going to|gonna|plan(?:s|ned|ning)?|signed|booked|is|are|['’]re|['’]s|meets|gets|goes|"
+    r"starts|runs|happens|comes|takes)\b",
     re.I | re.S,
 )
 _IF_CLAUSE = re.compile(
@@ -435,8 +449,12 @@ def _is_change(sentence: str) -> bool:
             and not word.endswith(("ed", "ing", "ly"))
             and word not in ("now", "instead")
         )
-        if bare and (_ARTICLE_BEFORE.search(before) or _OF_AFTER.match(sentence[m.end() :])):
-            continue
+        if bare and (
+            _ARTICLE_BEFORE.search(before)
+            or _OF_AFTER.match(sentence[m.end() :])
+            or _VERB_AFTER.match(sentence, m.end())
+        ):
+            continue  # "the move", "end of Q1", "bank transfer went through": nouns
         if (
             word == "instead"
             and _OF_AFTER.match(sentence[m.end() :])
@@ -501,12 +519,22 @@ def _is_completion(sentence: str) -> bool:
     return any(_done_here(sentence, m) for m in COMPLETION.finditer(sentence))
 
 
+def _by_user(before: str, message: str, end: int) -> bool:
+    """Whether the change whose verb ends at `end` was the user's own ("Just cancelled the
+    gym", "Gym membership cancelled!"), not one that befell something."""
+    if _PASSIVE.search(before):
+        return False
+    return bool(_BY_USER.search(before) or _ENDS_CLAUSE.match(message, end))
+
+
 def _done_here(sentence: str, m: re.Match[str]) -> bool:
     """Whether the deed `m` in `sentence` was done, by the user where it is a call, and
     answered ("called the bank but nobody picked up" did nothing)."""
     before = sentence[max(0, m.start() - _LOOK_BACK) : m.start()]
     if m.group().lower() in _CALLED and (
-        not _CALLER.search(before) or _UNANSWERED.search(sentence, m.end(), m.end() + _LOOK_BACK)
+        not _CALLER.search(before)
+        or _UNANSWERED.search(sentence, m.end(), m.end() + _LOOK_BACK)
+        or (before.rstrip().endswith(",") and _NAMED.match(sentence, m.end()))
     ):
         return False
     return not any(p.search(before) for p in (_NEGATED, _BACKGROUND, _KEEP_POSTED, _NOT_YET))
@@ -619,10 +647,10 @@ def _find_retired(
     subject = _subject(message) if kind == "change" else set()
     changed_verbs = (
         {
-            stem(c)
+            stem(c.lower())
             for m in CHANGE.finditer(message)
             if _CHANGE_VERB.fullmatch(c := m.group())
-            and _BY_USER.search(message[max(0, m.start() - _LOOK_BACK) : m.start()])
+            and _by_user(message[max(0, m.start() - _LOOK_BACK) : m.start()], message, m.end())
         }
         if kind == "change"
         else set()
@@ -718,7 +746,11 @@ def _find_retired(
             # ("finished therapy"), which needs more than a shared name to be the same.
             if deeds <= {"choos"} and deeds and not _TO_CHOOSE.search(text):
                 continue  # a choice keeps a promise to choose and ends nothing else
-            if deeds and deeds <= _CALL_VERBS and not deeds & {stem(w) for w in query_terms(text)}:
+            if (
+                deeds
+                and deeds <= _CALL_VERBS
+                and not _CALL_VERBS & {stem(w) for w in query_terms(text)}
+            ):
                 continue  # "Phoned a plumber about the boiler leak" fixed no leak
             if PROMISE.search(text):
                 why = "completed"

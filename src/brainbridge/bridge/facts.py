@@ -47,9 +47,11 @@ DATED_TASK = re.compile(
 )
 # "I promised Priya the budget draft by Friday": a thing promised, no verb.
 # ...or "my manager Raj Mehta", "my manager": whom by their role, and their name if said.
+# (A day or an acronym is no one's name: "my boss Monday the deck", "my accountant HMRC".)
+_WHOM_NAME = rf"(?!(?:{CALENDAR_NAMES}|Today|Tomorrow)\b)(?-i:[{UPPER}][{LOWER}])\w*"
 _WHOM = (
-    rf"(?P<to>(?:my|our) (?:new )?(?-i:[a-z]+)(?: (?-i:[{UPPER}])\w+(?: (?-i:[{UPPER}])\w+)?)?|"
-    rf"(?-i:[{UPPER}])\w+(?: (?-i:[{UPPER}])\w+)?)"
+    rf"(?P<to>(?:my|our) (?:new )?(?-i:[a-z]+)(?: {_WHOM_NAME}(?: {_WHOM_NAME})?)?|"
+    rf"(?-i:[{UPPER}])\w+(?: {_WHOM_NAME})?)"
 )
 PROMISED_THING = re.compile(
     rf"\b(?:i|we) promised {_WHOM} (?P<thing>(?:the|a|an|my|our|some) .{{3,80}}?)\s+" + _DUE,

@@ -390,6 +390,9 @@ class OwnWorld:
         ("Oskar's number?"), else ("", [])."""
         if not QUESTION.search(message):
             return "", []
+        # "when's my dentist appointment": the appointment, not the dentist.
+        if dated := self.when(message):
+            return "what the user has to do", dated
         for ask in (self.named, self.whom, self.meal, self.due):
             asked, found = ask(message)
             if found:
