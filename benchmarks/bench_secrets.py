@@ -104,8 +104,12 @@ def run(quick: bool = False) -> str:
         " read and two rules followed, so it too is seen now. `fresh3` was written before"
         " those two rules and scored once (recall 0.88, no false positives; missed a 2FA"
         " backup code, a session cookie and `redis-cli -a`); three rules followed."
-        " `fresh4` was written before them and is scored once, here (by the same hands"
-        " that write the rules, so not blind). `all` pools the five splits.",
+        " `fresh4` was written before them and scored once (recall 0.92, no false"
+        ' positives); on 2026-11-29 a new user\'s "my password is hunter2" led to the'
+        " prose-password rule (a word with a digit, or six digits and more, after"
+        ' "password is"), and the corpus was scored again after it, so `fresh4` too is'
+        " seen now (by the same hands that write the rules, so never blind). `all` pools"
+        " the five splits.",
         "",
         "| split | method | secrets | recall | look-alikes | false positives |",
         "|---|---|---|---|---|---|",
