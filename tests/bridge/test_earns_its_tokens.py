@@ -2777,3 +2777,29 @@ async def test_a_deed_of_the_users_own_keeps_the_promise(
         assert owed.attributes["status"] == status, owed.attributes
     finally:
         await brain.close()
+
+
+async def test_a_habit_holds_through_one_days_change_and_a_new_physio_replaces_the_old(
+    tmp_path: Path,
+) -> None:
+    # Found as a user (a retiree, a triathlete): "the 47 bus got cancelled so I got a taxi"
+    # marked "I get the 47 bus to the shop every day" as replaced; "New physio is Aisha
+    # Rahman" left Ben the user's physio too.
+    told: list[Told] = [
+        ("I get the 47 bus to the shop every day, leaves at 5:10", "Ok.", date(2027, 3, 1)),
+        ("the 47 bus got cancelled so I got a taxi", "Ok.", date(2027, 3, 5)),
+        (
+            "physio is Ben Hartley at Motion Clinic, seeing him tuesday 19th at 5pm",
+            "Ok.",
+            date(2027, 1, 14),
+        ),
+        (
+            "Switching physio actually, Ben moved to Manchester. New physio is Aisha Rahman "
+            "at the same clinic, first session 8 March 6pm",
+            "Ok.",
+            date(2027, 3, 1),
+        ),
+    ]
+    bus, physio = await _asked(tmp_path, told, "How do I get to the shop?", "Who is my physio now?")
+    assert "superseded" not in _lines_of(bus, "every day")[0]
+    assert "Aisha Rahman" in _items(physio.block)[0] and "Ben Hartley" not in physio.block

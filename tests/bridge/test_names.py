@@ -367,6 +367,12 @@ def test_a_raised_rent_one_of_my_students_and_a_vitamin_are_kept() -> None:
     ):
         assert people(said) == [], said
     assert [(p.name, p.role) for p in people("Our dentist is Dr Shah.")] == [("Shah", "dentist")]
+    # Found as a user (a photographer, a retiree): introductions of other kinds.
+    [stan] = people("The roofer, a chap called Stan Whitby, came round about the leak.")
+    assert (stan.name, stan.role) == ("Stan Whitby", "roofer")
+    [harriet] = people("New client! Harriet Osei, she's the marketing manager at Brindle.")
+    assert (harriet.name, harriet.role) == ("Harriet Osei", "")
+    assert harriet.description == "Harriet Osei, marketing manager at Brindle."
 
 
 @pytest.mark.parametrize(

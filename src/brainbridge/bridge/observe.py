@@ -197,6 +197,21 @@ SINGLE_ROLES = frozenset(
         "thesis supervisor",
         "line manager",
         "charge nurse",
+        # Found as a user: "New physio is Aisha Rahman" left Ben the user's physio too.
+        "physio",
+        "physiotherapist",
+        "solicitor",
+        "conveyancer",
+        "mortgage broker",
+        "estate agent",
+        "vet",
+        "supervisor",
+        "pediatrician",
+        "paediatrician",
+        "personal trainer",
+        "coach",
+        "hairdresser",
+        "optician",
     }
 )
 

@@ -60,7 +60,8 @@ ROLES = (
     r"bandmate|drummer|singer|vocalist|guitarist|bassist|keyboardist|pianist|producer|"
     r"sound engineer|electrician|plumber|"
     r"interpreter|translator|solicitor|surveyor|financial advisor|financial adviser|adviser|"
-    r"broker|estate agent|conveyancer|treasurer|chairperson|caseworker"
+    r"broker|estate agent|conveyancer|treasurer|chairperson|caseworker|roofer|builder|"
+    r"locksmith|joiner|carpenter|tiler|glazier|window cleaner"
 )
 DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
@@ -239,10 +240,14 @@ _TRADES = (
     r"decorator|gardener|handyman|painter|dog walker|groomer|tailor|cleaner|nanny|"
     r"babysitter|tutor|mechanic|architect|contractor|accountant|lawyer|solicitor|surveyor|"
     r"vet|dentist|physio|physiotherapist|therapist|personal trainer|instructor|recruiter|"
-    r"chiropractor|optician|osteopath|interpreter|translator"
+    r"chiropractor|optician|osteopath|interpreter|translator|roofer|builder|locksmith|"
+    r"joiner|carpenter|tiler|glazier|window cleaner|oven engineer|engineer"
 )
 THE_ROLE_NAME = re.compile(
-    rf"\b(?i:the)\s+(?i:new\s+)?((?i:{_TRADES})),[ \t]+{_PERSON},"
+    rf"\b(?i:the)\s+(?i:new\s+)?((?i:{_TRADES})),[ \t]+"
+    # ..."The roofer, a chap called Stan Whitby, came round"
+    r"(?:(?i:an?\s+(?:chap|guy|bloke|man|woman|lady|fella|fellow)\s+(?:called|named))\s+)?"
+    rf"{_PERSON},"
     # ...not someone else's: "The lawyer, Mark Jones, for the other side", "The
     # photographer, Sam Ortiz, from her side".
     r"(?!\s*(?i:for|from|at|of|on)\s+(?:(?i:the\s+other|her|his|their)\b|[A-Z]\w*['’]s\b))"
@@ -315,6 +320,12 @@ HIRED_ROLE_NAME = re.compile(
     rf"(?i:the|a|an|our|my)\s+(?i:new\s+)?{_ROLE},\s+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
 )
 _AT = re.compile(r"\sat\s+(.+?)\s+(?:is|will be)\s", re.I)
+# "New client! Harriet Osei, she's the marketing manager at Brindle & Co": someone
+# introduced by what they do where (no role of the user's).
+NAME_WHO_WORKS = re.compile(
+    rf"{_PERSON},[ \t]+(?i:she|he|they)(?:['’](?:s|re)|\s+(?:is|are))[ \t]+(?i:the|an?)[ \t]+"
+    rf"((?:[a-z][\w\-]*[ \t]+){{0,3}}?(?i:{_OCCUPATIONS}))[ \t]+(?i:at|for|of|from)[ \t]+({_CAPS})"
+)
 ALIAS = [
     re.compile(
         rf"{_PERSON},?\s+(?:(?i:everyone|everybody|people|we all|we|they|most people)\s+calls?\s+(?:her|him|them)|(?:who\s+)?(?i:goes by|is known as|aka))\s+({_CAPS})"
@@ -537,6 +548,9 @@ def people(text: str) -> list[PersonFact]:
             about = _about(said if subject else "", _rest(text, m.end()))
             of = None if owner.split()[0].lower() in _PLACES else (owner, role)
             out.append(PersonFact(name, "", f"{owner}'s {role_of(role)}.{about}", of=of))
+    for m in NAME_WHO_WORKS.finditer(text):
+        if not _asked(text, m.start()) and not any(p.name == m.group(1) for p in out):
+            out.append(PersonFact(m.group(1), "", f"{m.group(1)}, {m.group(2)} at {m.group(3)}."))
     # "Our landlord Mr Gordon says ...": the landlord Gordon, not a second person.
     introduced = {form(p.name) for p in out}
     for m in REPORTER.finditer(text):
