@@ -2800,6 +2800,21 @@ async def test_a_habit_holds_through_one_days_change_and_a_new_physio_replaces_t
             date(2027, 3, 1),
         ),
     ]
-    bus, physio = await _asked(tmp_path, told, "How do I get to the shop?", "Who is my physio now?")
+    told += [
+        ("Dad takes warfarin 3mg every evening.", "Noted.", date(2027, 1, 10)),
+        ("Dr. Banks lowered Dad's warfarin to 2mg.", "Ok.", date(2027, 2, 12)),
+    ]
+    bus, physio, dose = await _asked(
+        tmp_path,
+        told,
+        "How do I get to the shop?",
+        "Who is my physio now?",
+        "What dose of warfarin is Dad on?",
+    )
     assert "superseded" not in _lines_of(bus, "every day")[0]
-    assert "Aisha Rahman" in _items(physio.block)[0] and "Ben Hartley" not in physio.block
+    # ...while a lasting change to a habit still replaces it.
+    assert "superseded" in _lines_of(dose, "3mg every evening")[0]
+    assert "Aisha Rahman" in _items(physio.block)[0]
+    assert not any(
+        "**Ben Hartley**" in line and "The user's physio" in line for line in _items(physio.block)
+    )

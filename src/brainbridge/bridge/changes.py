@@ -699,7 +699,7 @@ def _find_retired(
             continue  # it stopped doing something this statement does not speak of
         if instead and not instead & about:
             continue  # "book club is at the Corner Café now" holds
-        if kind == "change" and _HABIT.search(text) and not _LASTING.search(message):
+        if kind == "change" and _HABIT.search(text) and _once(message):
             continue  # "the 47 bus got cancelled" once: "I get the 47 bus every day" holds
         if relocated and not _WHERE_SAID.search(text):
             continue  # "Maya moved to Leeds" leaves "Lily's best friend is Maya"
@@ -992,7 +992,7 @@ def _subject(message: str) -> set[str]:
 
 
 # A habit ("I get the 47 bus every day") is replaced by a lasting change only, not by one
-# day's ("the 47 bus got cancelled so I got a taxi").
+# day's ("the 47 bus got cancelled so I got a taxi"), ...
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _HABIT = re.compile(
     rf"\b(?:every\s+(?:other\s+)?(?:day|morning|evening|night|week|weekday|weekend|{_DAYS})|"
@@ -1000,12 +1000,17 @@ _HABIT = re.compile(
     rf"mornings|evenings)|on\s+(?:{_DAYS})s)\b",
     re.I,
 )
-_LASTING = re.compile(
-    r"\b(?:now|from now on|any ?more|no longer|instead|starting|going forward|these days|"
-    r"switch\w*|mov(?:e|ed|ing)|chang\w+|stopp?\w*|quit|gave up|will|won['’]t|['’]ll|"
-    r"permanently|for good|every|usually|always|from (?:next|this|now|today))\b",
-    re.I,
-)
+# ...a change that befalls one day ("got cancelled", "postponed", "delayed"); "Dr. Banks
+# lowered Dad's warfarin to 2mg" lasts.
+_ONE_OFF = ("cancel", "postpon", "delay", "push", "bump", "call")
+
+
+def _once(message: str) -> bool:
+    """Whether every cue of change in `message` tells a thing that befell once."""
+    cues = [m.group().lower() for m in CHANGE.finditer(message)]
+    return bool(cues) and all(c.startswith(_ONE_OFF) for c in cues)
+
+
 # "switching dentists to", "we changed accountants to": a role's holder replaced.
 _SWITCHED_ROLE = re.compile(r"\b(?:switch|chang)\w*\s+([a-z]+?)s\s+to\b", re.I)
 _TO_CHOOSE = re.compile(
