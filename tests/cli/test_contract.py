@@ -45,7 +45,7 @@ def test_a_mistyped_brain_folder_is_not_an_empty_brain(cli: BrainCli, tmp_path: 
     typo = tmp_path / ".brian"
     result = cli("--brain", str(typo), "stats")
     assert result.code == NOT_FOUND and f"no brain at {typo}" in result.err
-    assert "brain init" in result.err and _one_line(result.err)
+    assert f"brain --brain {typo} init" in result.err and _one_line(result.err)
     assert not typo.exists()
 
 

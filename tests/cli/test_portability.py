@@ -293,7 +293,7 @@ def test_read_only_commands_on_a_missing_brain_say_so_and_create_nothing(
     ):
         result = cli(*args)
         assert result.code == 3, (args, result.err)
-        assert f"no brain at {home}" in result.err and "brain init" in result.err
+        assert f"no brain at {home}" in result.err and f"brain --brain {home} init" in result.err
         assert len(result.err.strip().splitlines()) == 1, result.err
     assert cli("show", "Ada").code == 3
     assert not home.exists()
