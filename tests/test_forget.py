@@ -144,10 +144,9 @@ async def test_a_sessions_observations_go_with_it_and_its_files_stay(brain: Brai
     assert await brain.get_entity("File", "api/auth.py") is not None
 
 
-async def test_what_a_forgotten_statement_replaced_holds_again(brain: Brain) -> None:
-    # Found by a new user: after forgetting "Alan Cho is my dentist", Dr. Romero stayed
-    # "Formerly the user's dentist" (ended by the deleted exchange), and "Who is my
-    # dentist?" found nobody. What it marked replaced or done holds again too.
+async def _dentist_switched_and_van_booked(brain: Brain) -> None:
+    """A dentist and a promise in one session; in `SECRET_SESSION`, a new dentist and
+    the promise kept."""
     await _told(
         brain,
         OTHER_SESSION,
@@ -164,6 +163,13 @@ async def test_what_a_forgotten_statement_replaced_holds_again(brain: Brain) -> 
             ("Booked the van.", "Good."),
         ],
     )
+
+
+async def test_what_a_forgotten_statement_replaced_holds_again(brain: Brain) -> None:
+    # Found by a new user: after forgetting "Alan Cho is my dentist", Dr. Romero stayed
+    # "Formerly the user's dentist" (ended by the deleted exchange), and "Who is my
+    # dentist?" found nobody. What it marked replaced or done holds again too.
+    await _dentist_switched_and_van_booked(brain)
     romero = await brain.get_entity("Person", "Romero")
     assert romero is not None and romero.attributes.get("role") is None
     van = await brain.get_entity("Commitment", "Book the van for the move")
@@ -183,22 +189,7 @@ async def test_what_a_remembered_statement_also_replaced_stays_replaced(brain: B
     # Found by review: forgetting "Alan Cho is my dentist now" gave Dr. Romero back the
     # role though "my dentist is now Dr. Priya Nair" was still remembered, and reopened
     # "book the van" though "Booked the van for the move, confirmation came through" was.
-    await _told(
-        brain,
-        OTHER_SESSION,
-        [
-            ("My dentist is Dr. Romero at Smile Studio.", "Noted."),
-            ("I need to book the van for the move by Dec 12.", "Noted."),
-        ],
-    )
-    await _told(
-        brain,
-        SECRET_SESSION,
-        [
-            ("Alan Cho is my dentist now, I switched last week.", "Ok."),
-            ("Booked the van.", "Good."),
-        ],
-    )
+    await _dentist_switched_and_van_booked(brain)
     await _told(
         brain,
         "1e55e55e-1111-4222-8333-944445555666",

@@ -197,19 +197,20 @@ def _undo_retirements(store: SqliteStore, exchanges: list[str]) -> None:
     restored: list[Entity] = []
     for by in exchanges:
         for ent in store.entities_with_attribute("superseded_by", by):
-            attrs: dict[str, Any] = {"superseded_by": None, "valid_to": None}
-            attrs["superseded_part"] = None
+            attrs: dict[str, Any] = {
+                "superseded_by": None,
+                "valid_to": None,
+                "superseded_part": None,
+            }
             if ent.type == "Commitment" and ent.attributes.get("status") in ("done", "dropped"):
                 attrs["status"] = "open"
             restored.append(store.upsert_entity(ent.type, ent.name, None, attrs))
         for ent in store.entities_with_attribute("role_ended_by", by):
             role = str(ent.attributes.get("former_role") or "")
-            holders = [
-                e
+            if not role or any(
+                e.type == "Person" and e.id != ent.id
                 for e in store.entities_with_attribute("role", role)
-                if e.type == "Person" and e.id != ent.id
-            ]
-            if not role or holders:
+            ):
                 continue  # someone else holds the role now ("my dentist is now Dr. Nair")
             was = re.compile(rf"^Formerly the user's {re.escape(role)} \(until [^)]*\)(?:\. )?")
             described = ent.description

@@ -629,18 +629,9 @@ def _scan_key_word_tokens(text: str, low: str, rank: int) -> list[_Hit]:
     return found
 
 
-# "my password is hunter2", "the wifi password is swordfish.": a password a person chose is
-# often a word with a digit, or a word alone; "the password is reset every month", "the
-# password is expired" and "the password is in the vault" are no password.
+# "my password is hunter2": a password a person chose, said in passing ("the password is
+# reset every month", "the password is expired" and "... is in the vault" are none).
 _PASSWORD_WORDS = ("password", "passcode", "passphrase", "passwd", "pwd", "pw")
-_NOT_A_PASSWORD = frozenset(
-    """the a an my our your his her their this that it in on at for from with by not no
-    also still too very so just now only always never same wrong right correct incorrect
-    invalid weak strong long short simple easy hard new old there here saved stored reset
-    required needed optional different empty blank missing set fine ok okay good bad secret
-    private public unknown known changed expired locked written below above attached
-    somewhere""".split()
-)
 _CLAUSE_AFTER = re.compile(r"[\s\"'”]*(?:[.,;:!?)\n]|$|\s+(?:and|but|so|dont|don't|do not)\b)")
 
 
@@ -649,7 +640,7 @@ def _plain_password(value: str, text: str, end: int) -> bool:
     ("hunter2"), or six digits and more that end the clause ("123456"). A word alone
     ("swordfish") is kept: it cannot be told from "secure", "stupid" or "upstairs"."""
     low = value.lower().rstrip(".,;:!?)")
-    if len(low) < 4 or low in _NOT_A_PASSWORD:
+    if len(low) < 4:
         return False
     if any(c.isdigit() for c in low) and any(c.isalpha() for c in low):
         return not re.fullmatch(r"\d+(?:st|nd|rd|th|am|pm|s)", low)  # "the 3rd", "90s"

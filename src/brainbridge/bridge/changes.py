@@ -416,7 +416,6 @@ def statements(message: str) -> list[str]:
 # What a verb's cue checks read before it: the few words that make it a noun, a plan or a
 # denial. Reading a whole 200 KB sentence again for each verb in it took minutes.
 _LOOK_BACK = 200
-# "If I have an interview on Monday, I'll move the call": a change on a condition.
 # "instead of" changes what was said when decided or lasting: "we decided to target EMNLP
 # instead of ACL", "the kitchen will be done on the 21st instead of the 10th", "we picked
 # Piranesi instead of Klara"; not "walked to work instead of taking the bus" nor a
@@ -430,6 +429,7 @@ _DECIDED_INSTEAD = re.compile(
     r"starts|runs|happens|comes|takes)\b",
     re.I | re.S,
 )
+# "If I have an interview on Monday, I'll move the call": a change on a condition.
 _IF_CLAUSE = re.compile(
     r"^\W*(?:if|unless|in case)\b(?!\s+(?:you(?:['’]re| are)? (?:wondering|forgot|missed it|"
     r"remember|must know|ask me)|anything|i(?:['’]m| am)(?: being)? honest)\b)",
@@ -706,18 +706,15 @@ def _find_retired(
         if only_when and not _SAYS_WHEN.search(text):
             continue  # it replaces what said when ("we're renovating the kitchen" holds)
         shared = words & about
+        said_stems = {stem(w) for w in query_terms(text)}
         # "Cancelled the gym membership" keeps "I need to cancel the gym membership": the
         # change is the promise's verb.
-        kept = (
-            changed_verbs & {stem(w.lower()) for w in re.findall(r"[\w'’]+", text)}
-            if changed_verbs and PROMISE.search(text)
-            else set()
-        )
+        kept = changed_verbs & said_stems if changed_verbs and PROMISE.search(text) else set()
         shared |= kept
         if kind == "completion":
             # "Booked the van" after "I also need to book a van": the deed is the promise's
             # verb, whatever keywords make of it.
-            shared |= deeds & {stem(w) for w in query_terms(text)}
+            shared |= deeds & said_stems
         # A name counts where both write it as one: "Google Meet" is not "we meet at Clara's";
         # but not when the change is to a part of the named thing the earlier statement
         # does not speak of: "Trellis launch moved to March 3" leaves "Trellis is our
@@ -748,11 +745,7 @@ def _find_retired(
             # ("finished therapy"), which needs more than a shared name to be the same.
             if deeds <= {"choos"} and deeds and not _TO_CHOOSE.search(text):
                 continue  # a choice keeps a promise to choose and ends nothing else
-            if (
-                deeds
-                and deeds <= _CALL_VERBS
-                and not _CALL_VERBS & {stem(w) for w in query_terms(text)}
-            ):
+            if deeds and deeds <= _CALL_VERBS and not _CALL_VERBS & said_stems:
                 continue  # "Phoned a plumber about the boiler leak" fixed no leak
             if PROMISE.search(text):
                 why = "completed"

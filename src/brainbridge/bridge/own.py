@@ -135,9 +135,18 @@ _ROLE_OF_USER = "The user's "
 def _kinds(word: str) -> set[str]:
     """The fact predicates and roles a word can ask for ("boss": manager, "car": car)."""
     word = word.lower()
-    # "my product manager" asks for "pm" too.
-    short = {k for k, v in ROLE_WORDS.items() if v == word}
-    return {word, PREDICATE_WORDS.get(word, word), ROLE_WORDS.get(word, word), *short}
+    return {
+        word,
+        PREDICATE_WORDS.get(word, word),
+        ROLE_WORDS.get(word, word),
+        *_SHORT_FOR.get(word, ()),
+    }
+
+
+# "my product manager" asks for "pm" too: each role's short names.
+_SHORT_FOR: dict[str, set[str]] = {}
+for _short, _role in ROLE_WORDS.items():
+    _SHORT_FOR.setdefault(_role, set()).add(_short)
 
 
 def _kind_of(ent: Entity, who: bool = False) -> set[str]:
@@ -254,19 +263,20 @@ class OwnWorld:
         else ("", [])."""
         # "my car", and "my new car": the word after the possessive, then the next; the next
         # only for a fact ("our password manager" is no person's role).
-        asked = [
-            (word, kinds)
-            for m in OWNED.finditer(message)
-            for word, kinds in ((m.group(1), {"Fact", "Person"}), (m.group(2), {"Fact"}))
-            if word
-        ]
+        owned = list(OWNED.finditer(message))
         # "my team lead", "our dog walker": the two words are a role too, and the one meant
         # when they are ("our password manager" is nobody; "my son's teacher" is the son's).
         asked = [
             (f"{m.group(1)} {m.group(2)}", {"Person"})
-            for m in OWNED.finditer(message)
+            for m in owned
             if m.group(2) and not _POSSESSIVE.search(m.group())
-        ] + asked
+        ]
+        asked += [
+            (word, kinds)
+            for m in owned
+            for word, kinds in ((m.group(1), {"Fact", "Person"}), (m.group(2), {"Fact"}))
+            if word
+        ]
         # "Who services our kiln?" asks for the kiln technician; "my dog" alone is no dog walker.
         who = _WHO.search(message) is not None
         # "Who is the electrician?": one of the user's people, by the role they have.
@@ -274,15 +284,20 @@ class OwnWorld:
         for word, kinds in asked:
             if word.lower() == "head" and _BODY_HEAD.search(message):
                 continue  # "in my head" is no head of department
-            wanted = _kinds(word)
-            found = [e for e in self._entities if e.type in kinds and _kind_of(e, who) & wanted]
-            if found:
+            if found := self._of_kind(word, kinds, who):
                 return f"the user's {word.lower()}", found
         if _WHERE_THEY_LIVE.search(message):
             found = [e for e in self._entities if "home" in _kind_of(e)]
             if found:
                 return "where the user lives", found
         return "", []
+
+    def _of_kind(
+        self, word: str, kinds: frozenset[str] | set[str] = frozenset({"Person"}), who: bool = False
+    ) -> list[Entity]:
+        """The kept entities of `kinds` that `word` asks for ("boss": the manager)."""
+        wanted = _kinds(word)
+        return [e for e in self._entities if e.type in kinds and _kind_of(e, who) & wanted]
 
     def whom(self, message: str) -> tuple[str, list[Entity]]:
         """(what the message asks, the user's people it asks among) for a question about
@@ -408,11 +423,8 @@ class OwnWorld:
             if len(found) == 1:
                 return found[0].name, found
         # "mortgage broker?", "the plumber?": a role alone, asked.
-        if m := _ROLE_ASKED.fullmatch(message):
-            wanted = _kinds(m.group(1))
-            found = [e for e in self._entities if e.type == "Person" and _kind_of(e) & wanted]
-            if found:
-                return f"the user's {m.group(1).lower()}", found
+        if (m := _ROLE_ASKED.fullmatch(message)) and (found := self._of_kind(m.group(1))):
+            return f"the user's {m.group(1).lower()}", found
         return "", []
 
     def block(self, message: str, budget_tokens: int) -> tuple[str, str, tuple[str, ...]] | None:

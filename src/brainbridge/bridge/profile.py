@@ -280,7 +280,7 @@ _BARE_KIND = (
 _BARE_ROLES = (
     rf"{_TRADES}|broker|agent|conveyancer|doctor|gp|landlord|landlady|treasurer|contact|"
     r"advisor|adviser|financial advisor|financial adviser|caseworker|case worker|social worker|"
-    r"midwife|health visitor|childminder|builder"
+    r"midwife|health visitor|childminder"
 )
 BARE_ROLE_IS_NAME = re.compile(
     rf"(?:^|(?<=[.;!?\n])[ \t]*)()(?i:new\s+)?((?i:(?:(?:{_BARE_KIND})\s+)?(?:{_BARE_ROLES})))"
