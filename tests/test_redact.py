@@ -85,6 +85,21 @@ def test_each_secret_kind_is_replaced_by_its_label(kind: str, secret: str) -> No
          "redis-cli -a [REDACTED:password] -h cache.internal"),
         ("Cookie: sessionid=9szxbeyr94uqj40s15otpea9fiy1ij7t; lang=en",
          "Cookie: sessionid=[REDACTED:session_cookie]; lang=en"),
+        # Found as users: a place between the word and "is", a colon after it, no "is",
+        # and the codes that open doors.
+        ("the wifi password at the hall is chessclub2026",
+         "the wifi password at the hall is [REDACTED:password]"),
+        ("the password in the office is Kx9!pq22", "the password in the office is [REDACTED:password]"),
+        ("wifi password at the church hall: chessclub2026",
+         "wifi password at the church hall: [REDACTED:password]"),
+        ("bring the projector, password chessclub2026",
+         "bring the projector, password [REDACTED:password]"),
+        ("the alarm code for the back door is 4471",
+         "the alarm code for the back door is [REDACTED:password]"),
+        ("key safe code at mum's is 2580", "key safe code at mum's is [REDACTED:password]"),
+        ("door code: 4471, gate code 1234.", "door code: [REDACTED:password], gate code [REDACTED:password]."),
+        ("the combination for the drugs safe is 19-42-07",
+         "the combination for the drugs safe is [REDACTED:password]"),
     ],
 )  # fmt: skip
 def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
@@ -115,6 +130,13 @@ def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
         "a seed phrase is twelve words from a list of 2048, and nobody should ever see yours",
         "the seed phrase is something you write down on paper and keep in a safe place at home",
         "our PIN policy: six digits; the password for the admin account is rotated monthly",
+        "a combination of factors is 2026's story; our door code is being changed on Monday",
+        "token: <your-token-here>; password reset link expired; password manager 1Password",
+        "the access code 2026-11-29 was set; pin 13 on the board",
+        # Found by review: a rent per week, a length, a price, a place, a helpline.
+        "£450 pw 2bedroom with garden; password 10chars minimum with a symbol",
+        "The lunch combination at Wagamama is £12.95; I dropped a pin at the car park: 51.5072",
+        "The access code 0800 123 4567 is their helpline",
     ],
 )
 def test_ordinary_prose_and_code_are_untouched(text: str) -> None:

@@ -570,16 +570,45 @@ _PROSE_WORDS = (
     "backup code",
     "recovery code",
     "recovery key",
+    # A code that opens a door: "the door code is 4471", "key safe code: 2580".
+    "door code",
+    "alarm code",
+    "gate code",
+    "safe code",
+    "lockbox code",
+    "entry code",
+    "access code",
+    "keypad code",
+    "garage code",
+    "combination",
 )
-# "is"/"was" right after the word, or after a short "for the banking app" between.
+# "is"/"was" right after the word, or after a short "for the banking app" / "at the hall"
+# between; or a colon ("wifi password at the church hall: chessclub2026").
 _PROSE_TAIL = re.compile(
-    r"(?:\s+(?:for|of|to|on)(?:\s+[\w.'-]+){1,4}?)?(?:\s+(?:is|was)|['’]s)\s+"
+    r"(?:\s+(?:for|of|to|on|at|in)(?:\s+[\w.'-]+){1,4}?(?:\s+(?:is|was)|['’]s|\s*:)|"
+    r"\s+(?:is|was)|['’]s)\s+"
     r"(?:(?:now|also|still|just|actually|currently)\s+)?"
     + _NOT_REDACTED
     + r"[\"'“]?([^\s\"'”]{4,128})"
 )
 # A PIN or passcode is short: four or more characters, mostly digits ("8472", "8472-Kx").
-_SHORT_CODE_WORDS = ("pin", "passcode", "backup code", "recovery code", "recovery key")
+_SHORT_CODE_WORDS = (
+    "pin",
+    "passcode",
+    "backup code",
+    "recovery code",
+    "recovery key",
+    "door code",
+    "alarm code",
+    "gate code",
+    "safe code",
+    "lockbox code",
+    "entry code",
+    "access code",
+    "keypad code",
+    "garage code",
+    "combination",
+)
 _TOKEN_WORDS = (
     "key",
     "token",
@@ -614,8 +643,14 @@ def _scan_key_word_tokens(text: str, low: str, rank: int) -> list[_Hit]:
                 if m is not None and _random_enough(m.group(1)):
                     found.append((*m.span(1), rank, "token"))
                     continue
+            if word == "combination" and low.startswith(" of ", end):
+                continue  # "a combination of factors"
             if word in _PROSE_WORDS and (end == len(text) or not text[end].isalnum()):
-                m = _PROSE_TAIL.match(text, end)
+                m = (
+                    _PROSE_TAIL.match(text, end)
+                    or (_BARE_TAIL.match(text, end) if word in _BARE_WORDS else None)
+                    or (_CODE_TAIL.match(text, end) if word in _SHORT_CODE_WORDS else None)
+                )
                 value = m.group(1).rstrip(".,;:!?)") if m is not None else ""
                 if m is not None and (
                     _looks_made_up(value)
@@ -629,6 +664,17 @@ def _scan_key_word_tokens(text: str, low: str, rank: int) -> list[_Hit]:
     return found
 
 
+# ", password chessclub2026": the value right after the word, with no "is" (only a value
+# that starts with a letter and holds a digit reads as one: "password reset", "password
+# 10chars minimum" and "£450 pw 2bedroom" do not).
+_BARE_WORDS = ("password", "passcode", "passphrase")
+_BARE_TAIL = re.compile(
+    r"[ \t]+" + _NOT_REDACTED + r"[\"'“]?((?=[A-Za-z])(?=[^\s\"'”]*\d)[^\s\"'”]{6,128})"
+)
+# "door code: 4471", "alarm code 9931": a code right after its name.
+_CODE_TAIL = re.compile(
+    r"[ \t]*[:=]?[ \t]+" + _NOT_REDACTED + r"(?!\d{4}-\d\d-\d\d\b)(\d[\d\-]{2,15})(?![\w\-]|\s\d)"
+)
 # "my password is hunter2": a password a person chose, said in passing ("the password is
 # reset every month", "the password is expired" and "... is in the vault" are none).
 _PASSWORD_WORDS = ("password", "passcode", "passphrase", "passwd", "pwd", "pw")
@@ -648,6 +694,9 @@ def _plain_password(value: str, text: str, end: int) -> bool:
 
 
 def _short_code(value: str) -> bool:
+    # Not a price ("combination at Wagamama is £12.95") or a place ("pin ...: 51.5072").
+    if value[:1] in "£$€" or re.search(r"\d\.\d", value):
+        return False
     return len(value) >= 4 and sum(c.isdigit() for c in value) >= 3
 
 
