@@ -151,6 +151,55 @@ def test_a_commitment_due_at_the_end_of_a_month_is_kept() -> None:
     assert [(f.type, f.attributes.get("due")) for f in commitment] == [("Commitment", "2026-10-31")]
 
 
+def test_money_owed_and_a_note_to_self_are_commitments_a_habit_is_not() -> None:
+    # Found as a user: "I still owe Lens Rentals UK £95 by friday" and "Also need to renew
+    # my passport before April 30" were not kept; "stop doing sourdough on mondays" was
+    # kept as a task due next Monday.
+    from brainbridge.bridge.facts import extract_facts
+
+    def due(said: str) -> list[tuple[str, object, object]]:
+        return [
+            (f.name, f.attributes.get("due"), f.attributes.get("promised_to"))
+            for f in extract_facts(said, today=date(2026, 11, 18))
+            if f.type == "Commitment"
+        ]
+
+    assert due("I still owe Lens Rentals UK £95 by friday for the lens hire.") == [
+        ("Pay Lens Rentals UK £95", "2026-11-20", "Lens Rentals UK")
+    ]
+    assert due("we owe £300 to Dan for the van by the 12th.") == [
+        ("Pay Dan £300", "2026-12-12", "Dan")
+    ]
+    assert due("Also need to renew my passport before April 30.") == [
+        ("Renew my passport", "2027-04-30", None)
+    ]
+    assert due("Busy week. Have to finish the deck by Thursday.") == [
+        ("Finish the deck", "2026-11-19", None)
+    ]
+    assert due("I'm going to stop doing sourdough on mondays.") == []
+    assert due("Maya has a swimming lesson on Tuesdays.") == []
+    assert due("Must have been lovely by the sea on Sunday.") == []
+    # Found by review: "Thurs" is one Thursday; a figure of speech is no task.
+    assert due("I have to finish the quarterly report by Thurs") == [
+        ("Finish the quarterly report", "2026-11-19", None)
+    ]
+    assert due("Have to say the wedding on Saturday was beautiful.") == []
+    assert due("Btw Jen wants the slides by Friday.") == [
+        ("The slides for Jen", "2026-11-20", "Jen")
+    ]
+    assert due("Do I owe Dan £300 by Friday?") == []
+    # Who wants it: a name of two words, but not a word before the name.
+    assert due("Jump Zone wants the deposit by Friday.") == [
+        ("The deposit for Jump Zone", "2026-11-20", "Jump Zone")
+    ]
+    assert due("Marco's client Google wants the audit report by Friday.") == [
+        ("The audit report for Google", "2026-11-20", "Google")
+    ]
+    assert due("Then Daniel wants the deck by Friday.") == [
+        ("The deck for Daniel", "2026-11-20", "Daniel")
+    ]
+
+
 def test_a_version_number_does_not_end_a_decision_or_a_preference() -> None:
     # Found as a user: "We decided to keep Python 3.8 support" was kept as "Keep Python 3".
     from brainbridge.bridge.facts import extract_facts
@@ -236,6 +285,9 @@ def test_an_amount_says_a_number_and_a_switch_names_a_person() -> None:
         ("rent", "720 euros a month")
     ]
     assert people("I moved my therapist to Thursday.") == []
+    # Found as a user: a lesson moved to a day made the user live in "Mondays 7pm".
+    assert user_facts("Rita can't do Tuesdays now, we moved to Mondays 7pm") == []
+    assert [f.value for f in user_facts("We moved to Leeds in May")] == ["Leeds"]
     assert [(p.name, p.role) for p in people("My lovely wife Anna is here.")] == [("Anna", "wife")]
     assert [(p.name, p.role) for p in people("My best friend Jo lives here.")] == [
         ("Jo", "best friend")
@@ -461,3 +513,20 @@ def test_a_thing_promised_to_someone_named_by_their_role() -> None:
     said = "I promised my manager the Q4 slides by December 9."
     [owed] = extract_facts(said, today=today)
     assert (owed.name, owed.attributes["due"]) == ("The Q4 slides for my manager", "2026-12-09")
+
+
+def test_a_business_is_no_person() -> None:
+    # Found as users: "Jump Zone said 15 kids max" and "my main client is Lindqvist Legal"
+    # made people of a trampoline park and a law firm.
+    from brainbridge.bridge.profile import people
+
+    for said in (
+        "Booked Jump Zone for Maya's party, Jump Zone said 15 kids max.",
+        "my main client is Lindqvist Legal",
+        "our landlord is Acme Lettings",
+        "Lens Rentals said the lens is fine.",
+    ):
+        assert people(said) == [], said
+    assert [p.name for p in people("Helen Park said the deck is fine.")] == ["Helen Park"]
+    assert [p.name for p in people("Honestly Daniel said no.")] == ["Daniel"]
+    assert [p.name for p in people("Emily Daly said hi.")] == ["Emily Daly"]

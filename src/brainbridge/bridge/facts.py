@@ -7,7 +7,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from brainbridge.bridge.profile import CALENDAR_NAMES, ROLES, people, user_facts
+from brainbridge.bridge.profile import (
+    CALENDAR_NAMES,
+    NOT_SOMEONE,
+    ROLES,
+    people,
+    user_facts,
+)
 from brainbridge.when import DATE, DAY, resolve
 from brainbridge.words import (
     COUNTS,
@@ -30,10 +36,13 @@ _DUE = rf"(?:by|before|until|on|due)\s+(?P<due>{DAY})"
 _END = r"(?:[.!?](?=\s|$)|\n|$)"
 
 _PROMISE = (
-    rf"\b(?:i|we){PROMISE_ADVERB}(?:'ll| will| need to| have to| must| promised to| am going to|'m going to|"
-    r" are going to|'re going to| should| plan to| committed to|"
+    rf"(?:\b(?:i|we){PROMISE_ADVERB}(?:'ll| will| need to| have to| must| promised to| am going to|"
+    r"'m going to| are going to|'re going to| should| plan to| committed to|"
     # "I promised Priya (that) I would send ...", "I told Kevin I'd ..."
-    rf" (?:promised|told|assured) (?P<to>(?-i:[{UPPER}])\w+) (?:that )?(?:i|we)(?:'d| would|'ll| will))"
+    rf" (?:promised|told|assured) (?P<to>(?-i:[{UPPER}])\w+) (?:that )?(?:i|we)(?:'d| would|'ll| will))|"
+    # A note to self with no "I": "Also need to renew my passport before April 30."
+    r"(?:^|(?<=[.!?;]\s)|(?<=\n))(?:also\s+|still\s+|and\s+|so\s+)?"
+    rf"(?:need to|have to|gotta)(?=\s+{TASK_VERB}\b))"
 )
 COMMITMENT = re.compile(_PROMISE + r"\s+(?P<action>.{6,120}?)\s+" + _DUE, re.I)
 # "I promised Owen I'd cover the December 24 night shift": the task names its own day.
@@ -60,7 +69,11 @@ PROMISED_THING = re.compile(
 # "Daniel wants the first tin concept by November 20", "Lucia wants twelve illustrations,
 # due November 14": work someone expects of the user, by a day.
 WANTED = re.compile(
-    rf"\b(?!(?:I|We|He|She|They|It|You|Everyone|Nobody)\b)(?P<to>(?-i:[{UPPER}])[{LOWER}]+)\s+"
+    # ("Jump Zone wants the deposit by Friday": a name of two or three words.)
+    rf"(?-i:(?<![{UPPER}][{LOWER}] )(?<![{UPPER}][{LOWER}]{{2}} )(?<![{UPPER}][{LOWER}]{{3}} )"
+    rf"(?<![{UPPER}][{LOWER}]{{4}} )(?<![{UPPER}][{LOWER}]{{5}} )(?<![{UPPER}][{LOWER}]{{6}} ))"
+    rf"\b(?!(?:I|We|He|She|They|It|You|Everyone|Nobody)\b)"
+    rf"(?P<to>(?-i:[{UPPER}])[{LOWER}]+(?:\s+(?-i:[{UPPER}])[{LOWER}]+){{0,2}})\s+"
     r"(?:wants|needs|expects|asked for|is waiting for)\s+"
     rf"(?P<thing>(?:the|a|an|my|our|some|{COUNTS})\s.{{3,80}}?),?\s+" + _DUE,
     re.I,
@@ -113,6 +126,34 @@ APPOINTMENT = re.compile(
     r"[A-Z0-9])))"
     rf"(?:[^.!?\n]|(?!{FULL_STOP})\.){{0,50}}?\s"
     rf"(?:(?i:on|for)\s+)?(?P<due>(?i:{DAY}))",
+)
+# "I still owe Lens Rentals UK £95 by Friday", "we owe £300 to Dan for the van by the
+# 12th": money the user has to pay, to whom, by a day.
+_MONEY_OWED = r"(?:[£$€]\s?\d[\d,.]*k?|\d[\d,.]*k?\s*(?:pounds|quid|dollars|euros|bucks))"
+_CREDITOR = rf"(?:(?:my|our|the)\s+(?-i:[a-z]+)|(?-i:[{UPPER}])[\w&'’\-]*(?:\s+(?-i:[{UPPER}])[\w&'’\-]*){{0,3}})"
+_FOR_WHAT = r"(?:\s+for\s+[^.!?\n,;]{3,60}?)?"
+OWED = (
+    re.compile(
+        rf"\b(?:i|we){PROMISE_ADVERB}\s+owe\s+(?P<to>{_CREDITOR})\s+"
+        rf"(?P<thing>{_MONEY_OWED}{_FOR_WHAT}),?\s+" + _DUE,
+        re.I,
+    ),
+    re.compile(
+        rf"\b(?:i|we){PROMISE_ADVERB}\s+owe\s+(?P<thing>{_MONEY_OWED})\s+to\s+"
+        rf"(?P<to>{_CREDITOR})(?P<what>{_FOR_WHAT}),?\s+" + _DUE,
+        re.I,
+    ),
+)
+_DUE_IN = re.compile(r"\s" + _DUE, re.I)
+# "I'm going to stop baking on Mondays": every Monday is a habit, not a day a task is due.
+_HABITUAL = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days", re.I)  # "Thurs" is one
+# "still need to renew the register and order the new xray plates": an open task with no
+# day ("still" says it is one; "I need to think about it" is none).
+UNDATED_TASK = re.compile(
+    rf"(?:\b(?:i|we)\s+|(?:^|(?<=[.!?;,]\s)|(?<=\n)))(?:also\s+)?still\s+"
+    rf"(?:need to|have to|gotta|got to|must)\s+(?P<action>{TASK_VERB}\b[^.!?\n;]{{3,100}}?)"
+    r"(?=\s*(?:[.!?\n;]|$|,\s*(?:but|so|because|as)\b))",
+    re.I,
 )
 # "remind me to call the plumber by Friday": the user's own to-do.
 REMIND_TO = re.compile(r"\bremind me to\s+(?P<action>.{6,120}?)\s+" + _DUE, re.I)
@@ -235,11 +276,16 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
     today = today or date.today()
     text = message[:20_000]
     facts: list[Fact] = []
-    promises = list(COMMITMENT.finditer(text))
+
+    def dated(pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        """The matches of `pattern` due on one day ("on Mondays" is every Monday)."""
+        return [m for m in pattern.finditer(text) if not _HABITUAL.fullmatch(m.group("due"))]
+
+    promises = dated(COMMITMENT)
     taken = {m.start() for m in promises}
     promises += [
         m
-        for m in DATED_TASK.finditer(text)
+        for m in dated(DATED_TASK)
         if m.start() not in taken
         and not _asked(text, m)
         and (resolve_due(m.group("due"), today) or "") >= today.isoformat()
@@ -253,18 +299,20 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
                 facts.append(_commitment(name, f"promised {to} to {action}", m, today, to))
             else:
                 facts.append(_commitment(action, f"committed to {action}", m, today))
-    for m in PROMISED_THING.finditer(text):
+    for m in dated(PROMISED_THING):
         thing, to = _clip(m.group("thing")), m.group("to")
         # "my manager Raj Mehta": promised to Raj Mehta.
         whom = re.sub(r"^(?:my|our) (?:new )?[a-z]+ (?=[A-Z])", "", to)
         facts.append(_commitment(f"{thing} for {to}", f"promised {to} {thing}", m, today, whom))
-    for m in WANTED.finditer(text):
-        thing, to = _clip(m.group("thing")), m.group("to")
+    for m in dated(WANTED):
+        # "Jump Zone wants ...": a firm's whole name; "Btw Jen wants ...": Jen.
+        to = m.group("to") if NOT_SOMEONE.search(m.group("to")) else m.group("to").split()[-1]
+        thing = _clip(m.group("thing"))
         facts.append(_commitment(f"{thing} for {to}", f"owes {to} {thing}", m, today, to))
-    for m in (m for m in DUE_WORK.finditer(text) if not _asked(text, m)):
+    for m in (m for m in dated(DUE_WORK) if not _asked(text, m)):
         thing = _clip(m.group("thing"))
         facts.append(_commitment(thing, f"has the {thing} due", m, today))
-    for m in (m for m in APPOINTMENT.finditer(text) if not _asked(text, m)):
+    for m in (m for m in dated(APPOINTMENT) if not _asked(text, m)):
         role = m.group("role")
         who = m.group(1) or m.group("who") or (f"my {role.lower()}" if role else None)
         thing = _clip(m.group("thing"))
@@ -273,7 +321,24 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
         event = _commitment(name, said, m, today)
         event.attributes["kind"] = "appointment"
         facts.append(event)
-    for m in REMIND_TO.finditer(text):
+    for m in (m for pattern in OWED for m in dated(pattern) if not _asked(text, m)):
+        to, thing = m.group("to"), _clip(m.group("thing") + (m.groupdict().get("what") or ""))
+        whom = re.sub(r"^(?:my|our|the) ", "", to) if to[:1].islower() else to
+        amount = re.sub(r"\s+for\s.*$", "", thing)
+        facts.append(_commitment(f"pay {to} {amount}", f"owes {to} {thing}", m, today, whom))
+    for m in UNDATED_TASK.finditer(text):
+        if _asked(text, m) or _DUE_IN.search(m.group("action")):
+            continue  # a task with its day is kept above
+        for action in map(_clip, SECOND_TASK.split(m.group("action"))):
+            facts.append(
+                Fact(
+                    "Commitment",
+                    action[:1].upper() + action[1:],
+                    f"User still has to {action}.",
+                    {"owner": "user", "status": "open"},
+                )
+            )
+    for m in dated(REMIND_TO):
         action = _clip(m.group("action"))
         facts.append(_commitment(action, f"asked to be reminded to {action}", m, today))
     for pattern in (DECISION, DECISION_LETS):

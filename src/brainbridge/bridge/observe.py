@@ -212,6 +212,14 @@ SINGLE_ROLES = frozenset(
         "coach",
         "hairdresser",
         "optician",
+        # Found as users: "my tutor is Joana Lima now" left Rita the user's tutor too.
+        "tutor",
+        "midwife",
+        "treasurer",
+        "caseworker",
+        "social worker",
+        "health visitor",
+        "headteacher",
     }
 )
 

@@ -68,12 +68,21 @@ DIETS = (
     r"teetotal|sober|kosher|halal|diabetic|coeliac|celiac"
 )
 
+# Capitalised words that name a day, never a person ("switching dentists to Thursday").
+CALENDAR_NAMES = (
+    r"January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+)
 HOME = [
     re.compile(
         rf"\b(?i:i|we)(?:'ve| have)?\s+(?i:(?:now\s+)?(?:live|lived|living))\s+in\s+{_PLACE}"
     ),
     re.compile(rf"\b(?i:i'm|i am|we're|we are)\s+(?i:(?:now\s+)?based)\s+in\s+{_PLACE}"),
-    re.compile(rf"\b(?i:i|we)\s+(?i:(?:just\s+)?(?:moved|relocated))\s+to\s+{_PLACE}"),
+    # ...not a day or a month: "we moved to Mondays 7pm" moved a lesson.
+    re.compile(
+        rf"\b(?i:i|we)\s+(?i:(?:just\s+)?(?:moved|relocated))\s+to\s+"
+        rf"(?!(?:{CALENDAR_NAMES}|Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)s?\b){_PLACE}"
+    ),
 ]
 # Words a job title ends with, for "I'm a data engineer at Northwind" (without one, "I'm a
 # regular at Luigi's" would be a job).
@@ -260,11 +269,6 @@ ONE_OF_MY = re.compile(
 NAME_IS_ROLE = re.compile(
     rf"{_PERSON},?\s+(?:is|was|has been)\s+(?i:(my|our)\s+(?:new\s+|old\s+)?{_ROLE})\b"
 )
-# Capitalised words that name a day, never a person ("switching dentists to Thursday").
-CALENDAR_NAMES = (
-    r"January|February|March|April|May|June|July|August|September|October|November|December|"
-    r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
-)
 _THERE = r"(?:\s+(?i:there|here|(?:at|on|in)\s+[^,.;!?]{1,40}?|from\s+(?:\w+\s+)?\w+))?"
 ROLE_IS_NAME = re.compile(
     rf"\b(?i:(my|our)\s+(?:new\s+)?{_ROLE}){_THERE}\s+(?:is|will be)\s+(?:now\s+)?{_PERSON}"
@@ -280,10 +284,14 @@ _BARE_KIND = (
 _BARE_ROLES = (
     rf"{_TRADES}|broker|agent|conveyancer|doctor|gp|landlord|landlady|treasurer|contact|"
     r"advisor|adviser|financial advisor|financial adviser|caseworker|case worker|social worker|"
-    r"midwife|health visitor|childminder"
+    r"midwife|health visitor|childminder|tutor"
 )
 BARE_ROLE_IS_NAME = re.compile(
-    rf"(?:^|(?<=[.;!?\n])[ \t]*)()(?i:new\s+)?((?i:(?:(?:{_BARE_KIND})\s+)?(?:{_BARE_ROLES})))"
+    # ...at a sentence's start, or after one who left ("Alan retired, new vet is Sian";
+    # not "my sister moved to Leeds, new GP is Dr Khan").
+    rf"(?:^|(?<=[.;!?\n])[ \t]*|(?<=(?i:retired),)[ \t]*(?=(?i:new)\s)|"
+    rf"(?<=(?i:left),)[ \t]*(?=(?i:new)\s)|(?<=(?i:quit),)[ \t]*(?=(?i:new)\s))()(?i:new\s+)?"
+    rf"((?i:(?:(?:{_BARE_KIND})\s+)?(?:{_BARE_ROLES})))"
     rf"{_THERE}[ \t]+(?:is|will be)[ \t]+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
 )
 # Someone else's person: "Mia's pediatrician is Dr. Helen Cho", "Noah's swim coach is
@@ -313,10 +321,18 @@ SWITCHED_TO = re.compile(
     r"\b(?i:i|we|i'm|i am|we're|we are|i've|we've)\s+(?i:(?:just\s+)?(?:switching|switched|"
     rf"changing|changed))\s+(?i:({ROLES}))s\s+(?i:to)\s+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
 )
+# "Liam O'Connor is taking over as treasurer": the role's new holder.
+TAKES_OVER_AS = re.compile(
+    rf"{_PERSON}\s+(?i:(?:is|['’]s|will be)\s+taking|took|has taken|will take)\s+(?i:over)\s+"
+    rf"(?i:as)\s+(?i:our|my)\s+(?i:new\s+)?{_ROLE}\b"
+)
 # "Booked the photographer, Sam Ortiz, for 2,400 pounds", "we hired a new nanny, Rosa": one
 # the user took on (the name set off by a comma: "booked the plumber Friday" names nobody).
 HIRED_ROLE_NAME = re.compile(
-    r"\b(?i:(booked|hired|engaged|found|got|took on|signed|chose|picked|went with))\s+"
+    r"\b(?i:(booked|hired|engaged|found|got|took on|signed|chose|picked|went with|"
+    # "I'm switching to a new tutor, Joana Lima" (not "my sister switched to ...")
+    r"(?<=i'm )switching to|(?<=we're )switching to|(?<=i )switched to|(?<=we )switched to|"
+    r"(?<=i've )switched to|(?<=i'm )moving to|(?<=i )moved to|(?<=we )moved to))\s+"
     rf"(?i:the|a|an|our|my)\s+(?i:new\s+)?{_ROLE},\s+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
 )
 _AT = re.compile(r"\sat\s+(.+?)\s+(?:is|will be)\s", re.I)
@@ -358,13 +374,42 @@ _NEXT_SUBJECT = re.compile(
 )
 # Teams, products and places that own or handle things: "Platform Team owns the auth
 # service", "Apple Pay handles payments", "Real Madrid leads La Liga".
-_NOT_SOMEONE = re.compile(
+NOT_SOMEONE = re.compile(
     r"\b(?:Team|Teams|Support|Services?|Pay|Actions|Maps|Owner|Manager|Ops|Cloud|Web|Studio|"
     r"Code|Labs?|Inc|Ltd|LLC|Group|Department|Desk|Bot|AI|API|Engine|Platform|Office|Club|"
-    r"Council|Committee|Board|Bank|Airlines?|Air|Store|Shop|Agency|Partners|Capital)$|"
+    r"Council|Committee|Board|Bank|Airlines?|Air|Store|Shop|Agency|Partners|Capital|"
+    # ...and businesses and venues: "Jump Zone said 15 kids max", "Lens Rentals wants".
+    r"Zone|Cent(?:re|er)|Gym|Caf[eé]|Hotel|Inn|Pub|Bar|Restaurant|Kitchen|Bakery|Rentals?|"
+    r"Motors|Garage|Surgery|Clinic|Pharmacy|Arena|Stadium|Academy|School|College|University|"
+    r"Hospital|Insurance|Energy|Homes|Removals|Builders|Plumbing|Electrical|Travel|Tours|"
+    r"Lettings|Estates|Solicitors|Accountants|Dental|Vets|Nursery|Library|Museum|Theatre|"
+    r"Theater|Cinema|Market|Foods|Coffee|Pizza|Express|Mobile|Broadband|Fitness|Leisure|"
+    r"Sports|Books|Media|Press|Digital|Solutions|Systems|Consulting|Logistics|Transport|"
+    r"Taxis?|Hire|Salon|Barbers|Airport|Station|Ltd\.|Inc\.|Co\.?|Company|Legal|Law|"
+    r"Associates|Architects|Designs?|Studios|Interactive|Games|Software|Technologies|Tech|"
+    r"Healthcare|Vets|Motors|Lettings)$|"
     r"^(?:Platform|Customer|Product|Real|Storm|Google|Apple|Amazon|Microsoft|GitHub|Azure|"
     r"Slack|Notion|Jira|Stripe|Visual|Windows|Android|Meta|Facebook|Twitter|Team|The)\b"
 )
+
+
+# Words a sentence opens with before a name ("Honestly Daniel said no"); "Emily" and
+# "Kelly" end in -ly too.
+_OPENERS = frozenset(
+    """honestly apparently actually basically luckily finally obviously hopefully sadly
+    unfortunately fortunately literally seriously frankly clearly thankfully annoyingly
+    weirdly surprisingly naturally anyway anyhow also plus meanwhile today yesterday
+    tomorrow later earlier now update ok okay yes yeah well oh so then and but because when
+    if after before since while though although maybe perhaps still just even""".split()
+)
+
+
+def without_opener(name: str) -> str:
+    """A name without the word a sentence opened with: "Then Daniel", "Honestly Daniel"."""
+    words = name.split()
+    while len(words) > 1 and words[0].lower() in _OPENERS:
+        words = words[1:]
+    return " ".join(words)
 
 
 @dataclass(frozen=True)
@@ -520,6 +565,7 @@ def people(text: str) -> list[PersonFact]:
         (HIRED_ROLE_NAME, 3, 2, True),
         (ONE_OF_MY, 3, 2, True),
         (THE_ROLE_NAME, 2, 1, True),
+        (TAKES_OVER_AS, 1, 2, False),
     ):
         for m in pattern.finditer(text):
             if _asked(text, m.start()):
@@ -534,6 +580,8 @@ def people(text: str) -> list[PersonFact]:
             where = f" at {at.group(1)}" if at else ""
             if any((p.name, p.role) == (name, role.lower()) for p in out):
                 continue  # "Booked the photographer, Sam Ortiz, ...": hired, and named so
+            if NOT_SOMEONE.search(name):
+                continue  # "my main client is Lindqvist Legal": a firm, no one's name
             out.append(PersonFact(name, role.lower(), f"The user's {role_of(role)}{where}.{about}"))
     for pattern, owner_at, role_at, name_at, subject in (
         (THEIR_ROLE_IS_NAME, 1, 2, 3, True),
@@ -554,19 +602,19 @@ def people(text: str) -> list[PersonFact]:
     # "Our landlord Mr Gordon says ...": the landlord Gordon, not a second person.
     introduced = {form(p.name) for p in out}
     for m in REPORTER.finditer(text):
-        name = m.group(1) or m.group(2)
+        name = m.group(1) or without_opener(m.group(2))
         key = form(name)
         if key in introduced or name.split()[0] in ("The", "Our", "My", "We", "I"):
             continue
+        if NOT_SOMEONE.search(name):
+            continue  # a team, a product, a firm or a place says things too
         introduced.add(key)
         said = text[m.start() : m.end(1)] if m.group(1) else name  # "Dr. Patel"
         # "... owns the auth service, and Jonas Berg handles ...": up to the next subject.
         does = ""
-        if m.group("does") and not _NOT_SOMEONE.search(name):
+        if m.group("does"):
             tail = _CLAUSE_END.split(text[m.end() : m.end() + 400], maxsplit=1)[0]
             does = _NEXT_SUBJECT.split(tail)[0].strip(" ,")[:200]
-        elif m.group("does"):
-            continue
         if does:
             out.append(PersonFact(name, "", f"{said} {m.group('does')} {does}."))
         else:
