@@ -93,6 +93,9 @@ def test_no_change_is_told(said: str) -> None:
         "We got CI down to 22 minutes by splitting the integration tests.",
         "The build went from 40 to 22 minutes.",
         "My HbA1c came back at 7.1, down from 7.8.",
+        # ...in thousands (found as a user).
+        "Negotiated with Monzo, they went up to £66k base.",
+        "Rent is £1,250 now, up from £1.1k.",
         "I left my job at Contoso.",
         # Found by review: left in a month, not at a place; an offer declined.
         "I left the Berlin office in May.",
@@ -232,3 +235,19 @@ def test_a_move_to_a_place_is_a_relocation(said: str, moved: bool) -> None:
     from brainbridge.bridge.changes import _relocated
 
     assert _relocated(said) is moved
+
+
+def test_a_change_of_when_replaces_the_one_clause_that_says_when() -> None:
+    # Found by diffing persona brains: "Stan rang, he can't start till the 26th now"
+    # replaced "a chap called Stan Whitby" (the clause with his name), not his start.
+    earlier = (
+        "The roofer, a chap called Stan Whitby, came round about the leak over the back "
+        "bedroom. He quoted £1,450 for new flashing and some tiles, can start on the 19th of July"
+    )
+    assert changed_part(earlier, {"stan"}, of_when=True, by_name=True) == (
+        "can start on the 19th of July"
+    )
+    # ...only where a name alone is shared (found by review: "Kate moved the gym session to
+    # Tuesday" is of the gym, not of "Dentist on Monday at 3pm").
+    gym = "Dentist on Monday at 3pm, then the gym with Kate after work"
+    assert changed_part(gym, {"gym", "kate"}, of_when=True) == "the gym with Kate after work"

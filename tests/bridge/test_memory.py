@@ -162,6 +162,29 @@ async def test_an_unrelated_statement_retires_nothing(tmp_path: Path) -> None:
             "I will send you the dance studio photos when the studio opens.",
             "Thanks! I'll keep you posted on the dance studio photos.",
         ),
+        # Found as users: who reported a change is not what changed; ...
+        (
+            "Our chair is Margaret Ellis and the warehouse lead is Dev Patel.",
+            "hamper packing day is Dec 12, need 15 people. actually Margaret says make it 20",
+        ),
+        (
+            "Dr Priya Nair is our clinical director and Tom Baxter is head nurse.",
+            "cancel the staff training day on the 15th Nov, Priya says too many people off",
+        ),
+        (
+            "Kasia says Driftwood wants to push launch to April 14",
+            "Kasia moved to another studio, Driftwood gave me Owen Price as my new contact",
+        ),
+        # ... "actually" alone, with two common words shared, is a weak cue; ...
+        (
+            "planning to give birth at St Thomas' birth centre. my partner is Leo",
+            "added to birth plan: actually ok with an epidural if needed",
+        ),
+        # ... and two names shared are not the new contact the change is of.
+        (
+            "invoice #1042 to Harper & Cole for £2,400 went out today, 30 day terms",
+            "Harper & Cole: Dan's gone on mat leave, my new contact is Rachel Green",
+        ),
     ],
 )
 async def test_a_statement_that_changes_nothing_retires_nothing(
@@ -219,6 +242,69 @@ async def test_a_new_manager_ends_the_old_ones_role(tmp_path: Path) -> None:
     finally:
         await bridge.drain()
         await brain.close()
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "holder"),
+    [
+        # Found by review: someone else's new one, or a role in the news, is not the user's.
+        ("My midwife is Claire Dunn", "My sister switched to a new midwife, Anna Kowalski", "Claire Dunn"),
+        ("My GP is Dr Shah at Elm Street", "My sister moved to Leeds, new GP is Dr Khan", "Shah"),
+        ("My manager is Sarah Cole", "Mourinho took over as manager at Spurs in the summer", "Sarah Cole"),
+    ],
+)  # fmt: skip
+async def test_someone_elses_new_one_ends_no_role_of_the_users(
+    tmp_path: Path, first: str, then: str, holder: str
+) -> None:
+    brain, bridge = await _told(tmp_path, [("2026-10-12", first), ("2026-11-22", then)])
+    try:
+        kept = await brain.get_entity("Person", holder)
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert kept is not None and kept.attributes.get("role"), kept
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "old", "new", "role"),
+    [
+        # Found as users: each left the old one the user's too, or named no new one.
+        ("my tutor is Rita Sousa", "my tutor is Joana Lima now", "Rita Sousa", "Joana Lima", "tutor"),
+        (
+            "My tutor is Rita Sousa, we do lessons on iTalki",
+            "Rita's going back to Porto so I'm switching to a new tutor, Joana Lima",
+            "Rita Sousa",
+            "Joana Lima",
+            "tutor",
+        ),
+        (
+            "Vet is Alan Pryce at Borderland Farm Vets",
+            "Alan retired, new vet is Sian Rees",
+            "Alan Pryce",
+            "Sian Rees",
+            "vet",
+        ),
+        (
+            "treasurer is Graham Holt, he handles the entry fees",
+            "Liam O'Connor is taking over as our treasurer from January",
+            "Graham Holt",
+            "Liam O'Connor",
+            "treasurer",
+        ),
+    ],
+)  # fmt: skip
+async def test_a_new_holder_of_a_role_ends_the_old_ones(
+    tmp_path: Path, first: str, then: str, old: str, new: str, role: str
+) -> None:
+    brain, bridge = await _told(tmp_path, [("2026-10-12", first), ("2026-11-22", then)])
+    try:
+        was = await brain.get_entity("Person", old)
+        now = await brain.get_entity("Person", new)
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert was is not None and was.attributes.get("former_role") == role, was
+    assert now is not None and now.attributes.get("role") == role, now
 
 
 async def test_people_are_resolved_by_any_form_of_their_name(tmp_path: Path) -> None:
@@ -445,3 +531,242 @@ async def test_a_change_told_by_pronoun_or_a_correction_retires_what_was_just_sa
     # A correction of what was just said replaces it too.
     assert physio is not None and physio.attributes.get("superseded_by") == "s4:ex:7"
     assert running is not None and not running.attributes.get("superseded_by")
+
+
+async def test_a_start_put_off_to_a_day_retires_when_it_was_not_who_they_are(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "Stan rang, he can't start till the 26th now" left "starting on the
+    # 19th" current: a name and a pronoun, and "till" taken for what changed.
+    brain = await Brain.open(tmp_path / "brain", embedder=None)
+    bridge = Bridge(brain)
+    said = [
+        ("s1", "2026-11-10", "Stan Whitby is our roofer, he did the Hendersons' roof too."),
+        ("s2", "2026-11-21", "Stan Whitby the roofer is starting on the 19th."),
+        ("s3", "2026-11-25", "Stan rang, he can't start till the 26th now."),
+    ]
+    try:
+        for session, day, user in said:
+            await bridge.observe_now(session, 1, user, "Noted.", today=date.fromisoformat(day))
+        roofer = await brain.get_entity(CHAT_EXCHANGE, "s1:ex:1")
+        start = await brain.get_entity(CHAT_EXCHANGE, "s2:ex:1")
+        asked = await bridge.enrich("When does the roofer start?", None)
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert start is not None and start.attributes.get("superseded_by") == "s3:ex:1"
+    assert roofer is not None and not roofer.attributes.get("superseded_by")
+    assert "till the 26th" in (asked.block or "").split("\n- ")[1], asked.block
+
+
+async def test_a_dose_changed_by_the_doctor_keeps_the_drug_and_the_doctor(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "Dr Shah upped the amlodipine to 10mg" retired "My GP is Dr Shah"
+    # ("Dr" and "Shah" counted as two shared words), left the dose current, and a first
+    # fix made the medication "10mg".
+    brain = await Brain.open(tmp_path / "brain", embedder=None)
+    bridge = Bridge(brain)
+    said = [
+        ("s1", "2026-11-02", "I take amlodipine 5mg every morning for my blood pressure."),
+        ("s1", "2026-11-02", "My GP is Dr Shah at the Elm Street surgery."),
+        ("s2", "2026-11-20", "Dr Shah upped the amlodipine to 10mg."),
+    ]
+    try:
+        for n, (session, day, user) in enumerate(said, start=1):
+            await bridge.observe_now(session, n, user, "Noted.", today=date.fromisoformat(day))
+        dose = await brain.get_entity(CHAT_EXCHANGE, "s1:ex:1")
+        gp = await brain.get_entity(CHAT_EXCHANGE, "s1:ex:2")
+        now = await brain.get_entity("Fact", "User's medication: amlodipine 10mg every morning")
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert dose is not None and dose.attributes.get("superseded_by") == "s2:ex:3"
+    assert gp is not None and not gp.attributes.get("superseded_by")
+    assert now is not None and "before: amlodipine 5mg every morning" in now.description
+
+
+async def test_a_printed_task_is_done_and_a_task_put_off_stays_open(tmp_path: Path) -> None:
+    # Found as users: "printed the pairing cards today" left the task open, and "Jonas said
+    # the invoice can wait, send it by the 12th instead" dropped the promise.
+    brain, bridge = await _told(
+        tmp_path,
+        [
+            ("2026-11-10", "I need to print the pairing cards by December 4"),
+            ("2026-11-10", "I need to send the invoice to Jonas by December 4"),
+            ("2026-11-20", "printed the pairing cards today"),
+            ("2026-11-20", "Jonas said the invoice can wait, send it by the 12th instead"),
+        ],
+    )
+    try:
+        cards = await brain.get_entity("Commitment", "Print the pairing cards")
+        invoice = await brain.get_entity("Commitment", "Send the invoice to Jonas")
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert cards is not None and cards.attributes["status"] == "done"
+    assert invoice is not None and invoice.attributes["status"] == "open"
+    assert invoice.attributes["due"] == "2026-12-12"
+
+
+async def test_a_deed_keeps_a_task_however_it_was_said(tmp_path: Path) -> None:
+    # Found by review of the deeds that end something: a task said without "I" ("Need to
+    # send ...", "jen wants the q3 deck by friday") is kept by its deed, and "the updated
+    # deck" is an adjective, not a deed that made the task a completion.
+    brain, bridge = await _told(
+        tmp_path,
+        [
+            (
+                "2026-11-04",
+                "Need to send the updated deck and the data room link to Hannah by May 14",
+            ),
+            ("2026-11-05", "jen (my boss) wants the q3 deck by friday"),
+            ("2026-11-18", "deck and data room sent to Hannah"),
+            ("2026-11-18", "sent jen the q3 deck, she loved it"),
+        ],
+    )
+    try:
+        hannah = await brain.get_entity(CHAT_EXCHANGE, "sess-000:ex:1")
+        task = await brain.get_entity(
+            "Commitment", "Send the updated deck and the data room link to Hannah"
+        )
+        jen = await brain.get_entity(CHAT_EXCHANGE, "sess-0002-x:ex:1")
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert hannah is not None and hannah.attributes.get("superseded_by")
+    assert task is not None and task.attributes["status"] == "done"
+    assert jen is not None and jen.attributes.get("superseded_by")
+
+
+async def test_tasks_still_to_do_are_listed_and_one_done_leaves_the_other(
+    tmp_path: Path,
+) -> None:
+    # Found as users: "still need to ..." with no day was never a task, so "What's still on
+    # my to-do list?" passed through; and one of two tasks done marked both done.
+    brain, bridge = await _told(
+        tmp_path,
+        [
+            (
+                "2026-11-19",
+                "still need to renew the controlled drugs register and order the new xray plates",
+            ),
+            ("2026-11-25", "ordered the new xray plates today"),
+        ],
+    )
+    try:
+        renew = await brain.get_entity("Commitment", "Renew the controlled drugs register")
+        order = await brain.get_entity("Commitment", "Order the new xray plates")
+        todo = await bridge.enrich("What's still on my to-do list?", None)
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert renew is not None and renew.attributes["status"] == "open"
+    assert order is not None and order.attributes["status"] == "done"
+    assert todo.judgment is Judgment.ENRICH and "controlled drugs register" in todo.block
+    assert "xray plates" not in todo.block.split("\n")[2], todo.block
+
+
+async def test_an_amount_changed_replaces_the_amount_and_a_fixed_bug_ends(tmp_path: Path) -> None:
+    # Found by diffing persona brains: "Harrow went up to 165k" replaced "biggest opp is
+    # Harrow Logistics" and "Harrow slipped, close date is now March 20", not the 140k;
+    # "fixed the autosave bug" and "delivered the contract batch" ended nothing.
+    brain, bridge = await _told(
+        tmp_path,
+        [
+            ("2026-01-06", "biggest opp is Harrow Logistics, 140k, champion is Nadia Brooks"),
+            ("2026-02-02", "Harrow slipped, close date is now March 20, they need board sign off"),
+            ("2026-02-10", "Harrow went up to 165k, they added the EU warehouses"),
+            ("2026-02-11", "big bug: the save file corrupts if you quit during autosave"),
+            ("2026-02-12", "fixed the autosave bug today"),
+        ],
+    )
+    try:
+        opp = await brain.get_entity(CHAT_EXCHANGE, "sess-000:ex:1")
+        slipped = await brain.get_entity(CHAT_EXCHANGE, "sess-0002-x:ex:1")
+        bug = await brain.get_entity(CHAT_EXCHANGE, "sess-0004-x:ex:1")
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert opp is not None and opp.attributes.get("superseded_part") == "140k", opp.attributes
+    assert slipped is not None and slipped.attributes.get("superseded_by") is None
+    assert bug is not None and bug.attributes.get("superseded_by") == "sess-0005-x:ex:1"
+
+
+async def test_a_new_contact_replaces_the_one_the_change_names(tmp_path: Path) -> None:
+    # Found as a user: "Harper & Cole: Dan's gone ..., my new contact is Rachel Green"
+    # replaced "Lumen's contact is Mia Torres", the first clause to say "contact".
+    brain, bridge = await _told(
+        tmp_path,
+        [
+            (
+                "2026-10-05",
+                "Lumen's contact is Mia Torres, she's the owner. Harper & Cole I deal with "
+                "their office manager Dan Whitfield",
+            ),
+            (
+                "2026-10-24",
+                "Harper & Cole: Dan's gone on mat leave, my new contact is Rachel Green",
+            ),
+        ],
+    )
+    try:
+        said = await brain.get_entity(CHAT_EXCHANGE, "sess-000:ex:1")
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert said is not None
+    assert said.attributes.get("superseded_part") == (
+        "Harper & Cole I deal with their office manager Dan Whitfield"
+    )
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later"),
+    [
+        # Found by review: a correction opened by "actually" or "turns out" ...
+        ("My blood type is O negative", "Actually my blood type is A positive"),
+        ("The kids finish school on the 19th", "Turns out the kids finish school on the 17th"),
+        # ... one who says they can't make it ...
+        ("Dave the plumber is coming on Tuesday", "Dave says he can't make Tuesday, coming Thursday instead"),
+        # ... a start moved by "is starting on" ...
+        ("Stan the roofer can start on the 19th", "Stan is starting on the 26th now"),
+        # ... and a deed that ends what was pending.
+        ("My tax return for 2025 is still outstanding", "Filed my tax return last night"),
+        ("Got the council tax bill for £180 today", "Paid the council tax bill"),
+        ("Mum has MS and takes Tysabri", "Mum's MS meds changed to Ocrevus"),
+    ],
+)  # fmt: skip
+async def test_a_change_still_replaces_what_it_changes(
+    tmp_path: Path, earlier: str, later: str
+) -> None:
+    brain, bridge = await _told(tmp_path, [("2026-03-01", earlier), ("2026-04-02", later)])
+    try:
+        old = await brain.get_entity(CHAT_EXCHANGE, "sess-000:ex:1")
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert old is not None and old.attributes.get("superseded_by"), later
+
+
+async def test_an_entry_sent_off_ends_the_entry_not_the_exam(tmp_path: Path) -> None:
+    # Found as a user: "sent off Ellie's IGCSE entry form" marked the exam itself replaced.
+    brain, bridge = await _told(
+        tmp_path,
+        [
+            (
+                "2026-10-04",
+                "Ellie is sitting her IGCSE Biology early, the exam is 12 May next year. "
+                "Entry deadline is 20 November!!",
+            ),
+            ("2026-11-15", "sent off Ellie's IGCSE entry form today, paid the £180 fee"),
+        ],
+    )
+    try:
+        old = await brain.get_entity(CHAT_EXCHANGE, "sess-000:ex:1")
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert old is not None and old.attributes.get("superseded_part") == (
+        "Entry deadline is 20 November!!"
+    )

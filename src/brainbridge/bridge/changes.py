@@ -46,10 +46,17 @@ _IRREGULAR = "left sold quit cut upped"  # past forms _inflected cannot make
 _DONE = """sent finished completed submitted delivered handed paid signed wrapped filed booked
     returned shipped posted settled ordered bought purchased renewed registered invoiced
     billed reviewed emailed fixed merged published uploaded reordered rebooked resubmitted
-    scheduled arranged called rang phoned texted messaged contacted collected"""
+    scheduled arranged called rang phoned texted messaged contacted collected printed
+    repaired solved resolved"""
 _DONE_WORDS = "|".join(_DONE.split())
 # Irregular past forms of those, to their verb ("sent" the report one said they'd "send").
-_DONE_BASE = {"sent": "send", "paid": "pay", "bought": "buy", "chose": "choose", "rang": "call"}
+_DONE_BASE = {
+    "sent": "send",
+    "paid": "pay",
+    "bought": "buy",
+    "chose": "choose",
+    "rang": "call",
+}
 # "called the bank", "rang the GP": a call made by the user ("a plumber called Stuart",
 # "the phone rang", "Sarah called the bank" are none of theirs).
 _CALLED = frozenset("called rang phoned texted messaged contacted".split())
@@ -125,10 +132,10 @@ CHANGE = re.compile(
     # that changed ("I went up to the roof" is none).
     # (in the past: "it gets up to 35 degrees" and "brings up to 2 kids" are limits).
     r"(?:got|brought|went|came)\s+(?:[\w'’&-]+\s+){0,3}?"
-    r"(?:down|up)\s+to\s+(?:about\s+|around\s+|just\s+)?[£$€]?\d+|"
+    r"(?:down|up)\s+to\s+(?:about\s+|around\s+|just\s+)?[£$€]?\d[\d.,]*(?:k|m|bn)?|"
     # "My HbA1c came back at 7.1, down from 7.8" ("3 doors down from 42" is a place).
     r"(?:,\s*|\b(?:is|was|are|were|now|it's|that's)\s+)(?:down|up)\s+from\s+"
-    r"(?:about\s+|around\s+)?[£$€]?\d+|"
+    r"(?:about\s+|around\s+)?[£$€]?\d[\d.,]*(?:k|m|bn)?|"
     # ...with what it counts: "went from 2 to 4 today" may be a meeting's hours.
     r"(?:went|dropped|fell|rose|grew|jumped|climbed|came down|went up|went down)\s+from\s+"
     r"(?:about\s+|around\s+)?[£$€]?\d[\d.,]*\s*(?:[a-z%]+\s+)?to\s+(?:about\s+|around\s+)?"
@@ -161,7 +168,7 @@ _CUE_WORDS = frozenset(
     wrapped filed booked returned shipped posted ordered bought purchased renewed registered
     invoiced billed asked said told emailed texted agreed
     wants wanted big news good bad finally got get gets was were been has have had just push
-    officially starting beginning effective shifted shifting swap swapped swapping""".split()
+    officially starting beginning effective shifted shifting swap swapped swapping till""".split()
 )
 _NAME_LIKE = re.compile(r"\b[A-Z][\w&'’\-]*[A-Za-z0-9]")
 # A date says when, not what: "the 30th", "in March", "on Thursdays" make no shared topic.
@@ -172,6 +179,9 @@ _DATE_WORD = re.compile(r"\d+(?:st|nd|rd|th)")
 _VAGUE = frozenset("lot lots everything something anything nothing stuff much mine ours".split())
 # How often says no topic: "twice a day" is shared by two medicines, not one.
 _HOW_OFTEN = frozenset("once twice thrice daily weekly monthly nightly hourly fortnightly".split())
+# A title is part of a name: "Dr Shah upped the amlodipine" shares one word with "My GP is
+# Dr Shah", not two.
+_TITLES = frozenset("dr mr mrs prof sir dame".split())  # not "MS", the illness
 
 
 def _no_topic(word: str) -> bool:
@@ -180,6 +190,7 @@ def _no_topic(word: str) -> bool:
         low in _CUE_WORDS
         or low in _VAGUE
         or low in _HOW_OFTEN
+        or low in _TITLES
         or low in FILLER
         or low.endswith("s")
         and low[:-1] in FILLER  # "weeks" as "week"
@@ -242,25 +253,54 @@ _CLAUSE_END = re.compile(
 )
 
 
-def changed_part(text: str, words: set[str], of_when: bool = False, done: bool = False) -> str:
+def changed_part(
+    text: str,
+    words: set[str],
+    of_when: bool = False,
+    done: bool = False,
+    of_amount: bool = False,
+    by_name: bool = False,
+    named: frozenset[str] = frozenset(),
+) -> str:
     """The clauses of `text` that speak of `words` (a change's topic), when others speak
     of something else; "" when the change touches all of it. A change of when
     (`of_when`) replaces the clause that says when: of those, the one that speaks of
     `words`, or else the one right after them ("Baker & Sons quoted 14k and they can start
     on March 3", then "Baker & Sons pushed the start to March 10": the start)."""
     split = _CLAUSE_END.split(text)
-    if PROMISE.search(text):  # "I need to book a van and tell the landlord": two tasks
+    if PROMISE.search(text) or _TASK.search(text):  # "need to book a van and tell ...": two
         split = [task for c in split for task in SECOND_TASK.split(c)]
     clauses = [c.strip(" ,;:") for c in split if c.strip(" ,;:")]
     about = [topic(c) for c in clauses]
     changed = [c for c, t in zip(clauses, about, strict=True) if t & words]
+    # ...or, where the change names whose it is (`named`), the clause that speaks of most of
+    # those and the change's words, if one does ("Harper & Cole: Dan's gone ..., my new
+    # contact is Rachel Green": "Harper & Cole I deal with ... Dan Whitfield", not "Lumen's
+    # contact is Mia Torres").
+    moved = False
+    if named:
+        held = [len(t & (words | named)) for t in about]
+        top = max(held, default=0)
+        best = [c for c, n in zip(clauses, held, strict=True) if n == top]
+        if top >= 2 and len(best) == 1 and best != changed:
+            changed, moved = best, True
     if of_when and changed and not any(_SAYS_WHEN.search(c) for c in changed):
         after = [
             clauses[i + 1]
             for i, t in enumerate(about[:-1])
             if t & words and not about[i + 1] & words and _SAYS_WHEN.search(clauses[i + 1])
         ]
-        changed = after or changed
+        # ...or, where only a name is shared, the one clause that says when at all ("The
+        # roofer, a chap called Stan Whitby, came round ... can start on the 19th of July",
+        # then "Stan can't start till the 26th now": the start, not the chap).
+        timed = [c for c in clauses if _SAYS_WHEN.search(c)]
+        changed = after or (timed if by_name and len(timed) == 1 else changed)
+    if of_amount and changed and not any(_SAYS_AMOUNT.search(c) for c in changed):
+        # "Harrow went up to 165k": the one clause that says an amount ("140k"), and a
+        # clause of when that changed before stays marked.
+        amounts = [c for c in clauses if _SAYS_AMOUNT.search(c)]
+        if len(amounts) == 1:
+            changed = amounts + [c for c in changed if _SAYS_WHEN.search(c)]
     if done:
         # A deed keeps the task it did: "Emailed the v1 customers" ends "need to email
         # customers by Dec 1", not "We're deprecating the v1 API on January 31".
@@ -269,7 +309,7 @@ def changed_part(text: str, words: set[str], of_when: bool = False, done: bool =
     stays = [
         c
         for c, t in zip(clauses, about, strict=True)
-        if t and (c not in changed if done else not t & words)
+        if t and (c not in changed if done or moved else not t & words)
     ]
     if not changed or all(c.endswith("?") for c in stays):
         return ""
@@ -537,7 +577,13 @@ def _done_here(sentence: str, m: re.Match[str]) -> bool:
         or (before.rstrip().endswith(",") and _NAMED.match(sentence, m.end()))
     ):
         return False
-    return not any(p.search(before) for p in (_NEGATED, _BACKGROUND, _KEEP_POSTED, _NOT_YET))
+    return not any(
+        p.search(before) for p in (_NEGATED, _BACKGROUND, _KEEP_POSTED, _NOT_YET, _DETERMINED)
+    )
+
+
+# "the updated deck", "a printed copy", "my packed lunch": an adjective, no deed.
+_DETERMINED = re.compile(r"\b(?:the|an?|my|our|your|his|her|their)\s+$", re.I)
 
 
 def kind_of(message: str) -> str | None:
@@ -639,9 +685,18 @@ def _find_retired(
     }
     if kind == "completion":
         words |= deeds
+    # "Margaret says make it 20": who reported a change is not what it changed (but "Jonas
+    # said the invoice can wait" changes a promise to send Jonas the invoice).
+    heard_from = _reporters(message)
     # "Booked the van with Lothian Vans": "van", said in lower case too, is no name here.
     common = {stem(w) for w in re.findall(r"\b[a-z][\w'’\-]*", message)}
     names = (anchors(message) & words) - common
+    # "added to birth plan: actually ok with an epidural": where a hedge is the only cue, the
+    # change is what follows it ("Actually my blood type is A positive").
+    cues = list(CHANGE.finditer(message)) if kind == "change" else []
+    if cues and all(c.group().lower() in _HEDGES for c in cues):
+        words = topic(message[cues[0].end() :])
+        names &= words
     if not words:
         return []
     subject = _subject(message) if kind == "change" else set()
@@ -656,6 +711,9 @@ def _find_retired(
         else set()
     )
     of_when = kind == "change" and _TO_WHEN.search(message) is not None
+    # "Harrow went up to 165k" changed an amount: what said none ("Harrow slipped, close
+    # date is now March 20") holds.
+    of_amount = kind == "change" and not of_when and _TO_AMOUNT.search(message) is not None
     relocated = kind == "change" and _relocated(message)
     only_when = of_when and (_ONLY_WHEN.search(message) is not None or _moved_only_in_time(message))
     activity = _stopped_activity(message) if kind == "change" else set()
@@ -665,7 +723,10 @@ def _find_retired(
     )
     # "Kwame is leaving Brightline": a name shared is enough only where Kwame is spoken of
     # too ("I just joined Brightline" holds on).
+    # ...but "Dr Shah upped the amlodipine to 10mg" changed the amlodipine wherever it was
+    # spoken of: who made a change to a thing named after the verb need not be.
     agent = _agent(message) - subject if kind == "change" else set()
+    made_to = kind == "change" and bool(_CUT_TO.search(message) or _OBJECT.search(message))
     # The statement's most distinctive words find what it changes; common ones only cost
     # (BM25 over 200k exchanges: 10 ms with them, a fraction without).
     terms = query_terms(" ".join(w for w in keywords(message) if w.lower() not in _CUE_WORDS))
@@ -694,7 +755,7 @@ def _find_retired(
         if str(ent.attributes.get("date") or ent.created_at[:10]) > when:
             continue
         text = said(ent)
-        about = topic(text)
+        about = topic(text) - _reporters(text)
         if not activity <= about:
             continue  # it stopped doing something this statement does not speak of
         if instead and not instead & about:
@@ -705,7 +766,9 @@ def _find_retired(
             continue  # "Maya moved to Leeds" leaves "Lily's best friend is Maya"
         if only_when and not _SAYS_WHEN.search(text):
             continue  # it replaces what said when ("we're renovating the kitchen" holds)
-        shared = words & about
+        if of_amount and not _SAYS_AMOUNT.search(text):
+            continue
+        shared = words & about - (set() if PROMISE.search(text) else heard_from)
         said_stems = {stem(w) for w in query_terms(text)}
         # "Cancelled the gym membership" keeps "I need to cancel the gym membership": the
         # change is the promise's verb.
@@ -728,11 +791,16 @@ def _find_retired(
             and not (subject and not subject & about)
             and agent <= about
         )
-        if not (len(shared) >= MIN_SHARED or named):
+        # "Harper & Cole: my new contact is Rachel Green" is of the contact, not of the
+        # invoice to Harper & Cole: two names shared, and the subject not.
+        enough = len(shared) >= MIN_SHARED and not (
+            subject and not subject & about and shared <= names
+        )
+        if not (enough or named):
             if (
                 subject
                 and subject <= about
-                and agent <= about
+                and (agent <= about or made_to)
                 and not (of_when and not _SAYS_WHEN.search(text))
             ):
                 by_subject.append(ent)
@@ -760,7 +828,19 @@ def _find_retired(
         # the 10k instead of the half": the half, not "my coach is Rui").
         of = subject if subject & about else (shared - names) or shared
         found.append(
-            Retired(ent, why, _part(ent, of, of_when, kind == "completion" or why == "completed"))
+            Retired(
+                ent,
+                why,
+                _part(
+                    ent,
+                    of,
+                    of_when,
+                    kind == "completion" or why == "completed",
+                    of_amount,
+                    of <= names,
+                    frozenset(shared & names) if subject & about else frozenset(),
+                ),
+            )
         )
     if (m := _SWITCHED_ROLE.search(message)) is not None:
         # "I'm switching dentists to Dr. Romero": of what said who the dentist is, not of
@@ -770,23 +850,31 @@ def _find_retired(
     if by_subject and not found:
         # "The offsite got moved to ...": the latest statement about the offsite, only.
         last = max(by_subject, key=_recency)
-        found = [Retired(last, "changed", _part(last, subject or words, of_when))]
+        found = [Retired(last, "changed", _part(last, subject or words, of_when, False, of_amount))]
     return found
 
 
-def _part(ent: Entity, words: set[str], of_when: bool = False, done: bool = False) -> str:
+def _part(
+    ent: Entity,
+    words: set[str],
+    of_when: bool = False,
+    done: bool = False,
+    of_amount: bool = False,
+    by_name: bool = False,
+    named: frozenset[str] = frozenset(),
+) -> str:
     """What of `ent` a change of `words` replaces (or a deed does), with what an earlier
     change replaced."""
     if ent.type != CHAT_EXCHANGE:
         return ""
     earlier = str(ent.attributes.get("superseded_part") or "")
-    return changed_part(said(ent), words | topic(earlier), of_when, done)
+    return changed_part(said(ent), words | topic(earlier), of_when, done, of_amount, by_name, named)
 
 
 # A clause that holds a task: "need to email customers by Dec 1", "I'll send it Friday".
 _TASK = re.compile(
     r"\b(?:need to|needs to|have to|has to|must|promised|will|'ll|going to|should|plan to|"
-    r"remind me to|due)\b",
+    r"remind me to|due|deadline)\b",
     re.I,
 )
 
@@ -804,7 +892,12 @@ _TO_WHEN = re.compile(
 # "Falcon is back on, we restart on Monday" more than a day).
 _ONLY_WHEN = re.compile(
     rf"\binstead\s+of\s+(?:the\s+)?(?:{DAY}|{TIME})|\b(?:reschedul|postpon|delay)|"
-    r"\bpush(?:ed)?\s+back|\bbrought\s+forward",
+    r"\bpush(?:ed)?\s+back|\bbrought\s+forward|"
+    # "Stan can't start till the 26th now": put off to a day; "Stan is starting on the 26th"
+    # (what never said when, "Stan is our roofer", holds).
+    rf"\b(?:is|are|am|['’]s|['’]re|['’]m)\s+starting\s+(?:on\s+)?(?:the\s+)?(?:{DAY})|"
+    rf"\b(?:can['’]?t|cannot|won['’]t|not)\s+(?:[\w'’]+\s+){{0,3}}?(?:until|till)\s+"
+    rf"(?:the\s+)?(?:{DAY}|{TIME})",
     re.I,
 )
 # "Noah's swimming moved to Thursdays": moved to a day or a time, and to nothing else
@@ -847,6 +940,19 @@ def _moved_only_in_time(message: str) -> bool:
     return bool(targets) and all(_WHEN_AT.match(t) for t in targets)
 
 
+# A change to an amount ("went up to 165k", "upped it to £450", "to 10mg"), and how one is
+# said ("140k", "£2,400", "5mg"; not a date's "27").
+_UNIT = (
+    r"(?:k|m|bn|mg|mcg|ml|kg|g|%|pounds?|quid|dollars?|euros?|bucks|eur|gbp|usd|percent|"
+    r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|people|guests|"
+    r"users|customers|students|kids|words|pages|miles|km|lbs?|stone)"
+)
+_TO_AMOUNT = re.compile(
+    rf"\b(?:up|down)\s+to\s+(?:about\s+|around\s+)?[£$€]?\d|\bto\s+[£$€]\d|"
+    rf"\bto\s+\d[\d.,]*\s*{_UNIT}(?!\w)",
+    re.I,
+)
+_SAYS_AMOUNT = re.compile(rf"[£$€]\s?\d|\b\d[\d.,]*\s*{_UNIT}(?!\w)", re.I)
 _SAYS_WHEN = re.compile(
     rf"\b(?:{DAY}|{TIME}|morning|afternoon|evening|weekend|week|month|year|at \d{{1,2}})\b",
     re.I,
@@ -924,7 +1030,10 @@ _PERSON_MOVED = re.compile(
     re.I,
 )
 # "Rui cut the plan to 30 km a week": cut to an amount.
-_CUT_TO = re.compile(r"\bcut\s+((?:[\w'’\-]+\s+){1,3}?)(?:to|by|down\s+to)\s+\d", re.I)
+# ("Dr Shah upped the amlodipine to 10mg", "upped her commitment to 150k": upped too.)
+_CUT_TO = re.compile(
+    r"\b(?:cut|upped)\s+((?:[\w'’\-]+\s+){1,3}?)(?:to|by|down\s+to|up\s+to)\s+[£$€]?\d", re.I
+)
 _FROM_NOW_ON = re.compile(
     r"\b(?:from now on|going forward|from today|as of (?:today|now))\s*,?\s+"
     r"((?:[\w'’\-]+\s+){1,3}?)(?:is|are|will|moves?|happens?|takes?)\b",
@@ -941,6 +1050,8 @@ _VERB = re.compile(r"\s(?:is|are|was|were|will|has|have|had|got|gets|get|goes|go
 
 
 _ADVERBS = frozenset({"actually", "instead", "turns out"})
+# ...of which these say nothing of what changed ("planting on April 18 instead" does).
+_HEDGES = frozenset({"actually", "turns out"})
 _PRONOUN = re.compile(r"(?:i|we|you|he|she|they|it)(?:['’][a-z]+)?", re.I)
 
 
@@ -953,6 +1064,19 @@ def _head(message: str) -> str:
     return _VERB.sub("", re.split(r"[.;!?,:]", message[: m.start()])[-1])
 
 
+# Someone who told of a change: "Margaret says make it 20", "Priya said too many are off".
+_REPORTER = re.compile(
+    r"\b([A-Z][\w'’\-]+)\s+(?:says|said|thinks|reckons|mentioned|suggested|tells\s+me|"
+    # ...unless they speak of themselves: "Dave says he can't make Tuesday".
+    r"told\s+me)\b(?!\s+(?:that\s+)?(?:he|she|they|i)\b)"
+)
+
+
+def _reporters(text: str) -> set[str]:
+    """Stems of the names that report something in `text` ("Margaret says ...")."""
+    return {stem(m.group(1).lower()) for m in _REPORTER.finditer(text)}
+
+
 def _agent(message: str) -> set[str]:
     """Who made a change, when a name comes right before its verb ("Kwame is leaving
     Brightline", "Sofia said Kwame is leaving", "Rui cut the plan"): that name."""
@@ -962,10 +1086,15 @@ def _agent(message: str) -> set[str]:
     return anchors(words[-1]) if _NAME_LIKE.fullmatch(words[-1]) else set()
 
 
-def _subject(message: str) -> set[str]:
-    """What a change statement is about: "moved the standup to ...", "from now on the
-    standup is ...", "The offsite (got) moved", "standup is on Thursdays now"."""
+# "my new contact is Rachel Green": of the contact.
+_NEW_ONE = re.compile(r"\bnew\s+((?:[\w'’\-]+\s+){0,2}?[\w'’\-]+)\s+(?:is|will\s+be)\b", re.I)
+
+
+def _object(message: str) -> set[str]:
+    """What a change was made to, when the statement says it after its verb ("moved the
+    standup to ...", "from now on the standup is ..."): who made it is someone else."""
     for pattern in (
+        _NEW_ONE,
         _WITHDREW,
         _PERSON_MOVED,
         _CUT_TO,
@@ -976,6 +1105,14 @@ def _subject(message: str) -> set[str]:
     ):
         if (m := pattern.search(message)) and (said := topic(m.group(1))):
             return said
+    return set()
+
+
+def _subject(message: str) -> set[str]:
+    """What a change statement is about: "moved the standup to ...", "from now on the
+    standup is ...", "The offsite (got) moved", "standup is on Thursdays now"."""
+    if said := _object(message):
+        return said
     # "Actually the ceremony moved to 5pm": the subject comes before the verb, not before
     # the adverb that opens the sentence.
     head = _head(message)
@@ -1056,6 +1193,9 @@ def successors(
         subject, predicate, old = attrs.get("subject"), attrs.get("predicate"), attrs.get("value")
         if (subject, predicate) in told:
             continue
+        value = _amount_of(str(old or ""), m.group(1).strip(), message)
+        if _QUANTITY.fullmatch(value) and not topic(str(old or "")) & topic(message):
+            continue  # "upped the atorvastatin to 40mg" is no new value of the amlodipine
         who = "The user's" if subject == "User" else f"{subject}'s"
         out.append(
             Entity(
@@ -1075,8 +1215,28 @@ def successors(
     return out
 
 
+# An amount, with its unit: "10mg", "£66k", "3 days".
+_QUANTITY = re.compile(r"[£$€]?\d[\d.,]*\s*(?:[a-z%]{1,5}\b)?", re.I)
+
+
+def _amount_of(old: str, value: str, message: str) -> str:
+    """The new value of a fact whose amount alone changed: "Dr Shah upped the amlodipine
+    to 10mg" makes "amlodipine 5mg every morning" "amlodipine 10mg every morning", not
+    "10mg"; any other value as said."""
+    q = _QUANTITY.search(old)
+    if q is None or not _QUANTITY.fullmatch(value) or not topic(old) & topic(message):
+        return value
+    return old[: q.start()] + value + old[q.end() :]
+
+
 # A person's description holds what was said of them; changes are added, up to this long.
 MAX_PERSON_DESCRIPTION = 800
+
+
+def person_note(message: str, when: str) -> str:
+    """What a change said on `when` adds to a person's description (`amend_people`)."""
+    change = _cue_sentences(_SPEAKER.sub("", message, count=1), "change").strip()
+    return f" Since {when}: {change.rstrip('.')}."
 
 
 def amend_people(store: Store, retired: list[Retired], message: str, when: str) -> list[Entity]:
@@ -1084,7 +1244,7 @@ def amend_people(store: Store, retired: list[Retired], message: str, when: str) 
     description: "Lily has swim practice tuesdays and thursdays" gets "Since 2026-11-28:
     lily's swim practice moved to wednesdays." People outlive statements, so they are
     amended, not retired."""
-    change = _cue_sentences(_SPEAKER.sub("", message, count=1), "change").strip()
+    added = person_note(message, when)
     out = []
     for r in retired:
         if r.entity.type != CHAT_EXCHANGE:
@@ -1094,7 +1254,6 @@ def amend_people(store: Store, retired: list[Retired], message: str, when: str) 
             if p.type != "Person":
                 continue
             own = topic(f"{p.name} {p.attributes.get('role') or ''}")
-            added = f" Since {when}: {change.rstrip('.')}."
             text = p.description + added
             if changed & topic(p.description) - own and len(text) <= MAX_PERSON_DESCRIPTION:
                 out.append(store.upsert_entity("Person", p.name, text, None))
@@ -1102,7 +1261,7 @@ def amend_people(store: Store, retired: list[Retired], message: str, when: str) 
 
 
 # "The report deadline moved to Monday", "pushed to December 5": the day a change moves to.
-_NEW_DAY = re.compile(rf"\b(?:to|until|till|now due|due)\s+(?P<day>{DAY})", re.I)
+_NEW_DAY = re.compile(rf"\b(?:to|until|till|now due|due|by)\s+(?P<day>{DAY})", re.I)
 
 
 def new_due(message: str, when: str) -> str | None:
