@@ -203,3 +203,21 @@ async def test_what_a_remembered_statement_also_replaced_stays_replaced(brain: B
     assert romero is not None and romero.attributes.get("role") is None
     van = await brain.get_entity("Commitment", "Book the van for the move")
     assert van is not None and van.attributes["status"] == "done", van.attributes
+
+
+async def test_what_a_forgotten_change_added_to_a_person_goes_with_it(brain: Brain) -> None:
+    # Found as a user: forgetting "Lily's swim practice moved to Wednesdays" left Lily
+    # described "Since 2026-03-02: Lily's swim practice moved to Wednesdays".
+    await _told(
+        brain,
+        OTHER_SESSION,
+        [("My daughter Lily has swim practice on Tuesdays and Thursdays.", "Noted.")],
+    )
+    await _told(brain, SECRET_SESSION, [("Lily's swim practice moved to Wednesdays.", "Ok.")])
+    lily = await brain.get_entity("Person", "Lily")
+    assert lily is not None and "Since 2026-03-02: Lily's swim practice moved" in lily.description
+
+    await brain.forget(("Chat_Session", SECRET_SESSION), preview=False, via="test")
+    lily = await brain.get_entity("Person", "Lily")
+    assert lily is not None and "Since" not in lily.description, lily.description
+    assert "swim practice on Tuesdays and Thursdays" in lily.description

@@ -169,7 +169,9 @@ def carry_out(brain: Brain, forgetting: Forgetting, via: str) -> Forgetting:
     removed = rows.delete(
         store, forgetting.entities, forgetting.sessions, forgetting.turns, then=journals
     )
-    _undo_retirements(store, [e.name for e in forgetting.entities if e.type == CHAT_EXCHANGE])
+    exchanges = [e for e in forgetting.entities if e.type == CHAT_EXCHANGE]
+    _undo_retirements(store, [e.name for e in exchanges])
+    _unamend_people(store, exchanges)
     done = Forgetting(
         forgetting.kind,
         forgetting.key,
@@ -225,6 +227,25 @@ def _undo_retirements(store: SqliteStore, exchanges: list[str]) -> None:
     for ent in restored:
         if ent.id in pending:
             pending -= _retire_again(store, ent, pending)
+
+
+def _unamend_people(store: SqliteStore, exchanges: list[Entity]) -> None:
+    """Take out of people's descriptions what the forgotten `exchanges` added to them
+    ("Since 2026-11-20: Dr Shah upped the amlodipine to 10mg.")."""
+    from brainbridge.bridge import changes
+    from brainbridge.words import query_terms
+
+    for ex in exchanges:
+        when = str(ex.attributes.get("date") or ex.created_at)[:10]
+        note = changes.person_note(changes.said(ex), when)
+        query = " ".join(query_terms(note)[:12])
+        if not query:
+            continue
+        hits = store.bm25(query, _RECHECKED, entity_types=("Person",))
+        for person in store.get_entities([eid for eid, _ in hits]).values():
+            if note in person.description:
+                described = person.description.replace(note, "", 1)
+                store.upsert_entity("Person", person.name, described, None)
 
 
 def _retire_again(store: SqliteStore, ent: Entity, pending: set[int]) -> set[int]:
