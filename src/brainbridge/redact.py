@@ -555,6 +555,19 @@ def _resolve(found: list[_Hit]) -> list[tuple[str, Span]]:
 # token is one. Only a separator may stand between (":", "=", "is"), never a word, so
 # "key id 0x1F…" or "key rotation is in commit 3f9c…" stay. Key words are found with
 # `str.find` (a case-insensitive alternation would cost seconds on 5 MB).
+# A code that opens a door: "the door code is 4471", "key safe code: 2580".
+_DOOR_CODES = (
+    "door code",
+    "alarm code",
+    "gate code",
+    "safe code",
+    "lockbox code",
+    "entry code",
+    "access code",
+    "keypad code",
+    "garage code",
+    "combination",
+)
 # A secret said in prose: "the wifi password is Tr0ub4dor&3", "my pw is Kx9!…".
 _PROSE_WORDS = (
     "password",
@@ -570,17 +583,7 @@ _PROSE_WORDS = (
     "backup code",
     "recovery code",
     "recovery key",
-    # A code that opens a door: "the door code is 4471", "key safe code: 2580".
-    "door code",
-    "alarm code",
-    "gate code",
-    "safe code",
-    "lockbox code",
-    "entry code",
-    "access code",
-    "keypad code",
-    "garage code",
-    "combination",
+    *_DOOR_CODES,
 )
 # "is"/"was" right after the word, or after a short "for the banking app" / "at the hall"
 # between; or a colon ("wifi password at the church hall: chessclub2026").
@@ -598,16 +601,7 @@ _SHORT_CODE_WORDS = (
     "backup code",
     "recovery code",
     "recovery key",
-    "door code",
-    "alarm code",
-    "gate code",
-    "safe code",
-    "lockbox code",
-    "entry code",
-    "access code",
-    "keypad code",
-    "garage code",
-    "combination",
+    *_DOOR_CODES,
 )
 _TOKEN_WORDS = (
     "key",
