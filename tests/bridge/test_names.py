@@ -530,3 +530,16 @@ def test_a_business_is_no_person() -> None:
     assert [p.name for p in people("Helen Park said the deck is fine.")] == ["Helen Park"]
     assert [p.name for p in people("Honestly Daniel said no.")] == ["Daniel"]
     assert [p.name for p in people("Emily Daly said hi.")] == ["Emily Daly"]
+
+
+def test_a_decision_noted_without_i_is_a_decision() -> None:
+    # Found as a user: "went with the cheaper quote in the end" was no decision.
+    from brainbridge.bridge.facts import extract_facts
+
+    def decided(said: str) -> list[str]:
+        return [f.name for f in extract_facts(said) if f.type == "Decision"]
+
+    assert decided("went with the cheaper quote in the end") == ["The cheaper quote"]
+    assert decided("Went with Swift Movers in the end.") == ["Swift Movers"]
+    assert decided("Agreed to disagree lol") == []
+    assert decided("The panel agreed with me.") == []

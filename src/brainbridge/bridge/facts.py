@@ -161,10 +161,15 @@ REMIND_TO = re.compile(r"\bremind me to\s+(?P<action>.{6,120}?)\s+" + _DUE, re.I
 _OBJECT_PRONOUN = re.compile(r"\b(?:her|him|them|his|their)\b", re.I)
 _POSSESSIVE = frozenset({"his", "their"})
 DECISION = re.compile(
-    r"\b(?:we|i)(?:'ve| have)?\s+(?:decided|agreed|chose|chosen|settled on|are going with|"
-    r"'re going with|will go with|went with)\s+(?:to\s+|on\s+)?(.{4,140}?)" + _END,
+    r"(?:\b(?:we|i)(?:'ve| have)?\s+|"
+    # ...or a note to self: "went with the cheaper quote in the end".
+    r"(?:^|(?<=[.!?;]\s)|(?<=\n))(?:so\s+|finally\s+|in the end,?\s+)?)"
+    r"(?:decided|agreed|chose|chosen|settled on|are going with|'re going with|will go with|"
+    r"went with)\s+(?!to\s+disagree\b)(?:to\s+|on\s+)?(.{4,140}?)" + _END,
     re.I,
 )
+# "... in the end", "... after all": how it was decided, not what.
+_DECIDED_TAIL = re.compile(r",?\s+(?:in the end|after all|in the end after all)$", re.I)
 DECISION_LETS = re.compile(r"\blet'?s go with\s+(.{3,120}?)" + _END, re.I)
 WORKS_AT = re.compile(
     _NAME
@@ -343,7 +348,7 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
         facts.append(_commitment(action, f"asked to be reminded to {action}", m, today))
     for pattern in (DECISION, DECISION_LETS):
         for m in pattern.finditer(text):
-            what = _clip(m.group(1), 100)
+            what = _DECIDED_TAIL.sub("", _clip(m.group(1), 100))
             if len(what.split()) >= 2:
                 facts.append(
                     Fact(
@@ -366,6 +371,8 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
         said_of: dict[str, object] = {"role": known.role} if known.role else {}
         if known.aliases:
             said_of["aliases"] = list(known.aliases)
+        if known.left:
+            said_of["left_role"] = known.left
         # "Mia's pediatrician": linked to Mia ("pediatrician_of"), when the brain knows her.
         of: tuple[tuple[str, str, str], ...] = ()
         if known.of:

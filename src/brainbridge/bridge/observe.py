@@ -242,6 +242,26 @@ def close_single_valued(
             if old.id != ent.id and not old.attributes.get("superseded_by"):
                 store.upsert_entity("Fact", old.name, None, {"valid_to": when, "superseded_by": by})
                 out.append(f"Fact:{old.name}")
+    elif ent.type == "Person" and (left := ent.attributes.get("left_role")):
+        # "Graham is stepping down as treasurer": his role ends, with no one new yet.
+        if ent.attributes.get("role") == left:
+            was = f"Formerly the user's {left} (until {when})"
+            description = re.sub(
+                rf"^The user's {re.escape(str(left))}\b[^.]*", was, ent.description
+            )
+            store.upsert_entity(
+                "Person",
+                ent.name,
+                description,
+                {
+                    "role": None,
+                    "left_role": None,
+                    "former_role": left,
+                    "role_until": when,
+                    "role_ended_by": by,
+                },
+            )
+            out.append(f"Person:{ent.name}")
     elif ent.type == "Person" and (role := ent.attributes.get("role")) in SINGLE_ROLES:
         for old in store.entities_with_attribute("role", str(role)):
             if old.id == ent.id or old.type != "Person" or "source_exchange" not in old.attributes:

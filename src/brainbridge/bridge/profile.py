@@ -326,6 +326,12 @@ TAKES_OVER_AS = re.compile(
     rf"{_PERSON}\s+(?i:(?:is|['’]s|will be)\s+taking|took|has taken|will take)\s+(?i:over)\s+"
     rf"(?i:as)\s+(?i:our|my)\s+(?i:new\s+)?{_ROLE}\b"
 )
+# "Graham is stepping down as treasurer", "Alan has retired as our vet": a role left.
+STEPPED_DOWN = re.compile(
+    rf"{_PERSON}\s+(?i:is\s+stepping|stepped|has\s+stepped|is\s+standing|stood|has\s+stood)\s+"
+    rf"(?i:down)\s+(?i:as)\s+(?i:(?:our|my|the)\s+)?{_ROLE}\b|"
+    rf"{_PERSON}\s+(?i:has\s+retired|retired|has\s+left|left|quit)\s+(?i:as)\s+(?i:our|my)\s+{_ROLE}\b"
+)
 # "Booked the photographer, Sam Ortiz, for 2,400 pounds", "we hired a new nanny, Rosa": one
 # the user took on (the name set off by a comma: "booked the plumber Friday" names nobody).
 HIRED_ROLE_NAME = re.compile(
@@ -428,6 +434,8 @@ class PersonFact:
     aliases: tuple[str, ...] = ()
     # Whose they are, when not the user's, and as what: ("Mia", "pediatrician").
     of: tuple[str, str] | None = None
+    # A role of the user's they left ("Graham is stepping down as treasurer").
+    left: str = ""
 
 
 def _clean(value: str) -> str:
@@ -596,6 +604,11 @@ def people(text: str) -> list[PersonFact]:
             about = _about(said if subject else "", _rest(text, m.end()))
             of = None if owner.split()[0].lower() in _PLACES else (owner, role)
             out.append(PersonFact(name, "", f"{owner}'s {role_of(role)}.{about}", of=of))
+    for m in STEPPED_DOWN.finditer(text):
+        name, role = m.group(1) or m.group(3), (m.group(2) or m.group(4)).lower()
+        if not _asked(text, m.start()):
+            left = f"{name} left the role of {role}."
+            out.append(PersonFact(POSSESSIVE.sub("", name), "", left, left=role))
     for m in NAME_WHO_WORKS.finditer(text):
         if not _asked(text, m.start()) and not any(p.name == m.group(1) for p in out):
             out.append(PersonFact(m.group(1), "", f"{m.group(1)}, {m.group(2)} at {m.group(3)}."))
