@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from brainbridge.bridge.changes import (
+    Reading,
     _agent,
     _cue_sentences,
     _subject,
@@ -244,10 +245,12 @@ def test_a_change_of_when_replaces_the_one_clause_that_says_when() -> None:
         "The roofer, a chap called Stan Whitby, came round about the leak over the back "
         "bedroom. He quoted £1,450 for new flashing and some tiles, can start on the 19th of July"
     )
-    assert changed_part(earlier, {"stan"}, of_when=True, by_name=True) == (
+    assert changed_part(earlier, {"stan"}, Reading(of_when=True, by_name=True)) == (
         "can start on the 19th of July"
     )
     # ...only where a name alone is shared (found by review: "Kate moved the gym session to
     # Tuesday" is of the gym, not of "Dentist on Monday at 3pm").
     gym = "Dentist on Monday at 3pm, then the gym with Kate after work"
-    assert changed_part(gym, {"gym", "kate"}, of_when=True) == "the gym with Kate after work"
+    assert changed_part(gym, {"gym", "kate"}, Reading(of_when=True)) == (
+        "the gym with Kate after work"
+    )

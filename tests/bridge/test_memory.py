@@ -770,3 +770,48 @@ async def test_an_entry_sent_off_ends_the_entry_not_the_exam(tmp_path: Path) -> 
     assert old is not None and old.attributes.get("superseded_part") == (
         "Entry deadline is 20 November!!"
     )
+
+
+async def test_a_price_raised_replaces_the_price_and_is_no_note_on_the_treasurer(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "we had to raise the adult entry to £18" replaced "he handles the
+    # entry fees" too, and was added to the treasurer's card, which it does not name.
+    brain, bridge = await _told(
+        tmp_path,
+        [
+            (
+                "2026-10-12",
+                "treasurer is Graham Holt, he handles the entry fees. entry is £15 adults, "
+                "£8 juniors",
+            ),
+            ("2026-11-21", "we had to raise the adult entry to £18 because of hall hire costs"),
+        ],
+    )
+    try:
+        said = await brain.get_entity(CHAT_EXCHANGE, "sess-000:ex:1")
+        graham = await brain.get_entity("Person", "Graham Holt")
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert said is not None and said.attributes.get("superseded_part") == "entry is £15 adults"
+    assert graham is not None and "Since" not in graham.description, graham.description
+
+
+async def test_one_who_steps_down_holds_the_role_no_more(tmp_path: Path) -> None:
+    # Found as a user: "Graham is stepping down as treasurer" left Graham the treasurer.
+    brain, bridge = await _told(
+        tmp_path,
+        [
+            ("2026-11-02", "treasurer is Graham Holt, he handles the entry fees"),
+            ("2026-11-04", "Graham is stepping down as treasurer, Liam is taking over the books"),
+            ("2026-11-05", "Mourinho stepped down as manager at Spurs"),
+        ],
+    )
+    try:
+        graham = await brain.get_entity("Person", "Graham Holt")
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert graham is not None and graham.attributes.get("former_role") == "treasurer"
+    assert graham.description.startswith("Formerly the user's treasurer (until 2026-11-04)")

@@ -253,15 +253,19 @@ _CLAUSE_END = re.compile(
 )
 
 
-def changed_part(
-    text: str,
-    words: set[str],
-    of_when: bool = False,
-    done: bool = False,
-    of_amount: bool = False,
-    by_name: bool = False,
-    named: frozenset[str] = frozenset(),
-) -> str:
+@dataclass(frozen=True)
+class Reading:
+    """How a change reads an earlier statement for the part it replaces: a change of when
+    or of an amount, a deed done, shared by a name alone, or naming whose it is."""
+
+    of_when: bool = False
+    done: bool = False
+    of_amount: bool = False
+    by_name: bool = False
+    named: frozenset[str] = frozenset()
+
+
+def changed_part(text: str, words: set[str], how: Reading = Reading()) -> str:
     """The clauses of `text` that speak of `words` (a change's topic), when others speak
     of something else; "" when the change touches all of it. A change of when
     (`of_when`) replaces the clause that says when: of those, the one that speaks of
@@ -278,13 +282,13 @@ def changed_part(
     # contact is Rachel Green": "Harper & Cole I deal with ... Dan Whitfield", not "Lumen's
     # contact is Mia Torres").
     moved = False
-    if named:
-        held = [len(t & (words | named)) for t in about]
+    if how.named:
+        held = [len(t & (words | how.named)) for t in about]
         top = max(held, default=0)
         best = [c for c, n in zip(clauses, held, strict=True) if n == top]
         if top >= 2 and len(best) == 1 and best != changed:
             changed, moved = best, True
-    if of_when and changed and not any(_SAYS_WHEN.search(c) for c in changed):
+    if how.of_when and changed and not any(_SAYS_WHEN.search(c) for c in changed):
         after = [
             clauses[i + 1]
             for i, t in enumerate(about[:-1])
@@ -294,14 +298,18 @@ def changed_part(
         # roofer, a chap called Stan Whitby, came round ... can start on the 19th of July",
         # then "Stan can't start till the 26th now": the start, not the chap).
         timed = [c for c in clauses if _SAYS_WHEN.search(c)]
-        changed = after or (timed if by_name and len(timed) == 1 else changed)
-    if of_amount and changed and not any(_SAYS_AMOUNT.search(c) for c in changed):
-        # "Harrow went up to 165k": the one clause that says an amount ("140k"), and a
-        # clause of when that changed before stays marked.
+        changed = after or (timed if how.by_name and len(timed) == 1 else changed)
+    if how.of_amount and changed:
+        # "we had to raise the adult entry to £18": of "entry is £15 adults", not of "he
+        # handles the entry fees"; "Harrow went up to 165k": the one clause that says an
+        # amount ("140k"), and a clause of when that changed before stays marked.
+        said = [c for c in changed if _SAYS_AMOUNT.search(c)]
         amounts = [c for c in clauses if _SAYS_AMOUNT.search(c)]
-        if len(amounts) == 1:
+        if said and said != changed:
+            changed, moved = said, True
+        elif not said and len(amounts) == 1:
             changed = amounts + [c for c in changed if _SAYS_WHEN.search(c)]
-    if done:
+    if how.done:
         # A deed keeps the task it did: "Emailed the v1 customers" ends "need to email
         # customers by Dec 1", not "We're deprecating the v1 API on January 31".
         changed = [c for c in changed if _TASK.search(c)] or changed
@@ -309,7 +317,7 @@ def changed_part(
     stays = [
         c
         for c, t in zip(clauses, about, strict=True)
-        if t and (c not in changed if done or moved else not t & words)
+        if t and (c not in changed if how.done or moved else not t & words)
     ]
     if not changed or all(c.endswith("?") for c in stays):
         return ""
@@ -834,11 +842,13 @@ def _find_retired(
                 _part(
                     ent,
                     of,
-                    of_when,
-                    kind == "completion" or why == "completed",
-                    of_amount,
-                    of <= names,
-                    frozenset(shared & names) if subject & about else frozenset(),
+                    Reading(
+                        of_when,
+                        kind == "completion" or why == "completed",
+                        of_amount,
+                        of <= names,
+                        frozenset(shared & names) if subject & about else frozenset(),
+                    ),
                 ),
             )
         )
@@ -850,25 +860,18 @@ def _find_retired(
     if by_subject and not found:
         # "The offsite got moved to ...": the latest statement about the offsite, only.
         last = max(by_subject, key=_recency)
-        found = [Retired(last, "changed", _part(last, subject or words, of_when, False, of_amount))]
+        how = Reading(of_when, of_amount=of_amount)
+        found = [Retired(last, "changed", _part(last, subject or words, how))]
     return found
 
 
-def _part(
-    ent: Entity,
-    words: set[str],
-    of_when: bool = False,
-    done: bool = False,
-    of_amount: bool = False,
-    by_name: bool = False,
-    named: frozenset[str] = frozenset(),
-) -> str:
+def _part(ent: Entity, words: set[str], how: Reading = Reading()) -> str:
     """What of `ent` a change of `words` replaces (or a deed does), with what an earlier
     change replaced."""
     if ent.type != CHAT_EXCHANGE:
         return ""
     earlier = str(ent.attributes.get("superseded_part") or "")
-    return changed_part(said(ent), words | topic(earlier), of_when, done, of_amount, by_name, named)
+    return changed_part(said(ent), words | topic(earlier), how)
 
 
 # A clause that holds a task: "need to email customers by Dec 1", "I'll send it Friday".
@@ -1245,6 +1248,7 @@ def amend_people(store: Store, retired: list[Retired], message: str, when: str) 
     lily's swim practice moved to wednesdays." People outlive statements, so they are
     amended, not retired."""
     added = person_note(message, when)
+    said_of = topic(message)
     out = []
     for r in retired:
         if r.entity.type != CHAT_EXCHANGE:
@@ -1254,8 +1258,15 @@ def amend_people(store: Store, retired: list[Retired], message: str, when: str) 
             if p.type != "Person":
                 continue
             own = topic(f"{p.name} {p.attributes.get('role') or ''}")
+            about = changed & topic(p.description) - own
+            # Where the change does not name them, what it changed must be theirs by more than
+            # a word: "we had to raise the adult entry to £18" is no note on Graham, who
+            # "handles the entry fees"; "Swimming moved to Tuesdays" is one on Leo, who "has
+            # swimming on Mondays and Wednesdays at 5pm at the Aquadome".
+            if not (topic(p.name) & said_of or len(about) >= 2):
+                continue
             text = p.description + added
-            if changed & topic(p.description) - own and len(text) <= MAX_PERSON_DESCRIPTION:
+            if about and len(text) <= MAX_PERSON_DESCRIPTION:
                 out.append(store.upsert_entity("Person", p.name, text, None))
     return out
 
