@@ -245,39 +245,33 @@ def close_single_valued(
     elif ent.type == "Person" and (left := ent.attributes.get("left_role")):
         # "Graham is stepping down as treasurer": his role ends, with no one new yet.
         if ent.attributes.get("role") == left:
-            was = f"Formerly the user's {left} (until {when})"
-            description = re.sub(
-                rf"^The user's {re.escape(str(left))}\b[^.]*", was, ent.description
-            )
-            store.upsert_entity(
-                "Person",
-                ent.name,
-                description,
-                {
-                    "role": None,
-                    "left_role": None,
-                    "former_role": left,
-                    "role_until": when,
-                    "role_ended_by": by,
-                },
-            )
+            _end_role(store, ent, str(left), by, when)
             out.append(f"Person:{ent.name}")
     elif ent.type == "Person" and (role := ent.attributes.get("role")) in SINGLE_ROLES:
         for old in store.entities_with_attribute("role", str(role)):
             if old.id == ent.id or old.type != "Person" or "source_exchange" not in old.attributes:
                 continue
-            was = f"Formerly the user's {role} (until {when})"
-            description = re.sub(
-                rf"^The user's {re.escape(str(role))}\b[^.]*", was, old.description
-            )
-            store.upsert_entity(
-                "Person",
-                old.name,
-                description if description != old.description else f"{was}. {old.description}",
-                {"role": None, "former_role": role, "role_until": when, "role_ended_by": by},
-            )
+            _end_role(store, old, str(role), by, when)
             out.append(f"Person:{old.name}")
     return out
+
+
+def _end_role(store: Store, person: Entity, role: str, by: str, when: str) -> None:
+    """Mark `person` the user's former `role`, ended on `when` by the exchange `by`."""
+    was = f"Formerly the user's {role} (until {when})"
+    description = re.sub(rf"^The user's {re.escape(role)}\b[^.]*", was, person.description)
+    store.upsert_entity(
+        "Person",
+        person.name,
+        description if description != person.description else f"{was}. {person.description}",
+        {
+            "role": None,
+            "left_role": None,
+            "former_role": role,
+            "role_until": when,
+            "role_ended_by": by,
+        },
+    )
 
 
 async def extract(
