@@ -815,3 +815,23 @@ async def test_one_who_steps_down_holds_the_role_no_more(tmp_path: Path) -> None
         await brain.close()
     assert graham is not None and graham.attributes.get("former_role") == "treasurer"
     assert graham.description.startswith("Formerly the user's treasurer (until 2026-11-04)")
+
+
+async def test_a_dose_changed_for_one_drug_leaves_the_other(tmp_path: Path) -> None:
+    # Found by review: "upped the atorvastatin to 40mg" retired "medication: amlodipine
+    # 5mg", learned from the same sentence, and "What medication am I on?" found nothing.
+    brain, bridge = await _told(
+        tmp_path,
+        [
+            ("2026-11-01", "I take 5mg amlodipine and 20mg atorvastatin every morning"),
+            ("2026-11-20", "Dr Shah upped the atorvastatin to 40mg"),
+        ],
+    )
+    try:
+        kept = await brain.get_entity("Fact", "User's medication: amlodipine 5mg")
+        asked = await bridge.enrich("What medication am I on?", None)
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert kept is not None and not kept.attributes.get("superseded_by")
+    assert "amlodipine" in (asked.block or ""), asked.reasons

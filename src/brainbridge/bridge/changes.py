@@ -650,11 +650,14 @@ def find_retired(
     if kind is None:
         return []
     found = _find_retired(store, message, kind, exchange_id, by_name, when)
+    # A fact learned with what this replaces goes where this speaks of it; "it's pushed to
+    # Friday" speaks by pronoun of all that was just said.
+    said_now: set[str] | None = topic(message)
     if not found and back and exchange_id:
-        found = _just_before(store, exchange_id, when)
+        found, said_now = _just_before(store, exchange_id, when), None
     out: list[Retired] = []
     for r in sorted(found, key=lambda r: _recency(r.entity), reverse=True)[:MAX_RETIRED]:
-        out += _with_facts(store, r)  # what was learned from it goes too
+        out += _with_facts(store, r, said_now)  # what was learned from it goes too
     unique = {r.entity.id: r for r in out}
     return list(unique.values())
 
@@ -980,8 +983,11 @@ def _recency(ent: Entity) -> tuple[str, int]:
 STATEMENT_TYPES = frozenset({"Fact", "Commitment", "Decision", "Preference"})
 
 
-def _with_facts(store: Store, r: Retired) -> list[Retired]:
-    """A retired exchange with the statements that were learned from it."""
+def _with_facts(store: Store, r: Retired, said_now: set[str] | None) -> list[Retired]:
+    """A retired exchange with the statements that were learned from it; a fact of it
+    goes only where the statement `said_now` (its topic) speaks of it: "Dr Shah upped the
+    atorvastatin to 40mg" leaves "User's medication: amlodipine 5mg", learned from "I
+    take 5mg amlodipine and 20mg atorvastatin"."""
     out = [r]
     if r.entity.type == CHAT_EXCHANGE:
         # Changed in part: only what was learned from that part.
@@ -992,6 +998,7 @@ def _with_facts(store: Store, r: Retired) -> list[Retired]:
             if f.type in STATEMENT_TYPES
             and not f.attributes.get("superseded_by")
             and (not r.part or topic(said(f)) & of_part)
+            and (f.type != "Fact" or said_now is None or topic(f.name) & said_now)
         ]
     return out
 
