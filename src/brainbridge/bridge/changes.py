@@ -50,13 +50,7 @@ _DONE = """sent finished completed submitted delivered handed paid signed wrappe
     repaired solved resolved"""
 _DONE_WORDS = "|".join(_DONE.split())
 # Irregular past forms of those, to their verb ("sent" the report one said they'd "send").
-_DONE_BASE = {
-    "sent": "send",
-    "paid": "pay",
-    "bought": "buy",
-    "chose": "choose",
-    "rang": "call",
-}
+_DONE_BASE = {"sent": "send", "paid": "pay", "bought": "buy", "chose": "choose", "rang": "call"}
 # "called the bank", "rang the GP": a call made by the user ("a plumber called Stuart",
 # "the phone rang", "Sarah called the bank" are none of theirs).
 _CALLED = frozenset("called rang phoned texted messaged contacted".split())
@@ -1180,14 +1174,14 @@ def successors(
     m = NEW_VALUE.search(message)
     if m is None:
         return []
-    value = m.group(1).strip()
+    said_value = m.group(1).strip()
     facts = [
         r.entity
         for r in retired
         if r.entity.type == "Fact"
         and r.entity.attributes.get("subject")
         and r.entity.attributes.get("predicate")
-        and r.entity.attributes.get("value") != value
+        and r.entity.attributes.get("value") != said_value
     ]
     if not facts:
         return []  # nothing to succeed: no reads of what this statement taught
@@ -1197,14 +1191,15 @@ def successors(
         for e in (_learned_from(store, exchange) if exchange else [])
         if e.type == "Fact"
     }
+    said_now = topic(message)
     out = []
     for fact in facts:
         attrs = fact.attributes
         subject, predicate, old = attrs.get("subject"), attrs.get("predicate"), attrs.get("value")
         if (subject, predicate) in told:
             continue
-        value = _amount_of(str(old or ""), m.group(1).strip(), message)
-        if _QUANTITY.fullmatch(value) and not topic(str(old or "")) & topic(message):
+        value = _new_value(str(old or ""), said_value, said_now)
+        if value is None:
             continue  # "upped the atorvastatin to 40mg" is no new value of the amlodipine
         who = "The user's" if subject == "User" else f"{subject}'s"
         out.append(
@@ -1229,14 +1224,17 @@ def successors(
 _QUANTITY = re.compile(r"[£$€]?\d[\d.,]*\s*(?:[a-z%]{1,5}\b)?", re.I)
 
 
-def _amount_of(old: str, value: str, message: str) -> str:
-    """The new value of a fact whose amount alone changed: "Dr Shah upped the amlodipine
-    to 10mg" makes "amlodipine 5mg every morning" "amlodipine 10mg every morning", not
-    "10mg"; any other value as said."""
-    q = _QUANTITY.search(old)
-    if q is None or not _QUANTITY.fullmatch(value) or not topic(old) & topic(message):
+def _new_value(old: str, value: str, said_now: set[str]) -> str | None:
+    """The value a fact moves to: as said, but where only an amount was said, the old
+    value with its amount replaced ("Dr Shah upped the amlodipine to 10mg": "amlodipine
+    5mg every morning" becomes "amlodipine 10mg every morning", not "10mg"), and None
+    where the statement (`said_now`, its topic) does not speak of the fact at all."""
+    if not _QUANTITY.fullmatch(value):
         return value
-    return old[: q.start()] + value + old[q.end() :]
+    if not topic(old) & said_now:
+        return None
+    q = _QUANTITY.search(old)
+    return value if q is None else old[: q.start()] + value + old[q.end() :]
 
 
 # A person's description holds what was said of them; changes are added, up to this long.

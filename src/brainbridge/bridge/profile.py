@@ -289,8 +289,8 @@ _BARE_ROLES = (
 BARE_ROLE_IS_NAME = re.compile(
     # ...at a sentence's start, or after one who left ("Alan retired, new vet is Sian";
     # not "my sister moved to Leeds, new GP is Dr Khan").
-    rf"(?:^|(?<=[.;!?\n])[ \t]*|(?<=(?i:retired),)[ \t]*(?=(?i:new)\s)|"
-    rf"(?<=(?i:left),)[ \t]*(?=(?i:new)\s)|(?<=(?i:quit),)[ \t]*(?=(?i:new)\s))()(?i:new\s+)?"
+    rf"(?:^|(?<=[.;!?\n])[ \t]*|(?:(?<=(?i:retired),)|(?<=(?i:left),)|(?<=(?i:quit),))"
+    rf"[ \t]*(?=(?i:new)\s))()(?i:new\s+)?"
     rf"((?i:(?:(?:{_BARE_KIND})\s+)?(?:{_BARE_ROLES})))"
     rf"{_THERE}[ \t]+(?:is|will be)[ \t]+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
 )
@@ -393,7 +393,7 @@ NOT_SOMEONE = re.compile(
     r"Sports|Books|Media|Press|Digital|Solutions|Systems|Consulting|Logistics|Transport|"
     r"Taxis?|Hire|Salon|Barbers|Airport|Station|Ltd\.|Inc\.|Co\.?|Company|Legal|Law|"
     r"Associates|Architects|Designs?|Studios|Interactive|Games|Software|Technologies|Tech|"
-    r"Healthcare|Vets|Motors|Lettings)$|"
+    r"Healthcare)$|"
     r"^(?:Platform|Customer|Product|Real|Storm|Google|Apple|Amazon|Microsoft|GitHub|Azure|"
     r"Slack|Notion|Jira|Stripe|Visual|Windows|Android|Meta|Facebook|Twitter|Team|The)\b"
 )
