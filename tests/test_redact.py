@@ -100,6 +100,10 @@ def test_each_secret_kind_is_replaced_by_its_label(kind: str, secret: str) -> No
         ("door code: 4471, gate code 1234.", "door code: [REDACTED:password], gate code [REDACTED:password]."),
         ("the combination for the drugs safe is 19-42-07",
          "the combination for the drugs safe is [REDACTED:password]"),
+        # Found as a user: a code named by what it opens.
+        ("the code for the door is 4471", "the code for the door is [REDACTED:password]"),
+        ("Code to the key safe: 2580, ta", "Code to the key safe: [REDACTED:password], ta"),
+        ("code on the back gate is 0451.", "code on the back gate is [REDACTED:password]."),
     ],
 )  # fmt: skip
 def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
@@ -137,6 +141,8 @@ def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
         "£450 pw 2bedroom with garden; password 10chars minimum with a symbol",
         "The lunch combination at Wagamama is £12.95; I dropped a pin at the car park: 51.5072",
         "The access code 0800 123 4567 is their helpline",
+        "the code for the project is on GitHub; the zip code for the office is 94107",
+        "the booking code for the house is 448812; the error code for the gate is 4471",
     ],
 )
 def test_ordinary_prose_and_code_are_untouched(text: str) -> None:

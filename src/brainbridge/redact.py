@@ -568,6 +568,19 @@ _DOOR_CODES = (
     "garage code",
     "combination",
 )
+# ...or named by what it opens: "the code for the door is 4471", "code to the key safe: 2580"
+# ("the code for the project is on GitHub" opens nothing).
+_OPENS = re.compile(
+    r"\s+(?:for|to|on|of)\s+(?:the|our|my|his|her|their|your)\s+"
+    r"(?:(?:front|back|side|main|garden|bike|shed|street|outside|building)\s+)?"
+    r"(?:door|gate|alarm|garage|safe|key\s?safe|lock\s?box|building|shed|locker|padlock|"
+    r"lock|entrance|flat|house|office|storeroom|store\s?room|cupboard|cabinet)s?\b",
+    re.I,
+)
+_NOT_A_LOCK = re.compile(
+    r"\b(?:zip|post|postal|area|dialling|dialing|country|sort|promo|discount|voucher|error|"
+    r"status|source|qr|bar|dress|tax|tracking|booking|reference|swift|bank|product)\s*$"
+)
 # A secret said in prose: "the wifi password is Tr0ub4dor&3", "my pw is Kx9!…".
 _PROSE_WORDS = (
     "password",
@@ -584,6 +597,7 @@ _PROSE_WORDS = (
     "recovery code",
     "recovery key",
     *_DOOR_CODES,
+    "code",
 )
 # "is"/"was" right after the word, or after a short "for the banking app" / "at the hall"
 # between; or a colon ("wifi password at the church hall: chessclub2026").
@@ -602,6 +616,7 @@ _SHORT_CODE_WORDS = (
     "recovery code",
     "recovery key",
     *_DOOR_CODES,
+    "code",
 )
 _TOKEN_WORDS = (
     "key",
@@ -639,6 +654,10 @@ def _scan_key_word_tokens(text: str, low: str, rank: int) -> list[_Hit]:
                     continue
             if word == "combination" and low.startswith(" of ", end):
                 continue  # "a combination of factors"
+            if word == "code" and (
+                not _OPENS.match(text, end) or _NOT_A_LOCK.search(low, max(0, start - 12), start)
+            ):
+                continue  # "the code for the project", "the zip code for the office"
             if word in _PROSE_WORDS and (end == len(text) or not text[end].isalnum()):
                 m = (
                     _PROSE_TAIL.match(text, end)
