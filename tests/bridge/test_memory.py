@@ -835,3 +835,49 @@ async def test_a_dose_changed_for_one_drug_leaves_the_other(tmp_path: Path) -> N
         await brain.close()
     assert kept is not None and not kept.attributes.get("superseded_by")
     assert "amlodipine" in (asked.block or ""), asked.reasons
+
+
+async def test_a_question_about_the_users_business_or_team_gets_it(tmp_path: Path) -> None:
+    # Found as users (a theatre director, a vet practice manager, a car owner): each of
+    # these passed through, and the insurer asked for was the one switched from.
+    brain, bridge = await _told(
+        tmp_path,
+        [
+            ("2026-11-20", "stage manager is Ollie Grant, and Priti Shah is doing lighting"),
+            ("2026-11-20", "our drugs supplier is Covetrus, we get deliveries tues and fri"),
+            ("2026-11-21", "our car insurance is with Aviva, renewal in March"),
+            ("2026-11-25", "we switched our car insurance to Direct Line, much cheaper"),
+        ],
+    )
+    try:
+        asked = {
+            q: await bridge.enrich(q, None)
+            for q in (
+                "Who's the stage manager?",
+                "Who is the stage manager for the show?",
+                "Which days does Covetrus deliver?",
+                "Who's our supplier?",
+                "Who is my car insurance with?",
+                "Who is the manager of Arsenal these days?",
+            )
+        }
+    finally:
+        await bridge.drain()
+        await brain.close()
+    for q, expected in (
+        ("Who's the stage manager?", "Ollie Grant"),
+        ("Who is the stage manager for the show?", "Ollie Grant"),
+        ("Which days does Covetrus deliver?", "tues and fri"),
+        ("Who's our supplier?", "Covetrus"),
+        ("Who is my car insurance with?", "Direct Line"),
+    ):
+        result = asked[q]
+        assert result.judgment is Judgment.ENRICH, (q, result.reasons)
+        assert expected in (result.block or ""), (q, result.block)
+    first = _first_item(asked["Who is my car insurance with?"].block)
+    assert "Direct Line" in first and "superseded" not in first
+    assert asked["Who is the manager of Arsenal these days?"].block is None
+
+
+def _first_item(block: str | None) -> str:
+    return next(ln for ln in (block or "").splitlines() if ln.startswith("- "))

@@ -294,6 +294,56 @@ def test_an_amount_says_a_number_and_a_switch_names_a_person() -> None:
     ]
 
 
+def test_the_businesses_the_user_deals_with_are_their_facts() -> None:
+    # Found as users (a vet practice, a theatre, a car owner): "our drugs supplier is
+    # Covetrus" and "we switched our car insurance to Direct Line" were kept nowhere but
+    # in the exchange, though `entity_types.yaml` has gym, bank and insurer facts.
+    from brainbridge.bridge.profile import user_facts
+
+    def said(text: str) -> list[tuple[str, str]]:
+        return [(f.predicate, f.value) for f in user_facts(text)]
+
+    assert said("our drugs supplier is Covetrus, we get deliveries tues and fri") == [
+        ("drugs supplier", "Covetrus")
+    ]
+    assert said("our car insurance is with Aviva, renewal in March") == [("car insurer", "Aviva")]
+    assert said("we switched our car insurance to Direct Line, much cheaper") == [
+        ("car insurer", "Direct Line")
+    ]
+    assert said("Moved my broadband over to Virgin Media last week") == [
+        ("internet", "Virgin Media")
+    ]
+    assert said("my gym is PureGym in Leith") == [("gym", "PureGym")]
+    assert said("our venue is St Mary's Hall") == [("venue", "St Mary's Hall")]
+    for text in (
+        "if my bank is Monzo can I open a joint account?",
+        "is our venue still St Mary's?",
+        "my bank is useless",
+        "my daughter's school is Leith Academy",
+        "my dentist is Dr Shah",
+    ):
+        assert said(text) == [], text
+
+
+def test_a_quick_note_names_who_runs_a_show_or_a_club_with_the_user() -> None:
+    # Found as a user (a community theatre director): "stage manager is Ollie Grant" was
+    # nobody, and "Who's the stage manager?" passed through.
+    from brainbridge.bridge.profile import people
+
+    [ollie] = people("stage manager is Ollie Grant, and Priti Shah is doing lighting")
+    # ...and what Priti does is not said of Ollie.
+    assert (ollie.name, ollie.role, ollie.description) == (
+        "Ollie Grant",
+        "stage manager",
+        "The user's stage manager.",
+    )
+    # ...but days listed are no one's clause (found by the persona diff).
+    [ruth] = people("Ruth Abbott is Dad's carer, she comes Monday, Wednesday and Friday mornings")
+    assert ruth.description.endswith("Monday, Wednesday and Friday mornings.")
+    [maya] = people("Choreographer is Maya Lund. She runs the Tuesday sessions")
+    assert (maya.name, maya.role) == ("Maya Lund", "choreographer")
+
+
 def test_a_long_run_of_capitalised_words_is_read_in_bounded_time() -> None:
     # Found by timing the extractors on 20 KB of one repeated word: a name's words were an
     # unbounded run, so every pattern starting with a name tried each start in a run of

@@ -156,7 +156,9 @@ def _kind_of(ent: Entity, who: bool = False) -> set[str]:
         # Learned facts carry their predicate; one added by hand ("User's manager: Oskar"
         # through `brain add`) says it in its name.
         predicate = ent.attributes.get("predicate") or ent.name[len(_USERS) :].split(":")[0]
-        return {str(predicate).strip().lower()} - {""}
+        said = str(predicate).strip().lower()
+        # "our supplier" asks for the "drugs supplier" too.
+        return {said, said.rsplit(" ", 1)[-1]} - {""}
     role = str(ent.attributes.get("role") or "").lower()
     words = re.findall(r"[a-z][\w\-']*", role)
     if not words:
@@ -194,7 +196,15 @@ _BODY_HEAD = re.compile(
     r"\b(?:my|our)\s+head\s+(?:hurts|aches|is\s+(?:spinning|pounding|sore|killing))",
     re.I,
 )
-_THE_ROLE = re.compile(r"^\W*who(?:'s|\s+is|\s+was)\s+the\s+([a-z][\w\-]*)\W*$", re.I)
+# "Who is the electrician?", "Who's the stage manager for the show?", "who is the treasurer
+# again": one of the user's people, by the role they have; not "Who is the manager of
+# Arsenal?" nor "Who's the coach of the Lakers?" (a name is someone else's).
+_THE_ROLE = re.compile(
+    r"^\W*who(?:['’]s|\s+is|\s+was)\s+the\s+((?-i:[a-z])[\w\-]*(?:\s+(?-i:[a-z])[\w\-]*){0,2}?)"
+    r"(?:\s+(?:again|now|these\s+days|at\s+the\s+moment|(?:for|of|on|at|in)\s+"
+    r"(?:the|our|my|this)\s+(?-i:[a-z])[\w\-]*(?:\s+(?-i:[a-z])[\w\-]*)?))?\W*$",
+    re.I,
+)
 
 
 def _preferred(ent: Entity, first: int | None = _PREFERRED) -> set[str]:

@@ -223,6 +223,50 @@ RAISED_AMOUNT = re.compile(
     + _AMOUNT_VALUE
 )
 CAR = re.compile(rf"\b(?i:i|we)\s+(?i:drive|own)\s+(?i:an?|the)\s+((?:\d{{4}}\s+)?{_CAPS})")
+# The businesses the user deals with: "our drugs supplier is Covetrus", "my bank is
+# Monzo", "our venue is St Mary's Hall", "switched our car insurance to Direct Line".
+# Businesses, not people: "my dentist is Dr Shah" is a person's role.
+_PROVIDERS = (
+    r"supplier|provider|bank|building society|gym|venue|insurer|insurance company|insurance|"
+    r"broadband|internet|energy company|mobile network|phone network|network|garage|"
+    r"pharmacy|nursery|school|caterer|courier|printer|printers|letting agents?|"
+    r"estate agents?|agency|practice|surgery|wholesaler|distributor|host|registrar|"
+    r"payroll|bakery|florist|removal company|removals firm|lender|credit union|pension"
+)
+_PROVIDER = rf"((?:[a-z]+\s+){{0,2}}?(?:{_PROVIDERS}))"
+_NOT_BUSINESS = r"(?!(?:She|He|They|It|This|That|We|You|I|Not|No|Still|Now|Just|Also)\b)"
+PROVIDER_IS = re.compile(
+    rf"\b(?i:my|our)\s+(?i:new\s+|current\s+|main\s+|usual\s+)?(?i:{_PROVIDER})"
+    rf"(?:\s+(?i:is|are|will be)(?:\s+(?i:now|still))?|['’]s(?:\s+(?i:now))?)\s+"
+    rf"(?:(?i:with)\s+)?{_NOT_BUSINESS}({_CAPS})"
+)
+# "we switched our energy to Octopus", "moved my broadband over to Virgin Media".
+PROVIDER_SWITCHED = re.compile(
+    r"\b(?i:switched|moved|changed)\s+(?i:my|our)\s+"
+    rf"(?i:{_PROVIDER}|((?:[a-z]+\s+){{0,1}}?(?:energy|electricity|gas|banking|insurance)))"
+    rf"\s+(?i:over\s+)?(?i:to)\s+{_NOT_BUSINESS}({_CAPS})"
+)
+# The word a later question uses for the kind of business, when people say it more ways.
+_PROVIDER_KINDS = {
+    "insurance": "insurer",
+    "insurance company": "insurer",
+    "broadband": "internet",
+    "broadband provider": "internet",
+    "internet provider": "internet",
+    "internet": "internet",
+    "energy": "energy supplier",
+    "energy company": "energy supplier",
+    "energy provider": "energy supplier",
+    "electricity": "energy supplier",
+    "electricity supplier": "energy supplier",
+    "gas": "energy supplier",
+    "gas supplier": "energy supplier",
+    "phone network": "mobile network",
+    "mobile provider": "mobile network",
+    "phone provider": "mobile network",
+    "banking": "bank",
+    "printers": "printer",
+}
 # People: "my sister Ines ...", "our accountant Wen Li ...", "Theo is our landlord",
 # "my GP is Dr. Amara Okafor ...", "my new manager is Oskar Lindqvist", "my editor there is
 # Lucia Ferraz", "my contact at Moss & Fern is Daniel Okafor".
@@ -284,7 +328,10 @@ _BARE_KIND = (
 _BARE_ROLES = (
     rf"{_TRADES}|broker|agent|conveyancer|doctor|gp|landlord|landlady|treasurer|contact|"
     r"advisor|adviser|financial advisor|financial adviser|caseworker|case worker|social worker|"
-    r"midwife|health visitor|childminder|tutor"
+    r"midwife|health visitor|childminder|tutor|"
+    # ...and the people a show, a club or a team is run with ("stage manager is Ollie Grant").
+    r"stage manager|production manager|lighting designer|sound designer|set designer|"
+    r"costume designer|choreographer|musical director|accompanist|secretary|team manager"
 )
 BARE_ROLE_IS_NAME = re.compile(
     # ...at a sentence's start, or after one who left ("Alan retired, new vet is Sian";
@@ -373,11 +420,12 @@ _REPORTED = re.compile(
 )
 _CLAUSE_END = re.compile(rf"{FULL_STOP}|[;!?\n]")
 # "... owns the auth service, and Jonas Berg handles ...": the next subject, a name and
-# its verb ("handles billing, payroll and HR" goes on).
-_NEXT_SUBJECT = re.compile(
-    rf",?\s+(?:and|but|while)\s+(?=[{UPPER}][\w'’\-]*(?:\s+[{UPPER}][\w'’\-]*)?\s+[a-z]+s\b)|"
-    rf",\s+(?=[{UPPER}][\w'’\-]*(?:\s+[{UPPER}][\w'’\-]*)?\s+[a-z]+s\b)"
+# its verb ("handles billing, payroll and HR" goes on, and so does "Monday, Wednesday and
+# Friday mornings").
+_SUBJECT_AHEAD = (
+    rf"(?=(?!(?:{CALENDAR_NAMES})s?\b)[{UPPER}][\w'’\-]*(?:\s+[{UPPER}][\w'’\-]*)?\s+[a-z]+s\b)"
 )
+_NEXT_SUBJECT = re.compile(rf",?\s+(?:and|but|while)\s+{_SUBJECT_AHEAD}|,\s+{_SUBJECT_AHEAD}")
 # Teams, products and places that own or handle things: "Platform Team owns the auth
 # service", "Apple Pay handles payments", "Real Madrid leads La Liga".
 NOT_SOMEONE = re.compile(
@@ -501,6 +549,20 @@ def user_facts(text: str) -> list[ProfileFact]:
                 f"The user has {condition} (health condition, diagnosis).",
             )
         )
+    for pattern in (PROVIDER_IS, PROVIDER_SWITCHED):
+        for m in pattern.finditer(text):
+            said = " ".join((m.group(1) or m.group(2)).lower().split())
+            name = _clean(m.group(m.lastindex or 0))
+            if _asked_or_supposed(text, m.start()) or len(name) < 2:
+                continue
+            # "car insurance" and "our insurance company" are insurers.
+            kind = re.sub(r"\binsurance(?: company)?$", "insurer", _PROVIDER_KINDS.get(said, said))
+            also = f", {said}" if said != kind else ""
+            out.append(
+                ProfileFact(
+                    USER, kind, name, f"The user's {kind} is {name} ({kind}{also}, provider)."
+                )
+            )
     for m in CAR.finditer(text):
         car = _clean(m.group(1))
         out.append(ProfileFact(USER, "car", car, f"The user drives a {car} (car, vehicle)."))
@@ -535,7 +597,8 @@ def _asked_or_supposed(text: str, start: int) -> bool:
 def _rest(text: str, end: int) -> str:
     """The rest of the clause after a person is introduced, unless it reports speech."""
     tail = _CLAUSE_END.split(text[end : end + 400], maxsplit=1)[0]
-    tail = tail.lstrip(" ,")
+    # "..., and Priti Shah is doing lighting": someone else's clause.
+    tail = _NEXT_SUBJECT.split(tail, maxsplit=1)[0].lstrip(" ,")
     if not tail or _REPORTED.match(tail) or len(tail.split()) < 2:
         return ""
     return tail[:200]
