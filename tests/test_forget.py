@@ -221,3 +221,24 @@ async def test_what_a_forgotten_change_added_to_a_person_goes_with_it(brain: Bra
     lily = await brain.get_entity("Person", "Lily")
     assert lily is not None and "Since" not in lily.description, lily.description
     assert "swim practice on Tuesdays and Thursdays" in lily.description
+
+
+async def test_a_change_in_a_long_message_goes_with_it(brain: Brain) -> None:
+    # Known weak at the last stop: a message over the 1,000 characters an exchange keeps
+    # left its note on the person, as the note was read from all of it.
+    await _told(
+        brain,
+        OTHER_SESSION,
+        [("My daughter Lily has swim practice on Tuesdays and Thursdays.", "Noted.")],
+    )
+    filler = " ".join(["We talked through the week and the school run in detail."] * 20)
+    long = f"Lily's swim practice moved to Wednesdays. {filler} Her swim practice moved to 5pm too."
+    assert len(long) > 1000
+    await _told(brain, SECRET_SESSION, [(long, "Ok.")])
+    lily = await brain.get_entity("Person", "Lily")
+    assert lily is not None and "Since 2026-03-02: Lily's swim practice moved" in lily.description
+
+    await brain.forget(("Chat_Session", SECRET_SESSION), preview=False, via="test")
+    lily = await brain.get_entity("Person", "Lily")
+    assert lily is not None and "Since" not in lily.description, lily.description
+    assert "moved" not in lily.description, lily.description

@@ -22,7 +22,7 @@ from datetime import date
 
 from brainbridge.bridge.queries import FILLER, keywords
 from brainbridge.bridge.rank import answer_kind, asks_time
-from brainbridge.model import CHAT_EXCHANGE, Entity
+from brainbridge.model import CHAT_EXCHANGE, USER_MESSAGE_CHARS, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
 from brainbridge.when import DAY, TIME, resolve
@@ -1242,8 +1242,10 @@ MAX_PERSON_DESCRIPTION = 800
 
 
 def person_note(message: str, when: str) -> str:
-    """What a change said on `when` adds to a person's description (`amend_people`)."""
-    change = _cue_sentences(_SPEAKER.sub("", message, count=1), "change").strip()
+    """What a change said on `when` adds to a person's description (`amend_people`): from
+    as much of the message as its exchange keeps, so forgetting the exchange finds it."""
+    kept = message[:USER_MESSAGE_CHARS]
+    change = _cue_sentences(_SPEAKER.sub("", kept, count=1), "change").strip()
     return f" Since {when}: {change.rstrip('.')}."
 
 

@@ -12,7 +12,7 @@ from brainbridge.bridge.facts import Fact, extract_facts
 from brainbridge.bridge.prompts import EXTRACT_SCHEMA, EXTRACT_SYSTEM, extract_user_prompt
 from brainbridge.bridge.resolve import AMBIGUOUS, lookalikes, resolve_name
 from brainbridge.errors import BrainError, LLMError
-from brainbridge.model import CHAT_EXCHANGE, Entity
+from brainbridge.model import CHAT_EXCHANGE, USER_MESSAGE_CHARS, Entity
 from brainbridge.ports import LLM, Store
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def exchange_attributes(
     return description, {
         "session_id": session_id,
         "exchange_number": exchange_number,
-        "user_message": message[:1000],
+        "user_message": message[:USER_MESSAGE_CHARS],
         "ai_response": response[:2000],
     }
 

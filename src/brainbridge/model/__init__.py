@@ -7,6 +7,9 @@ from enum import StrEnum
 from typing import Any
 
 CHAT_EXCHANGE = "Chat_Exchange"
+# How much of the user's message an exchange keeps (its `user_message`): what is derived
+# from the message and must go with it when forgotten is read from as much.
+USER_MESSAGE_CHARS = 1000
 # A conversation and a day's activity log as entities (the curator keeps them): the
 # browser, search and the graph reach them; the bridge's block does not repeat them.
 CHAT_SESSION = "Chat_Session"
