@@ -104,6 +104,17 @@ def test_each_secret_kind_is_replaced_by_its_label(kind: str, secret: str) -> No
         ("the code for the door is 4471", "the code for the door is [REDACTED:password]"),
         ("Code to the key safe: 2580, ta", "Code to the key safe: [REDACTED:password], ta"),
         ("code on the back gate is 0451.", "code on the back gate is [REDACTED:password]."),
+        # Found by review and as a user: more ways to say one, a combo, a code in groups.
+        ("the code to get into the building is 4471",
+         "the code to get into the building is [REDACTED:password]"),
+        ("the code for Mum's key safe is 2580", "the code for Mum's key safe is [REDACTED:password]"),
+        ("Code to the gate = 1984", "Code to the gate = [REDACTED:password]"),
+        ("code for the front door - 4471", "code for the front door - [REDACTED:password]"),
+        ("the code for the gym locker is 3329", "the code for the gym locker is [REDACTED:password]"),
+        ("shed padlock combo is 3-9-1-2", "shed padlock combo is [REDACTED:password]"),
+        ("The combo for the bike lock is 4471", "The combo for the bike lock is [REDACTED:password]"),
+        ("The Wi-Fi code for the house is 4471 8893",
+         "The Wi-Fi code for the house is [REDACTED:password]"),
     ],
 )  # fmt: skip
 def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
@@ -143,6 +154,17 @@ def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
         "The access code 0800 123 4567 is their helpline",
         "the code for the project is on GitHub; the zip code for the office is 94107",
         "the booking code for the house is 448812; the error code for the gate is 4471",
+        # Found by review: a size, a billing code, a paint colour, a fault, a product, a
+        # dialling code, a time and a count are no codes that open anything.
+        "The code for the office dashboard is 2000 lines of Python",
+        "The billing code for the office visit was 99214 and insurance denied it",
+        "The RAL code for the front door is 7016, need to order paint",
+        "The fault code on the garage door opener is 0047",
+        "The IKEA code for the cabinet is 40312345; the item code for the cabinet is 40312345",
+        "The phone code for the office in Manchester is 0161",
+        "The confirmation code for the house is HMAB1234",
+        "the code for the shed is 19:30; the code for the house is 1,200 lines",
+        "the combo meal is 4 wings and a drink",
     ],
 )
 def test_ordinary_prose_and_code_are_untouched(text: str) -> None:

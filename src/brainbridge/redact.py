@@ -567,20 +567,32 @@ _DOOR_CODES = (
     "keypad code",
     "garage code",
     "combination",
+    "padlock combo",
+    "lock combo",
+    "safe combo",
+    "padlock code",
+    "lock code",
 )
-# ...or named by what it opens: "the code for the door is 4471", "code to the key safe: 2580"
-# ("the code for the project is on GitHub" opens nothing).
+# ...or named by what it opens: "the code for the door is 4471", "code to the key safe:
+# 2580", "the code to get into the building is 4471", "code for Mum's key safe is 2580"
+# ("the code for the project is on GitHub", "the code for the office dashboard is 2000
+# lines" open nothing).
 _OPENS = re.compile(
-    r"\s+(?:for|to|on|of)\s+(?:the|our|my|his|her|their|your)\s+"
-    r"(?:(?:front|back|side|main|garden|bike|shed|street|outside|building)\s+)?"
-    r"(?:door|gate|alarm|garage|safe|key\s?safe|lock\s?box|building|shed|locker|padlock|"
-    r"lock|entrance|flat|house|office|storeroom|store\s?room|cupboard|cabinet)s?\b",
+    r"\s+(?:(?:for|to|on|of)\s+(?:get(?:ting)?\s+in(?:to|\s+to)?\s+)?|to\s+(?:open|unlock)\s+)"
+    r"(?:(?:the|our|my|his|her|their|your|[A-Z][\w-]*['’]s)\s+)?(?:[\w'’-]+\s+){0,2}?"
+    r"(?:door|gate|alarm|garage|safe|key\s?safe|key\s?box|lock\s?box|building|shed|locker|"
+    r"padlock|lock|entrance|flat|house|apartment|airbnb|storeroom|store\s?room|bike\s+store|"
+    r"cupboard|cabinet)s?(?=\s*(?:[:=]|[-–]\s|(?:is|was)\b))",
     re.I,
 )
 _NOT_A_LOCK = re.compile(
-    r"\b(?:zip|post|postal|area|dialling|dialing|country|sort|promo|discount|voucher|error|"
-    r"status|source|qr|bar|dress|tax|tracking|booking|reference|swift|bank|product)\s*$"
+    r"\b(?:zip|post|postal|area|dialling|dialing|dial|phone|extension|country|sort|promo|"
+    r"discount|voucher|error|fault|status|source|qr|bar|dress|tax|tracking|booking|reference|"
+    r"confirmation|reservation|swift|bank|product|item|model|part|sku|serial|billing|icd|cpt|"
+    r"diagnosis|procedure|medical|course|ral|colou?r|paint|ikea|regs|regulations|uber)\s*$"
 )
+# A word that is a secret only when said of what it opens ("the code for the door").
+_BY_LOCK = ("code", "combo")
 # A secret said in prose: "the wifi password is Tr0ub4dor&3", "my pw is Kx9!…".
 _PROSE_WORDS = (
     "password",
@@ -597,12 +609,12 @@ _PROSE_WORDS = (
     "recovery code",
     "recovery key",
     *_DOOR_CODES,
-    "code",
+    *_BY_LOCK,
 )
 # "is"/"was" right after the word, or after a short "for the banking app" / "at the hall"
 # between; or a colon ("wifi password at the church hall: chessclub2026").
 _PROSE_TAIL = re.compile(
-    r"(?:\s+(?:for|of|to|on|at|in)(?:\s+[\w.'-]+){1,4}?(?:\s+(?:is|was)|['’]s|\s*:)|"
+    r"(?:\s+(?:for|of|to|on|at|in)(?:\s+[\w.'’-]+){1,5}?(?:\s+(?:is|was)|['’]s|\s*[:=]|\s+[-–])|"
     r"\s+(?:is|was)|['’]s)\s+"
     r"(?:(?:now|also|still|just|actually|currently)\s+)?"
     + _NOT_REDACTED
@@ -616,7 +628,7 @@ _SHORT_CODE_WORDS = (
     "recovery code",
     "recovery key",
     *_DOOR_CODES,
-    "code",
+    *_BY_LOCK,
 )
 _TOKEN_WORDS = (
     "key",
@@ -654,8 +666,8 @@ def _scan_key_word_tokens(text: str, low: str, rank: int) -> list[_Hit]:
                     continue
             if word == "combination" and low.startswith(" of ", end):
                 continue  # "a combination of factors"
-            if word == "code" and (
-                not _OPENS.match(text, end) or _NOT_A_LOCK.search(low, max(0, start - 12), start)
+            if word in _BY_LOCK and (
+                not _OPENS.match(text, end) or _NOT_A_LOCK.search(low, max(0, start - 20), start)
             ):
                 continue  # "the code for the project", "the zip code for the office"
             if word in _PROSE_WORDS and (end == len(text) or not text[end].isalnum()):
@@ -673,10 +685,16 @@ def _scan_key_word_tokens(text: str, low: str, rank: int) -> list[_Hit]:
                         and _plain_password(value, text, m.start(1) + len(value))
                     )
                 ):
-                    found.append((m.start(1), m.start(1) + len(value), rank, "password"))
+                    stop = m.start(1) + len(value)
+                    if word in _SHORT_CODE_WORDS and value.isdigit():
+                        # "door code is 4471 2231": every group of it.
+                        while more := _MORE_DIGITS.match(text, stop):
+                            stop = more.end()
+                    found.append((m.start(1), stop, rank, "password"))
     return found
 
 
+_MORE_DIGITS = re.compile(r"[ \t]\d{2,8}(?![\w\-])")
 # ", password chessclub2026": the value right after the word, with no "is" (only a value
 # that starts with a letter and holds a digit reads as one: "password reset", "password
 # 10chars minimum" and "£450 pw 2bedroom" do not).
@@ -707,8 +725,9 @@ def _plain_password(value: str, text: str, end: int) -> bool:
 
 
 def _short_code(value: str) -> bool:
-    # Not a price ("combination at Wagamama is £12.95") or a place ("pin ...: 51.5072").
-    if value[:1] in "£$€" or re.search(r"\d\.\d", value):
+    # Not a price ("combination at Wagamama is £12.95") or a place ("pin ...: 51.5072"),
+    # nor a time ("19:30") or a count ("1,200 lines").
+    if value[:1] in "£$€" or re.search(r"\d[.:]\d|\d,\d{3}", value):
         return False
     return len(value) >= 4 and sum(c.isdigit() for c in value) >= 3
 
