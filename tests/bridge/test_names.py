@@ -315,12 +315,36 @@ def test_the_businesses_the_user_deals_with_are_their_facts() -> None:
     ]
     assert said("my gym is PureGym in Leith") == [("gym", "PureGym")]
     assert said("our venue is St Mary's Hall") == [("venue", "St Mary's Hall")]
+    assert said("Our electricity provider is EDF") == [("energy supplier", "EDF")]
+    assert said("My insurer is Aviva I think") == [("insurer", "Aviva")]
+    assert said("Our caterer is Fig & Olive; the quote is 68 pounds a head.") == [
+        ("caterer", "Fig & Olive")
+    ]
+    assert said("my old bank is Barclays and my new bank is Monzo") == [("bank", "Monzo")]
     for text in (
         "if my bank is Monzo can I open a joint account?",
         "is our venue still St Mary's?",
         "my bank is useless",
         "my daughter's school is Leith Academy",
         "my dentist is Dr Shah",
+        # Found by review: what follows is no business, or not the user's, or not so.
+        "My gym's Saturday class was brilliant",
+        "our school's Christmas fair is on Saturday",
+        "my internet is SO slow today",
+        "My surgery is Monday at 9am, I'm nervous",
+        "I moved my gym to Thursdays",
+        "I never switched my bank to Monzo in the end",
+        "I haven't switched my energy to Octopus yet",
+        "We almost switched our bank to Starling",
+        "my sisters bank is Nationwide",
+        "our venue is TBC",
+        "our host is Sarah and she made dinner",
+        "my practice is Tuesdays and Thursdays",
+        "my bank is Monzo, right?",
+        "my school is Great",
+        "my gym is Closed on Sundays",
+        "our school is OUTSTANDING",
+        "my nursery is Mon-Fri only",
     ):
         assert said(text) == [], text
 
@@ -342,6 +366,14 @@ def test_a_quick_note_names_who_runs_a_show_or_a_club_with_the_user() -> None:
     assert ruth.description.endswith("Monday, Wednesday and Friday mornings.")
     [maya] = people("Choreographer is Maya Lund. She runs the Tuesday sessions")
     assert (maya.name, maya.role) == ("Maya Lund", "choreographer")
+    # Found by review: a show or a match the user watched is not theirs, and lists of
+    # days or of work are no one else's clause.
+    assert people("Watched Hamilton last night. Choreographer is Andy Blankenstein") == []
+    assert people("Great match last night. Team manager is Pep Guardiola, what a genius") == []
+    [rosa] = people("my cleaner Rosa comes Mon, Wed and Fri mornings")
+    assert rosa.description.endswith("Rosa comes Mon, Wed and Fri mornings.")
+    [wen] = people("my accountant Wen Li does our payroll, VAT returns and year-end accounts")
+    assert wen.description.endswith("payroll, VAT returns and year-end accounts.")
 
 
 def test_a_long_run_of_capitalised_words_is_read_in_bounded_time() -> None:

@@ -56,6 +56,8 @@ ROLE_WORDS = {
     "paediatrician": "kids' doctor",
     "vet": "veterinarian",
     "pm": "product manager",
+    "ta": "teaching assistant",
+    "lsa": "learning support assistant",
 }
 
 

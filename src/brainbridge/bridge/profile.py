@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from brainbridge.bridge.predicates import ROLE_WORDS, USER
 from brainbridge.bridge.resolve import form
-from brainbridge.words import FULL_STOP, LOWER, POSSESSIVE, UPPER
+from brainbridge.words import FULL_STOP, LOWER, POSSESSIVE, STOPWORDS, UPPER
 
 # A name's words are bounded ({0,5}, {0,3}): an unbounded run made every pattern that
 # starts with one quadratic in a run of capitalised words (20 KB of "Mr Mr ..." or of
@@ -61,7 +61,8 @@ ROLES = (
     r"sound engineer|electrician|plumber|"
     r"interpreter|translator|solicitor|surveyor|financial advisor|financial adviser|adviser|"
     r"broker|estate agent|conveyancer|treasurer|chairperson|caseworker|roofer|builder|"
-    r"locksmith|joiner|carpenter|tiler|glazier|window cleaner"
+    r"locksmith|joiner|carpenter|tiler|glazier|window cleaner|teaching assistant|ta|"
+    r"learning support assistant|lsa"
 )
 DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
@@ -225,48 +226,66 @@ RAISED_AMOUNT = re.compile(
 CAR = re.compile(rf"\b(?i:i|we)\s+(?i:drive|own)\s+(?i:an?|the)\s+((?:\d{{4}}\s+)?{_CAPS})")
 # The businesses the user deals with: "our drugs supplier is Covetrus", "my bank is
 # Monzo", "our venue is St Mary's Hall", "switched our car insurance to Direct Line".
-# Businesses, not people: "my dentist is Dr Shah" is a person's role.
+# Businesses, not people: "my dentist is Dr Shah" is a person's role; nor what a word
+# also means ("my surgery is Monday", "my practice is Tuesdays", "our host is Sarah").
 _PROVIDERS = (
     r"supplier|provider|bank|building society|gym|venue|insurer|insurance company|insurance|"
-    r"broadband|internet|energy company|mobile network|phone network|network|garage|"
-    r"pharmacy|nursery|school|caterer|courier|printer|printers|letting agents?|"
-    r"estate agents?|agency|practice|surgery|wholesaler|distributor|host|registrar|"
-    r"payroll|bakery|florist|removal company|removals firm|lender|credit union|pension"
+    r"broadband|internet|energy company|mobile network|phone network|garage|"
+    r"pharmacy|nursery|school|caterer|courier|printers?|letting agents?|"
+    r"estate agents?|wholesaler|distributor|domain registrar|"
+    r"bakery|florist|removal company|removals firm|lender|credit union"
 )
-_PROVIDER = rf"((?:[a-z]+\s+){{0,2}}?(?:{_PROVIDERS}))"
-_NOT_BUSINESS = r"(?!(?:She|He|They|It|This|That|We|You|I|Not|No|Still|Now|Just|Also)\b)"
+# Which one, in a word or two; not someone else's with the apostrophe left out ("my
+# sisters bank", "my kids school") nor one that was ("my old bank").
+_OTHERS = (
+    rf"(?:{ROLES})s|kids|parents|children|childrens|folks|grandparents|old|former|previous|"
+    r"last|ex|first|other"
+)
+_PROVIDER = rf"((?:(?!(?:{_OTHERS})\b)[a-z]+\s+){{0,2}}?(?:{_PROVIDERS}))"
+_NOT_BUSINESS = (
+    rf"(?!(?:She|He|They|It|This|That|We|You|I|Not|No|Still|Now|Just|Also|Too|So|Very|"
+    rf"Really|Year|Christmas|Easter|TB[CDA]|Ofsted|Great|Good|Bad|Fine|Excellent|Outstanding|"
+    rf"Brilliant|Lovely|Nice|Terrible|Rubbish|Useless|Closed|Open|Shut|Third|Fully|OK|Okay|"
+    rf"Online|Outdoors|Indoors|Outside|Mon|Tues?|Wed|Thu|Thurs?|Fri|Sat|Sun|"
+    rf"\w+-based|(?:{CALENDAR_NAMES})s?)\b)"
+)
 PROVIDER_IS = re.compile(
     rf"\b(?i:my|our)\s+(?i:new\s+|current\s+|main\s+|usual\s+)?(?i:{_PROVIDER})"
-    rf"(?:\s+(?i:is|are|will be)(?:\s+(?i:now|still))?|['’]s(?:\s+(?i:now))?)\s+"
-    rf"(?:(?i:with)\s+)?{_NOT_BUSINESS}({_CAPS})"
+    rf"(?:\s+(?i:is|are|will be)(?:\s+(?i:now|still))?|['’]s\s+(?i:now|with))\s+"
+    rf"(?:(?i:with)\s+)?{_NOT_BUSINESS}({_CAPS}(?:\s+&\s+{_CAPS})?)"
 )
-# "we switched our energy to Octopus", "moved my broadband over to Virgin Media".
+# "we switched our energy to Octopus", "moved my broadband over to Virgin Media"; not "I
+# never switched my bank to Monzo", "we almost switched".
 PROVIDER_SWITCHED = re.compile(
+    r"(?<!\bnever )(?<!\bnot )(?<!n't )(?<!\balmost )(?<!\bnearly )"
     r"\b(?i:switched|moved|changed)\s+(?i:my|our)\s+"
     rf"(?i:{_PROVIDER}|((?:[a-z]+\s+){{0,1}}?(?:energy|electricity|gas|banking|insurance)))"
-    rf"\s+(?i:over\s+)?(?i:to)\s+{_NOT_BUSINESS}({_CAPS})"
+    rf"\s+(?i:over\s+)?(?i:to)\s+{_NOT_BUSINESS}({_CAPS}(?:\s+&\s+{_CAPS})?)"
 )
-# The word a later question uses for the kind of business, when people say it more ways.
-_PROVIDER_KINDS = {
-    "insurance": "insurer",
-    "insurance company": "insurer",
-    "broadband": "internet",
-    "broadband provider": "internet",
-    "internet provider": "internet",
-    "internet": "internet",
-    "energy": "energy supplier",
-    "energy company": "energy supplier",
-    "energy provider": "energy supplier",
-    "electricity": "energy supplier",
-    "electricity supplier": "energy supplier",
-    "gas": "energy supplier",
-    "gas supplier": "energy supplier",
-    "phone network": "mobile network",
-    "mobile provider": "mobile network",
-    "phone provider": "mobile network",
-    "banking": "bank",
-    "printers": "printer",
-}
+# What a name does not end with: "Aviva I think", "Monzo BUT the app", "St Mary's Hall
+# Saturday 7pm".
+_NAME_TAIL = re.compile(rf"(?:\s+(?:I|BUT|AND|OR|SO|THE|{CALENDAR_NAMES})\b.*)$")
+# An adjective in capitals is no business: "my internet is SO slow", "DOWN again".
+_SHOUTED = frozenset("slow bad awful terrible rubbish useless great good fine dead broken".split())
+# "my bank is Monzo, right?": asked, not told.
+_TAG_QUESTION = re.compile(r"\s*,?\s*(?:right|correct|yeah|yes|no|isn'?t it|innit|eh)\s*\?", re.I)
+# The word a later question uses for the kind of business, when people say it more ways:
+# "electricity provider", "our gas company" and "energy" are the energy supplier.
+_PROVIDER_KINDS = (
+    (re.compile(r"\b(?:energy|electricity|electric|gas)\b"), "energy supplier"),
+    (re.compile(r"\b(?:broadband|internet|wifi)\b"), "internet"),
+    (re.compile(r"\b(?:mobile|phone)\s+(?:network|provider|company)\b"), "mobile network"),
+    (re.compile(r"^(?:insurance|insurance company|insurer)$"), "insurer"),
+    (re.compile(r"^banking$"), "bank"),
+)
+
+
+def _provider_kind(said: str) -> str:
+    """The predicate of a business the user called `said` ("car insurance": car insurer)."""
+    kind = next((k for pattern, k in _PROVIDER_KINDS if pattern.search(said)), said)
+    return re.sub(r"\binsurance(?: company)?$", "insurer", kind).removesuffix("s")
+
+
 # People: "my sister Ines ...", "our accountant Wen Li ...", "Theo is our landlord",
 # "my GP is Dr. Amara Okafor ...", "my new manager is Oskar Lindqvist", "my editor there is
 # Lucia Ferraz", "my contact at Moss & Fern is Daniel Okafor".
@@ -328,10 +347,7 @@ _BARE_KIND = (
 _BARE_ROLES = (
     rf"{_TRADES}|broker|agent|conveyancer|doctor|gp|landlord|landlady|treasurer|contact|"
     r"advisor|adviser|financial advisor|financial adviser|caseworker|case worker|social worker|"
-    r"midwife|health visitor|childminder|tutor|"
-    # ...and the people a show, a club or a team is run with ("stage manager is Ollie Grant").
-    r"stage manager|production manager|lighting designer|sound designer|set designer|"
-    r"costume designer|choreographer|musical director|accompanist|secretary|team manager"
+    r"midwife|health visitor|childminder|tutor|teaching assistant|ta"
 )
 BARE_ROLE_IS_NAME = re.compile(
     # ...at a sentence's start, or after one who left ("Alan retired, new vet is Sian";
@@ -340,6 +356,13 @@ BARE_ROLE_IS_NAME = re.compile(
     rf"[ \t]*(?=(?i:new)\s))()(?i:new\s+)?"
     rf"((?i:(?:(?:{_BARE_KIND})\s+)?(?:{_BARE_ROLES})))"
     rf"{_THERE}[ \t]+(?:is|will be)[ \t]+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
+)
+# ...and the people a show is run with, when the message opens with one ("stage manager
+# is Ollie Grant"): after "Watched Hamilton last night." the choreographer is the show's.
+SHOW_ROLE_IS_NAME = re.compile(
+    r"\A\W*()((?i:stage manager|production manager|lighting designer|sound designer|"
+    r"set designer|costume designer|choreographer|musical director|accompanist))"
+    rf"[ \t]+(?:is|will be)[ \t]+{_PERSON}"
 )
 # Someone else's person: "Mia's pediatrician is Dr. Helen Cho", "Noah's swim coach is
 # Marco", "Flat 1's tenant, Tom Becker, gave notice", "Marco is Noah's swim coach". The
@@ -426,6 +449,14 @@ _SUBJECT_AHEAD = (
     rf"(?=(?!(?:{CALENDAR_NAMES})s?\b)[{UPPER}][\w'’\-]*(?:\s+[{UPPER}][\w'’\-]*)?\s+[a-z]+s\b)"
 )
 _NEXT_SUBJECT = re.compile(rf",?\s+(?:and|but|while)\s+{_SUBJECT_AHEAD}|,\s+{_SUBJECT_AHEAD}")
+# ...and after someone is introduced, another one's clause, said with "and" and a verb
+# ("..., and Priti Shah is doing lighting"; not "Mon, Wed and Fri mornings" nor "payroll,
+# VAT returns and year-end accounts").
+_OTHERS_CLAUSE = re.compile(
+    rf",?\s+(?:and|but|while)\s+(?=[{UPPER}][{LOWER}]+(?:\s+[{UPPER}][{LOWER}]+)?\s+"
+    r"(?:is|was|has|will|does|did|can|handles|runs|owns|manages|looks|takes|leads|covers|"
+    r"helps|deals|sorts|organises|organizes)\b)"
+)
 # Teams, products and places that own or handle things: "Platform Team owns the auth
 # service", "Apple Pay handles payments", "Real Madrid leads La Liga".
 NOT_SOMEONE = re.compile(
@@ -552,11 +583,19 @@ def user_facts(text: str) -> list[ProfileFact]:
     for pattern in (PROVIDER_IS, PROVIDER_SWITCHED):
         for m in pattern.finditer(text):
             said = " ".join((m.group(1) or m.group(2)).lower().split())
-            name = _clean(m.group(m.lastindex or 0))
-            if _asked_or_supposed(text, m.start()) or len(name) < 2:
+            name = _clean(_NAME_TAIL.sub("", m.group(m.lastindex or 0)))
+            # "SO slow", "OUTSTANDING": a word shouted (a firm's initials are shorter: EDF, HSBC).
+            shouted = name.isupper() and (
+                name.lower() in STOPWORDS or name.lower() in _SHOUTED or len(name) > 4
+            )
+            if (
+                _asked_or_supposed(text, m.start())
+                or _TAG_QUESTION.match(text, m.end())
+                or len(name) < 2
+                or shouted
+            ):
                 continue
-            # "car insurance" and "our insurance company" are insurers.
-            kind = re.sub(r"\binsurance(?: company)?$", "insurer", _PROVIDER_KINDS.get(said, said))
+            kind = _provider_kind(said)
             also = f", {said}" if said != kind else ""
             out.append(
                 ProfileFact(
@@ -598,7 +637,7 @@ def _rest(text: str, end: int) -> str:
     """The rest of the clause after a person is introduced, unless it reports speech."""
     tail = _CLAUSE_END.split(text[end : end + 400], maxsplit=1)[0]
     # "..., and Priti Shah is doing lighting": someone else's clause.
-    tail = _NEXT_SUBJECT.split(tail, maxsplit=1)[0].lstrip(" ,")
+    tail = _OTHERS_CLAUSE.split(tail, maxsplit=1)[0].lstrip(" ,")
     if not tail or _REPORTED.match(tail) or len(tail.split()) < 2:
         return ""
     return tail[:200]
@@ -632,6 +671,7 @@ def people(text: str) -> list[PersonFact]:
         (NAME_IS_ROLE, 1, 3, False),
         (ROLE_IS_NAME, 3, 2, True),
         (BARE_ROLE_IS_NAME, 3, 2, True),
+        (SHOW_ROLE_IS_NAME, 3, 2, True),
         (SWITCHED_TO, 2, 1, True),
         (HIRED_ROLE_NAME, 3, 2, True),
         (ONE_OF_MY, 3, 2, True),
