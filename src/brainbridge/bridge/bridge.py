@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from brainbridge.bridge.block import STEP_BACK_NOTE, BlockItem, ranked_block
 from brainbridge.bridge.judge import (
     ABOUT_ME,
+    ASKED_TERMS,
     OWN,
     QUESTION,
     SHORT_MESSAGE_WORDS,
@@ -567,7 +568,12 @@ class Bridge:
             # Only a topic match could matter, and that takes several words distinctive of
             # a few entries: common ones cannot make one, so BM25 is spared.
             rare = [t for t in known if df[t] <= max(TOPIC_RARE_MIN, TOPIC_RARE_SHARE * total)]
-            if len(rare) < topic_terms(bool(set(named) & set(rare))):
+            # ...or a question whose every word one entry holds ("When is the cardiology
+            # appointment?"), which takes two.
+            need = topic_terms(bool(set(named) & set(rare)))
+            if QUESTION.search(message):
+                need = min(need, ASKED_TERMS)
+            if len(rare) < need:
                 return Match(0.0)
         # History counts: people and plans often live only in past conversations. BM25's
         # best ten suffice: coverage counts words, which is what BM25 ranks by.

@@ -347,15 +347,24 @@ def unchanged_for(ent: Entity, message: str) -> bool:
     return not (asks_time(message) and _SAYS_WHEN.search(part))
 
 
-# "the end of May", "a quick change", "the December 24 night shift": after an article (and
-# up to three words that are no subject or helping verb) a verb's bare form is a noun.
+# "the end of May", "a quick change", "the December 24 night shift", "my transfer viva":
+# after an article or a possessive (and up to three words that are no subject or helping
+# verb) a verb's bare form is a noun.
 _ARTICLE_BEFORE = re.compile(
-    r"\b(?:the|an?|this|that|its)\s+(?:(?!(?:i|we|you|they|he|she|it|will|would|can|could|"
+    r"\b(?:the|an?|this|that|its|my|our|your|his|her|their)\s+(?:(?!(?:i|we|you|they|he|she|it|will|would|can|could|"
     r"should|must|might|may|to|and|or|then|also|just|do|did|does)\b)[\w'’\-]+\s+){0,3}$",
     re.I,
 )
 
 
+# "the home instead carer": "instead" between an article's word and a noun is part of a
+# name ("we took the bus instead yesterday" is the adverb).
+_IN_A_NAME = re.compile(r"\b(?:the|an?|our|my|his|her|their)\s+[a-z][\w'’-]*\s+$", re.I)
+_NOUN_NEXT = re.compile(
+    r"\s+(?!(?:of|now|then|this|that|these|next|last|from|today|tonight|tomorrow|yesterday|"
+    r"please|and|but|so|as|because|since|which|for|on|at|in|to|with|if|when|though|too|"
+    r"anyway|i|we|you|he|she|they|it|is|was|will|would|this|starting|going)\b)[a-z]{3,}\b"
+)
 # "by end of Q1", "a change of plans": a verb's bare form before "of" is a noun.
 _OF_AFTER = re.compile(r"\s+of\b", re.I)
 _VERB_AFTER = re.compile(
@@ -503,6 +512,8 @@ def _is_change(sentence: str) -> bool:
             and not _DECIDED_INSTEAD.search(sentence)
         ):
             continue  # "I had tea instead of coffee this morning": once, not from now on
+        if word == "instead" and _IN_A_NAME.search(before) and _NOUN_NEXT.match(sentence, m.end()):
+            continue  # "the home instead carer": a firm's name (Home Instead), said in lower case
         if word == "after all" and not _REVERSED.search(before):
             continue  # "It was fun after all" changes nothing said
         if (
@@ -1090,8 +1101,13 @@ def _agent(message: str) -> set[str]:
     return anchors(words[-1]) if _NAME_LIKE.fullmatch(words[-1]) else set()
 
 
-# "my new contact is Rachel Green": of the contact.
-_NEW_ONE = re.compile(r"\bnew\s+((?:[\w'’\-]+\s+){0,2}?[\w'’\-]+)\s+(?:is|will\s+be)\b", re.I)
+# "my new contact is Rachel Green": of the contact; "Trip moved again, new date is 22
+# October" is of the trip (a new date or time is of what the sentence moved).
+_NEW_ONE = re.compile(
+    r"\bnew\s+(?!(?:start\s+)?(?:date|dates|time|times|day|days|deadline|slot)\s)"
+    r"((?:[\w'’\-]+\s+){0,2}?[\w'’\-]+)\s+(?:is|will\s+be)\b",
+    re.I,
+)
 
 
 def _object(message: str) -> set[str]:
@@ -1099,6 +1115,7 @@ def _object(message: str) -> set[str]:
     standup to ...", "from now on the standup is ..."): who made it is someone else."""
     for pattern in (
         _NEW_ONE,
+        _THEY_WITHDREW,
         _WITHDREW,
         _PERSON_MOVED,
         _CUT_TO,
@@ -1155,6 +1172,16 @@ _TO_CHOOSE = re.compile(
 _WITHDREW = re.compile(
     r"\b(?:withdrew|withdrawn|pulled out|dropped out|backed out)\s+(?:of|from)\s+(?:the\s+)?"
     r"((?:[\w'’&-]+)(?:\s+(?!(?:and|but|so|because)\b)[\w'’&-]+){0,2})",
+    re.I,
+)
+
+
+# "raj has pulled out of the stag, his cousin dev is coming instead": what changed is who
+# comes (what said raj is coming), not the stag's dates.
+_THEY_WITHDREW = re.compile(
+    r"(?:^|[.;!?]\s+|,\s+)(?!(?:i|we|also|so|and|but|then|now|sadly|unfortunately)\b)"
+    r"([a-z][\w'’-]+)\s+(?:has\s+|have\s+|had\s+|just\s+|now\s+)*"
+    r"(?:withdrawn|withdrew|pulled\s+out|dropped\s+out|backed\s+out)\b",
     re.I,
 )
 

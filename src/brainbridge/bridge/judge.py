@@ -26,6 +26,8 @@ CLOSE_COVERAGE = 0.33
 TOPIC_COVERAGE = 0.6
 NAMED_TOPIC_COVERAGE = 0.5
 TOPIC_TERMS = 3
+# A question all of whose words one entry holds: this many of them.
+ASKED_TERMS = 2
 
 # Words for the user's own store of knowledge. Weak ones ("memory", "records", "network",
 # "database") also name ordinary technical things, so they count only with "my"/"our".
@@ -459,6 +461,11 @@ def judge_locally(
         if close:
             score += 1
             reasons.append(f"a first look found an entry sharing {whole:.0%} of its words")
+        if asks and whole >= 0.99 and match.matched >= ASKED_TERMS and not anyones:
+            # "When is the cardiology appointment?": no cue, but every word it asks about is
+            # in one entry, and it asks.
+            score += 1
+            reasons.append("every word it asks about is in one entry")
         elif match.known < WEAK_COVERAGE and not about_user:
             score -= 1
             reasons.append(
