@@ -115,6 +115,14 @@ def test_each_secret_kind_is_replaced_by_its_label(kind: str, secret: str) -> No
         ("The combo for the bike lock is 4471", "The combo for the bike lock is [REDACTED:password]"),
         ("The Wi-Fi code for the house is 4471 8893",
          "The Wi-Fi code for the house is [REDACTED:password]"),
+        # Found as a user: a keysafe, and a code changed.
+        ("the front door keysafe code is 4471, Sandra has it",
+         "the front door keysafe code is [REDACTED:password], Sandra has it"),
+        ("changed the keysafe code, new one is 9038",
+         "changed the keysafe code, new one is [REDACTED:password]"),
+        ("the garage code changed to 7314", "the garage code changed to [REDACTED:password]"),
+        ("changed my password, new one is Hunter2024",
+         "changed my password, new one is [REDACTED:password]"),
     ],
 )  # fmt: skip
 def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
@@ -165,6 +173,7 @@ def test_keyed_secrets_lose_only_their_value(text: str, expected: str) -> None:
         "The confirmation code for the house is HMAB1234",
         "the code for the shed is 19:30; the code for the house is 1,200 lines",
         "the combo meal is 4 wings and a drink",
+        "I changed my password policy, new one is better; the PIN changed to six digits",
     ],
 )
 def test_ordinary_prose_and_code_are_untouched(text: str) -> None:

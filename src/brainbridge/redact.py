@@ -561,6 +561,9 @@ _DOOR_CODES = (
     "alarm code",
     "gate code",
     "safe code",
+    "keysafe code",
+    "keybox code",
+    "key box code",
     "lockbox code",
     "entry code",
     "access code",
@@ -615,7 +618,10 @@ _PROSE_WORDS = (
 # between; or a colon ("wifi password at the church hall: chessclub2026").
 _PROSE_TAIL = re.compile(
     r"(?:\s+(?:for|of|to|on|at|in)(?:\s+[\w.'’-]+){1,5}?(?:\s+(?:is|was)|['’]s|\s*[:=]|\s+[-–])|"
-    r"\s+(?:is|was)|['’]s)\s+"
+    r"\s+(?:is|was)|['’]s|"
+    # "changed the keysafe code, new one is 9038"
+    r",?\s+(?:and\s+)?(?:the\s+)?new\s+(?:one|code|number|pin|password)\s+(?:is|['’]s)|"
+    r"\s+(?:has\s+)?chang(?:ed|es)\s+to)\s+"
     r"(?:(?:now|also|still|just|actually|currently)\s+)?"
     + _NOT_REDACTED
     + r"[\"'“]?([^\s\"'”]{4,128})"

@@ -176,6 +176,14 @@ def test_money_owed_and_a_note_to_self_are_commitments_a_habit_is_not() -> None:
     assert due("Busy week. Have to finish the deck by Thursday.") == [
         ("Finish the deck", "2026-11-19", None)
     ]
+    # Found as a user (a PhD student): a deadline said after the task.
+    assert due("I need to apply for the travel fund for BSA, deadline 1 December, max £300") == [
+        ("Apply for the travel fund for BSA", "2026-12-01", None)
+    ]
+    assert due("need to submit the grant report, deadline is Friday") == [
+        ("Submit the grant report", "2026-11-20", None)
+    ]
+    assert due("The deadline is 1 December for the fund.") == []
     assert due("I'm going to stop doing sourdough on mondays.") == []
     assert due("Maya has a swimming lesson on Tuesdays.") == []
     assert due("Must have been lovely by the sea on Sunday.") == []
@@ -364,6 +372,12 @@ def test_a_quick_note_names_who_runs_a_show_or_a_club_with_the_user() -> None:
     # ...but days listed are no one's clause (found by the persona diff).
     [ruth] = people("Ruth Abbott is Dad's carer, she comes Monday, Wednesday and Friday mornings")
     assert ruth.description.endswith("Monday, Wednesday and Friday mornings.")
+    # Found as users: a new one after a comma, and a price's dot is no sentence's end.
+    [karen] = people("Gary's let me down, new plumber is Karen Wells from Wells Plumbing")
+    assert (karen.name, karen.role) == ("Karen Wells", "plumber")
+    assert people("Mum's been poorly, new GP is Dr Patel") == []
+    [sandra] = people("Our childminder is Sandra, she does pick up Mon/Tue/Thu, £6.50/hour.")
+    assert sandra.description.endswith("£6.50/hour.")
     [maya] = people("Choreographer is Maya Lund. She runs the Tuesday sessions")
     assert (maya.name, maya.role) == ("Maya Lund", "choreographer")
     # Found by review: a show or a match the user watched is not theirs, and lists of

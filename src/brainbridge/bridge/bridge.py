@@ -325,7 +325,14 @@ class Bridge:
         # People and places often live only in past conversations (no entity names them):
         # a name-like word used in a few past exchanges is someone the user has talked about.
         # "Kevin's cohort" names Kevin Alvarez: "Kevin" is not someone else as well.
-        matched = {POSSESSIVE.sub("", w.lower()) for m in found for w in m.matched.split()}
+        # (A loose match, "Fig" of "User's caterer: Fig & Olive", leaves the word to be
+        # someone past exchanges name.)
+        matched = {
+            POSSESSIVE.sub("", w.lower())
+            for m in found
+            if m.strength != "loose"
+            for w in m.matched.split()
+        }
         # "what's luisa's schedule": typed in lower case, an owner may be one of them too.
         words = [
             w

@@ -347,16 +347,23 @@ def unchanged_for(ent: Entity, message: str) -> bool:
     return not (asks_time(message) and _SAYS_WHEN.search(part))
 
 
-# "the end of May", "a quick change", "the December 24 night shift", "my transfer viva":
-# after an article or a possessive (and up to three words that are no subject or helping
-# verb) a verb's bare form is a noun.
+# "the end of May", "a quick change", "the December 24 night shift": after an article (and
+# up to three words that are no subject or helping verb) a verb's bare form is a noun.
 _ARTICLE_BEFORE = re.compile(
-    r"\b(?:the|an?|this|that|its|my|our|your|his|her|their)\s+(?:(?!(?:i|we|you|they|he|she|it|will|would|can|could|"
+    r"\b(?:the|an?|this|that|its)\s+(?:(?!(?:i|we|you|they|he|she|it|will|would|can|could|"
     r"should|must|might|may|to|and|or|then|also|just|do|did|does)\b)[\w'’\-]+\s+){0,3}$",
     re.I,
 )
 
 
+# "my transfer viva": right after a possessive and before a noun, a verb's bare form is a
+# noun too ("my lessons move to Tuesdays", "my transfer to London fell through" change).
+_MY_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their)\s+$", re.I)
+_NOUN_AFTER = re.compile(
+    r"\s+(?!(?:to|from|in|into|on|at|for|with|over|back|forward|next|this|from|went|is|was|"
+    r"has|had|have|will|would|got|fell|happened|came|starts?|started|done|completed|"
+    r"confirmed|and|but|so)\b)[a-z]{3,}\b"
+)
 # "the home instead carer": "instead" between an article's word and a noun is part of a
 # name ("we took the bus instead yesterday" is the adverb).
 _IN_A_NAME = re.compile(r"\b(?:the|an?|our|my|his|her|their)\s+[a-z][\w'’-]*\s+$", re.I)
@@ -502,6 +509,7 @@ def _is_change(sentence: str) -> bool:
         )
         if bare and (
             _ARTICLE_BEFORE.search(before)
+            or (_MY_BEFORE.search(before) and _NOUN_AFTER.match(sentence, m.end()))
             or _OF_AFTER.match(sentence[m.end() :])
             or _VERB_AFTER.match(sentence, m.end())
         ):
@@ -782,6 +790,10 @@ def _find_retired(
             continue  # "Maya moved to Leeds" leaves "Lily's best friend is Maya"
         if only_when and not _SAYS_WHEN.search(text):
             continue  # it replaces what said when ("we're renovating the kitchen" holds)
+        if only_when and subject and not _when_of(text, subject):
+            # "Trip moved, new date is 22 October": of when the trip is, not of "Need to do
+            # the risk assessment by 25 September" said beside the trip.
+            continue
         if of_amount and not _SAYS_AMOUNT.search(text):
             continue
         shared = words & about - (set() if PROMISE.search(text) else heard_from)
@@ -894,6 +906,7 @@ _TASK = re.compile(
 # the launch". What it replaces said when it was: "I'm doing the playlist for the party"
 # is about the party and stays current.
 _TO_WHEN = re.compile(
+    rf"\bnew\s+(?:start\s+)?(?:date|day|time)\s+(?:is|will\s+be)\s+(?:now\s+)?(?:{DAY}|{TIME})|"
     rf"\b(?:to|until|till|for|on|back to)\s+(?:{DAY}|{TIME}|(?:the )?(?:morning|afternoon|"
     r"evening|weekend))|\b(?:reschedul|postpon|delay|push(?:ed)? back|brought forward)",
     re.I,
@@ -903,6 +916,8 @@ _TO_WHEN = re.compile(
 # "Falcon is back on, we restart on Monday" more than a day).
 _ONLY_WHEN = re.compile(
     rf"\binstead\s+of\s+(?:the\s+)?(?:{DAY}|{TIME})|\b(?:reschedul|postpon|delay)|"
+    # "Trip moved again, new date is Thursday 22 October"
+    rf"\bnew\s+(?:start\s+)?(?:date|day|time)\s+(?:is|will\s+be)\s+(?:now\s+)?(?:{DAY}|{TIME})|"
     r"\bpush(?:ed)?\s+back|\bbrought\s+forward|"
     # "Stan can't start till the 26th now": put off to a day; "Stan is starting on the 26th"
     # (what never said when, "Stan is our roofer", holds).
@@ -964,6 +979,15 @@ _TO_AMOUNT = re.compile(
     re.I,
 )
 _SAYS_AMOUNT = re.compile(rf"[£$€]\s?\d|\b\d[\d.,]*\s*{_UNIT}(?!\w)", re.I)
+
+
+def _when_of(text: str, subject: set[str]) -> bool:
+    """Whether a sentence of `text` says a day or a time and speaks of `subject` ("Year 4
+    class trip" says no day)."""
+    return any(_SAYS_DAY.search(t) and topic(t) & subject for t in SENTENCE_END.split(text))
+
+
+_SAYS_DAY = re.compile(rf"\b(?:{DAY}|{TIME})\b", re.I)
 _SAYS_WHEN = re.compile(
     rf"\b(?:{DAY}|{TIME}|morning|afternoon|evening|weekend|week|month|year|at \d{{1,2}})\b",
     re.I,
@@ -1102,12 +1126,13 @@ def _agent(message: str) -> set[str]:
 
 
 # "my new contact is Rachel Green": of the contact; "Trip moved again, new date is 22
-# October" is of the trip (a new date or time is of what the sentence moved).
-_NEW_ONE = re.compile(
-    r"\bnew\s+(?!(?:start\s+)?(?:date|dates|time|times|day|days|deadline|slot)\s)"
-    r"((?:[\w'’\-]+\s+){0,2}?[\w'’\-]+)\s+(?:is|will\s+be)\b",
-    re.I,
+# October" is of the trip (a new date or time is of what the sentence moved, when it says
+# a verb: "Supervisor agreed, new deadline is April 1" is of the deadline).
+_NEW_ONE = re.compile(r"\bnew\s+((?:[\w'’\-]+\s+){0,2}?[\w'’\-]+)\s+(?:is|will\s+be)\b", re.I)
+_CHANGE_VERB_SAID = re.compile(
+    r"\b(?:mov|shift|push|bump|postpon|reschedul|delay|brought|chang|switch)\w*\b", re.I
 )
+_NEW_WHEN = re.compile(r"^(?:start\s+)?(?:date|dates|time|times|day|days|deadline|slot)$", re.I)
 
 
 def _object(message: str) -> set[str]:
@@ -1124,7 +1149,15 @@ def _object(message: str) -> set[str]:
         _FROM_NOW_ON,
         _INSTEAD_OF,
     ):
+        if pattern is _THEY_WITHDREW and (m := pattern.search(message)):
+            return topic(f"{m.group(2)} {m.group(3) or ''}")
         if (m := pattern.search(message)) and (said := topic(m.group(1))):
+            if (
+                pattern is _NEW_ONE
+                and _NEW_WHEN.match(m.group(1))
+                and _CHANGE_VERB_SAID.search(message)
+            ):
+                continue
             return said
     return set()
 
@@ -1178,10 +1211,14 @@ _WITHDREW = re.compile(
 
 # "raj has pulled out of the stag, his cousin dev is coming instead": what changed is who
 # comes (what said raj is coming), not the stag's dates.
+# Both must be what it changes ("Tom dropped out of uni years ago" leaves "Tom is coming to
+# the reunion"), and it is no change said of long ago.
 _THEY_WITHDREW = re.compile(
     r"(?:^|[.;!?]\s+|,\s+)(?!(?:i|we|also|so|and|but|then|now|sadly|unfortunately)\b)"
-    r"([a-z][\w'’-]+)\s+(?:has\s+|have\s+|had\s+|just\s+|now\s+)*"
-    r"(?:withdrawn|withdrew|pulled\s+out|dropped\s+out|backed\s+out)\b",
+    r"(([a-z][\w'’-]+)\s+(?:has\s+|have\s+|had\s+|just\s+|now\s+)*"
+    r"(?:withdrawn|withdrew|pulled\s+out|dropped\s+out|backed\s+out)"
+    r"(?:\s+(?:of|from)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+|their\s+|our\s+|my\s+)?"
+    r"([\w'’-]+))?)(?![^.;!?]*\b(?:ago|once|last\s+year|back\s+in|(?:in|since)\s+(?:19|20)\d\d)\b)",
     re.I,
 )
 

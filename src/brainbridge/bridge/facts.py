@@ -31,7 +31,8 @@ _NAME = (
     rf"([{UPPER}][{LOWER}{UPPER}'\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'\-]+|de|van|von|da)){{0,3}})"
 )
 _ORG = rf"([{UPPER}][\w&.\-]*(?:\s+[{UPPER}][\w&.\-]*){{0,5}})"
-_DUE = rf"(?:by|before|until|on|due)\s+(?P<due>{DAY})"
+# ..."apply for the travel fund, deadline 1 December": a deadline said after the task.
+_DUE = rf"(?:by|before|until|on|due|,?\s*deadline(?:\s+is)?:?)\s+(?P<due>{DAY})"
 # Where a decision or a preference ends: a sentence's end, not the dot of "Python 3.8".
 _END = r"(?:[.!?](?=\s|$)|\n|$)"
 

@@ -26,8 +26,10 @@ CLOSE_COVERAGE = 0.33
 TOPIC_COVERAGE = 0.6
 NAMED_TOPIC_COVERAGE = 0.5
 TOPIC_TERMS = 3
-# A question all of whose words one entry holds: this many of them.
+# A question all of whose words one entry holds: this many of them, and said of a
+# particular one ("the US" is a country, not one of the user's things).
 ASKED_TERMS = 2
+_DEFINITE = re.compile(r"\b(?:the|my|our|his|her|their)\s+(?!US\b)", re.I)
 
 # Words for the user's own store of knowledge. Weak ones ("memory", "records", "network",
 # "database") also name ordinary technical things, so they count only with "my"/"our".
@@ -461,9 +463,16 @@ def judge_locally(
         if close:
             score += 1
             reasons.append(f"a first look found an entry sharing {whole:.0%} of its words")
-        if asks and whole >= 0.99 and match.matched >= ASKED_TERMS and not anyones:
+        if (
+            asks
+            and whole >= 0.99
+            and match.matched >= ASKED_TERMS
+            and not anyones
+            and _DEFINITE.search(message)
+        ):
             # "When is the cardiology appointment?": no cue, but every word it asks about is
-            # in one entry, and it asks.
+            # in one entry, and it asks of a particular one ("How much is a washing machine?"
+            # and "Why did butter prices go up?" ask of any).
             score += 1
             reasons.append("every word it asks about is in one entry")
         elif match.known < WEAK_COVERAGE and not about_user:

@@ -220,6 +220,16 @@ SINGLE_ROLES = frozenset(
         "social worker",
         "health visitor",
         "headteacher",
+        # Found as users: "new plumber is Karen Wells" left Gary the user's plumber too.
+        "plumber",
+        "electrician",
+        "childminder",
+        "cleaner",
+        "gardener",
+        "builder",
+        "mechanic",
+        "dog walker",
+        "window cleaner",
     }
 )
 

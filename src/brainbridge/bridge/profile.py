@@ -232,7 +232,8 @@ _PROVIDERS = (
     r"supplier|provider|bank|building society|gym|venue|insurer|insurance company|insurance|"
     r"broadband|internet|energy company|mobile network|phone network|garage|"
     r"pharmacy|nursery|school|caterer|courier|printers?|letting agents?|"
-    r"estate agents?|wholesaler|distributor|domain registrar|"
+    r"estate agents?|wholesaler|distributor|domain registrar|web host|email host|"
+    r"hosting provider|hosting company|"
     r"bakery|florist|removal company|removals firm|lender|credit union"
 )
 # Which one, in a word or two; not someone else's with the apostrophe left out ("my
@@ -357,6 +358,18 @@ BARE_ROLE_IS_NAME = re.compile(
     rf"((?i:(?:(?:{_BARE_KIND})\s+)?(?:{_BARE_ROLES})))"
     rf"{_THERE}[ \t]+(?:is|will be)[ \t]+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
 )
+# ...or after a comma, a new one: "Gary's let me down, new plumber is Karen Wells", when
+# the clause before speaks of no one else's ("My sister moved to Leeds, new GP is ...").
+NEW_ROLE_AFTER = re.compile(
+    rf",[ \t]*(?:(?i:and|so)[ \t]+)?()(?i:new)[ \t]+((?i:(?:(?:{_BARE_KIND})\s+)?(?:{_BARE_ROLES})))"
+    rf"[ \t]+(?:is|will be)[ \t]+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
+)
+_SOMEONE_ELSES = re.compile(
+    r"\b(?:my|our|his|her|their|your)\s+\w+|\b(?:mum|mom|dad|mother|father|sister|brother|"
+    r"wife|husband|son|daughter|kids?|partner|friend|gran|grandma|grandad|grandpa|nan|aunt|"
+    r"uncle|family|parents)\b",
+    re.I,
+)
 # ...and the people a show is run with, when the message opens with one ("stage manager
 # is Ollie Grant"): after "Watched Hamilton last night." the choreographer is the show's.
 SHOW_ROLE_IS_NAME = re.compile(
@@ -441,7 +454,16 @@ REPORTER = re.compile(
 _REPORTED = re.compile(
     r"^\s*(?:said|says|told|tells|asked|asks|emailed|texted|wrote|wants|mentioned|called)\b", re.I
 )
-_CLAUSE_END = re.compile(rf"{FULL_STOP}|[;!?\n]")
+# (not the dot of "£6.50/hour")
+_CLAUSE_END = re.compile(rf"{FULL_STOP}(?!\d)|[;!?\n]")
+
+
+def _sentence_before(text: str, at: int) -> str:
+    """The sentence `text` is in at `at`, up to there."""
+    starts = [m.end() for m in _CLAUSE_END.finditer(text, 0, at)]
+    return text[(starts[-1] if starts else 0) : at]
+
+
 # "... owns the auth service, and Jonas Berg handles ...": the next subject, a name and
 # its verb ("handles billing, payroll and HR" goes on, and so does "Monday, Wednesday and
 # Friday mornings").
@@ -671,6 +693,7 @@ def people(text: str) -> list[PersonFact]:
         (NAME_IS_ROLE, 1, 3, False),
         (ROLE_IS_NAME, 3, 2, True),
         (BARE_ROLE_IS_NAME, 3, 2, True),
+        (NEW_ROLE_AFTER, 3, 2, True),
         (SHOW_ROLE_IS_NAME, 3, 2, True),
         (SWITCHED_TO, 2, 1, True),
         (HIRED_ROLE_NAME, 3, 2, True),
@@ -681,6 +704,10 @@ def people(text: str) -> list[PersonFact]:
         for m in pattern.finditer(text):
             if _asked(text, m.start()):
                 continue  # "Is my manager Oskar?"
+            if pattern is NEW_ROLE_AFTER and _SOMEONE_ELSES.search(
+                _sentence_before(text, m.start())
+            ):
+                continue  # "My sister moved to Leeds, new GP is Dr Khan": hers
             # "my sister Ana's birthday": Ana ("O'Brien" keeps its apostrophe).
             said, role = m.group(name_at), m.group(role_at)
             name = POSSESSIVE.sub("", said)

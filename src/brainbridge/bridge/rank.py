@@ -146,6 +146,10 @@ def said_text(text: str) -> str:
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
 # How a time is said: "yesterday", "last week", "two days ago", "on Friday", "at 4pm",
 # "June 13", "in 2022".
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
 _TIME = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|noon|midnight|weekends?|"
     rf"{_WEEKDAY}|(?:last|next|this|past|coming|that|every)\s+(?:week|month|year|night|"
@@ -153,7 +157,9 @@ _TIME = re.compile(
     r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|(?:19|20)\d{2}|"
     r"\d{1,2}(?:st|nd|rd|th))\b|"
     r"\b(?-i:January|February|March|April|May|June|July|August|September|October|November|"
-    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b",
+    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b|"
+    # ...in lower case beside a day's number: "on 10 october", "october 10th".
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\b|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b",
     re.I,
 )
 # How a count or an amount is said: "3", "two", "a dozen", "$40", "4,200"; not a day of
