@@ -1037,6 +1037,20 @@ async def test_a_new_tradesperson_replaces_the_old_one(tmp_path: Path) -> None:
         ("My piano lessons are on Mondays at 5pm.", "My piano lessons move to Tuesdays next term."),
         ("Our broadband is with BT.", "Our broadband switch to Sky went through."),
         ("The thesis deadline is March 1.", "Supervisor agreed, new deadline is April 1."),
+        # ...when a day was said in the next sentence, or loosely, or of the event by
+        # another name.
+        (
+            "Booked the dentist. It's at 3pm on Tuesday.",
+            "The dentist has been rescheduled to Thursday at 10am.",
+        ),
+        (
+            "Parents' evening is this month, not sure of the day yet",
+            "Parents' evening was postponed to 24 November.",
+        ),
+        (
+            "Raj is coming to Dave's bachelor party in Prague",
+            "Raj has pulled out of the stag, his cousin Dev is coming instead.",
+        ),
     ],
 )
 async def test_a_change_of_the_users_own_plans_replaces_them(

@@ -184,6 +184,12 @@ def test_money_owed_and_a_note_to_self_are_commitments_a_habit_is_not() -> None:
         ("Submit the grant report", "2026-11-20", None)
     ]
     assert due("The deadline is 1 December for the fund.") == []
+    # Found by review: someone else's deadline, and a second task with its own day.
+    assert due("Need to get the references in for Anna, the deadline is Monday.") == []
+    assert due("I need to call the bank, deadline Friday, and pay Jo back by Monday.") == [
+        ("Call the bank", "2026-11-20", None),
+        ("Pay Jo back", "2026-11-23", None),
+    ]
     assert due("I'm going to stop doing sourdough on mondays.") == []
     assert due("Maya has a swimming lesson on Tuesdays.") == []
     assert due("Must have been lovely by the sea on Sunday.") == []
@@ -376,6 +382,15 @@ def test_a_quick_note_names_who_runs_a_show_or_a_club_with_the_user() -> None:
     [karen] = people("Gary's let me down, new plumber is Karen Wells from Wells Plumbing")
     assert (karen.name, karen.role) == ("Karen Wells", "plumber")
     assert people("Mum's been poorly, new GP is Dr Patel") == []
+    # Found by review: someone else's new one, said after their news.
+    for said in (
+        "Priya's moving to Leeds, new GP is Dr Khan.",
+        "Jo's moving house, new landlord is Pete Smith.",
+        "Next door's boiler died, new plumber is Tony Blake.",
+    ):
+        assert people(said) == [], said
+    [ana] = people("Old cleaner stopped coming, new cleaner is Ana Silva")
+    assert (ana.name, ana.role) == ("Ana Silva", "cleaner")
     [sandra] = people("Our childminder is Sandra, she does pick up Mon/Tue/Thu, £6.50/hour.")
     assert sandra.description.endswith("£6.50/hour.")
     [maya] = people("Choreographer is Maya Lund. She runs the Tuesday sessions")

@@ -982,12 +982,25 @@ _SAYS_AMOUNT = re.compile(rf"[£$€]\s?\d|\b\d[\d.,]*\s*{_UNIT}(?!\w)", re.I)
 
 
 def _when_of(text: str, subject: set[str]) -> bool:
-    """Whether a sentence of `text` says a day or a time and speaks of `subject` ("Year 4
-    class trip" says no day)."""
-    return any(_SAYS_DAY.search(t) and topic(t) & subject for t in SENTENCE_END.split(text))
+    """Whether a sentence of `text` that speaks of `subject`, or the one after it, says
+    when ("Booked the dentist. It's at 3pm on Tuesday."; "Year 4 class trip" says no day)."""
+    said = SENTENCE_END.split(text)
+    return any(
+        topic(t) & subject
+        and any(_SAYS_DAY.search(u) and (u is t or _IT_OPENS.match(u)) for u in said[i : i + 2])
+        for i, t in enumerate(said)
+    )
 
 
-_SAYS_DAY = re.compile(rf"\b(?:{DAY}|{TIME})\b", re.I)
+# The sentence after goes on about the same thing: "It's at 3pm on Tuesday."
+_IT_OPENS = re.compile(r"^\W*(?:it|it['’]s|its|that['’]s|they['’]re|which|booked)\b", re.I)
+
+
+_SAYS_DAY = re.compile(
+    rf"\b(?:{DAY}|{TIME}|(?:this|next|last|the)\s+(?:week|month|weekend)|week\s+after\s+next|"
+    r"morning|afternoon|evening)\b",
+    re.I,
+)
 _SAYS_WHEN = re.compile(
     rf"\b(?:{DAY}|{TIME}|morning|afternoon|evening|weekend|week|month|year|at \d{{1,2}})\b",
     re.I,
@@ -1150,7 +1163,9 @@ def _object(message: str) -> set[str]:
         _INSTEAD_OF,
     ):
         if pattern is _THEY_WITHDREW and (m := pattern.search(message)):
-            return topic(f"{m.group(2)} {m.group(3) or ''}")
+            # Of what speaks of them ("Raj is coming to Dave's bachelor party"), whatever
+            # the event is called.
+            return topic(m.group(2))
         if (m := pattern.search(message)) and (said := topic(m.group(1))):
             if (
                 pattern is _NEW_ONE
@@ -1211,8 +1226,8 @@ _WITHDREW = re.compile(
 
 # "raj has pulled out of the stag, his cousin dev is coming instead": what changed is who
 # comes (what said raj is coming), not the stag's dates.
-# Both must be what it changes ("Tom dropped out of uni years ago" leaves "Tom is coming to
-# the reunion"), and it is no change said of long ago.
+# Not a change said of long ago ("Tom dropped out of uni years ago" leaves "Tom is coming
+# to the reunion").
 _THEY_WITHDREW = re.compile(
     r"(?:^|[.;!?]\s+|,\s+)(?!(?:i|we|also|so|and|but|then|now|sadly|unfortunately)\b)"
     r"(([a-z][\w'’-]+)\s+(?:has\s+|have\s+|had\s+|just\s+|now\s+)*"

@@ -32,7 +32,7 @@ _NAME = (
 )
 _ORG = rf"([{UPPER}][\w&.\-]*(?:\s+[{UPPER}][\w&.\-]*){{0,5}})"
 # ..."apply for the travel fund, deadline 1 December": a deadline said after the task.
-_DUE = rf"(?:by|before|until|on|due|,?\s*deadline(?:\s+is)?:?)\s+(?P<due>{DAY})"
+_DUE = rf"(?:by|before|until|on|due|(?<=,\s)deadline(?:\s+is)?:?)\s+(?P<due>{DAY})"
 # Where a decision or a preference ends: a sentence's end, not the dot of "Python 3.8".
 _END = r"(?:[.!?](?=\s|$)|\n|$)"
 
@@ -154,6 +154,10 @@ UNDATED_TASK = re.compile(
     rf"(?:\b(?:i|we)\s+|(?:^|(?<=[.!?;,]\s)|(?<=\n)))(?:also\s+)?still\s+"
     rf"(?:need to|have to|gotta|got to|must)\s+(?P<action>{TASK_VERB}\b[^.!?\n;]{{3,100}}?)"
     r"(?=\s*(?:[.!?\n;]|$|,\s*(?:but|so|because|as)\b))",
+    re.I,
+)
+AND_TASK = re.compile(
+    rf",?\s+and\s+(?:then\s+|also\s+)?(?P<action>{TASK_VERB}\b[^.!?\n;]{{3,100}}?)\s+" + _DUE,
     re.I,
 )
 # "remind me to call the plumber by Friday": the user's own to-do.
@@ -296,8 +300,14 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
         and not _asked(text, m)
         and (resolve_due(m.group("due"), today) or "") >= today.isoformat()
     ]
+    # "call the bank by Friday, and pay Jo back by Monday": a second task with its own day.
+    promises += [
+        n
+        for m in list(promises)
+        if (n := AND_TASK.match(text, m.end())) and not _HABITUAL.fullmatch(n.group("due"))
+    ]
     for m in promises:
-        to = m.group("to")
+        to = m.groupdict().get("to")
         # "book a van for the 12th and tell the landlord our date": two tasks, kept apart.
         for action in map(_clip, SECOND_TASK.split(m.group("action"))):
             if to:

@@ -29,7 +29,10 @@ TOPIC_TERMS = 3
 # A question all of whose words one entry holds: this many of them, and said of a
 # particular one ("the US" is a country, not one of the user's things).
 ASKED_TERMS = 2
-_DEFINITE = re.compile(r"\b(?:the|my|our|his|her|their)\s+(?!US\b)", re.I)
+_DEFINITE = re.compile(
+    r"\b(?:the|my|our|his|her|their)\s+(?!US\b)|\b(?:now|again|these\s+days|this\s+week)\W*$",
+    re.I,
+)
 
 # Words for the user's own store of knowledge. Weak ones ("memory", "records", "network",
 # "database") also name ordinary technical things, so they count only with "my"/"our".

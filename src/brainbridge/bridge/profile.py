@@ -364,6 +364,15 @@ NEW_ROLE_AFTER = re.compile(
     rf",[ \t]*(?:(?i:and|so)[ \t]+)?()(?i:new)[ \t]+((?i:(?:(?:{_BARE_KIND})\s+)?(?:{_BARE_ROLES})))"
     rf"[ \t]+(?:is|will be)[ \t]+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
 )
+# ...and the clause before says the old one left the user: "let me down", "stopped
+# coming", "going on maternity leave" ("Jo's moving house, new landlord is ..." is Jo's).
+_LEFT_THE_USER = re.compile(
+    r"\b(?:let\s+(?:me|us)\s+down|quit|retired|left|stopped\s+(?:coming|working)|"
+    r"(?:going|gone|off)\s+on\s+(?:maternity|paternity|sick|long-term\s+sick)\s+leave|"
+    r"is\s+off\s+sick|went\s+bust|packed\s+(?:it|us)\s+in|dropped\s+(?:me|us)|"
+    r"no\s+longer\s+(?:does|doing|comes|coming|available)|can['’]?t\s+(?:do|make)\s+it)",
+    re.I,
+)
 _SOMEONE_ELSES = re.compile(
     r"\b(?:my|our|his|her|their|your)\s+\w+|\b(?:mum|mom|dad|mother|father|sister|brother|"
     r"wife|husband|son|daughter|kids?|partner|friend|gran|grandma|grandad|grandpa|nan|aunt|"
@@ -704,8 +713,9 @@ def people(text: str) -> list[PersonFact]:
         for m in pattern.finditer(text):
             if _asked(text, m.start()):
                 continue  # "Is my manager Oskar?"
-            if pattern is NEW_ROLE_AFTER and _SOMEONE_ELSES.search(
-                _sentence_before(text, m.start())
+            if pattern is NEW_ROLE_AFTER and (
+                _SOMEONE_ELSES.search(before := _sentence_before(text, m.start()))
+                or not _LEFT_THE_USER.search(before)
             ):
                 continue  # "My sister moved to Leeds, new GP is Dr Khan": hers
             # "my sister Ana's birthday": Ana ("O'Brien" keeps its apostrophe).
