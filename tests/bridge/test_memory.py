@@ -9,7 +9,7 @@ import pytest
 from benchmarks import scenarios
 
 from brainbridge.brain import Brain
-from brainbridge.bridge import Bridge
+from brainbridge.bridge import Bridge, Enrichment
 from brainbridge.bridge.resolve import AMBIGUOUS, resolve_name
 from brainbridge.model import CHAT_EXCHANGE, Judgment, Session
 
@@ -17,6 +17,11 @@ from brainbridge.model import CHAT_EXCHANGE, Judgment, Session
 # pass 0.70, right fact 0.66, 1 stale line. A rule change that loses several probes fails.
 DEV_PASS_FLOOR = 0.60
 DEV_MAX_STALE = 2
+
+
+async def _ask(bridge: Bridge, *questions: str) -> dict[str, Enrichment]:
+    """Each question's enrichment, asked in turn outside any session."""
+    return {q: await bridge.enrich(q, None) for q in questions}
 
 
 async def _told(tmp_path: Path, turns: list[tuple[str, str]]) -> tuple[Brain, Bridge]:
@@ -850,19 +855,17 @@ async def test_a_question_about_the_users_business_or_team_gets_it(tmp_path: Pat
         ],
     )
     try:
-        asked = {
-            q: await bridge.enrich(q, None)
-            for q in (
-                "Who's the stage manager?",
-                "Who is the stage manager for the show?",
-                "Which days does Covetrus deliver?",
-                "Who's our supplier?",
-                "Who is my car insurance with?",
-                "Who is the manager of Arsenal these days?",
-                "Who is the manager of the hotel?",
-                "Who is the stage manager in the new series?",
-            )
-        }
+        asked = await _ask(
+            bridge,
+            "Who's the stage manager?",
+            "Who is the stage manager for the show?",
+            "Which days does Covetrus deliver?",
+            "Who's our supplier?",
+            "Who is my car insurance with?",
+            "Who is the manager of Arsenal these days?",
+            "Who is the manager of the hotel?",
+            "Who is the stage manager in the new series?",
+        )
     finally:
         await bridge.drain()
         await brain.close()
@@ -959,15 +962,13 @@ async def test_a_question_whose_every_word_one_entry_holds_is_answered(tmp_path:
         ],
     )
     try:
-        asked = {
-            q: await bridge.enrich(q, None)
-            for q in (
-                "When is the cardiology appointment?",
-                "How much is the plot rent?",
-                "Who is my TA at the moment?",
-                "How do I make the rent cheaper?",
-            )
-        }
+        asked = await _ask(
+            bridge,
+            "When is the cardiology appointment?",
+            "How much is the plot rent?",
+            "Who is my TA at the moment?",
+            "How do I make the rent cheaper?",
+        )
     finally:
         await bridge.drain()
         await brain.close()

@@ -360,7 +360,7 @@ _ARTICLE_BEFORE = re.compile(
 # noun too ("my lessons move to Tuesdays", "my transfer to London fell through" change).
 _MY_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their)\s+$", re.I)
 _NOUN_AFTER = re.compile(
-    r"\s+(?!(?:to|from|in|into|on|at|for|with|over|back|forward|next|this|from|went|is|was|"
+    r"\s+(?!(?:to|from|in|into|on|at|for|with|over|back|forward|next|this|went|is|was|"
     r"has|had|have|will|would|got|fell|happened|came|starts?|started|done|completed|"
     r"confirmed|and|but|so)\b)[a-z]{3,}\b"
 )
@@ -370,7 +370,7 @@ _IN_A_NAME = re.compile(r"\b(?:the|an?|our|my|his|her|their)\s+[a-z][\w'’-]*\s
 _NOUN_NEXT = re.compile(
     r"\s+(?!(?:of|now|then|this|that|these|next|last|from|today|tonight|tomorrow|yesterday|"
     r"please|and|but|so|as|because|since|which|for|on|at|in|to|with|if|when|though|too|"
-    r"anyway|i|we|you|he|she|they|it|is|was|will|would|this|starting|going)\b)[a-z]{3,}\b"
+    r"anyway|i|we|you|he|she|they|it|is|was|will|would|starting|going)\b)[a-z]{3,}\b"
 )
 # "by end of Q1", "a change of plans": a verb's bare form before "of" is a noun.
 _OF_AFTER = re.compile(r"\s+of\b", re.I)
