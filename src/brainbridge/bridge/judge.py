@@ -466,6 +466,12 @@ def judge_locally(
         if close:
             score += 1
             reasons.append(f"a first look found an entry sharing {whole:.0%} of its words")
+        elif match.known < WEAK_COVERAGE and not about_user:
+            score -= 1
+            reasons.append(
+                f"a first look found nothing specific (at most {match.known:.0%} of its words"
+                " in one entry)"
+            )
         if (
             asks
             and whole >= 0.99
@@ -478,12 +484,6 @@ def judge_locally(
             # and "Why did butter prices go up?" ask of any).
             score += 1
             reasons.append("every word it asks about is in one entry")
-        elif match.known < WEAK_COVERAGE and not about_user:
-            score -= 1
-            reasons.append(
-                f"a first look found nothing specific (at most {match.known:.0%} of its words"
-                " in one entry)"
-            )
     judgment = Judgment.ENRICH if score >= 2 else Judgment.PASS_THROUGH
     if judgment is Judgment.PASS_THROUGH and score > 0:
         # The signs above are for enriching: say why they did not carry the message.
