@@ -902,11 +902,15 @@ _TASK = re.compile(
 )
 
 
+# "Trip moved again, new date is Thursday 22 October": a new day said.
+_NEW_DAY_SAID = (
+    rf"\bnew\s+(?:start\s+)?(?:date|day|time)\s+(?:is|will\s+be)\s+(?:now\s+)?(?:{DAY}|{TIME})"
+)
 # A change of when: "moved the party to Sunday", "pushed the call to 3pm", "postponed
 # the launch". What it replaces said when it was: "I'm doing the playlist for the party"
 # is about the party and stays current.
 _TO_WHEN = re.compile(
-    rf"\bnew\s+(?:start\s+)?(?:date|day|time)\s+(?:is|will\s+be)\s+(?:now\s+)?(?:{DAY}|{TIME})|"
+    rf"{_NEW_DAY_SAID}|"
     rf"\b(?:to|until|till|for|on|back to)\s+(?:{DAY}|{TIME}|(?:the )?(?:morning|afternoon|"
     r"evening|weekend))|\b(?:reschedul|postpon|delay|push(?:ed)? back|brought forward)",
     re.I,
@@ -916,8 +920,7 @@ _TO_WHEN = re.compile(
 # "Falcon is back on, we restart on Monday" more than a day).
 _ONLY_WHEN = re.compile(
     rf"\binstead\s+of\s+(?:the\s+)?(?:{DAY}|{TIME})|\b(?:reschedul|postpon|delay)|"
-    # "Trip moved again, new date is Thursday 22 October"
-    rf"\bnew\s+(?:start\s+)?(?:date|day|time)\s+(?:is|will\s+be)\s+(?:now\s+)?(?:{DAY}|{TIME})|"
+    rf"{_NEW_DAY_SAID}|"
     r"\bpush(?:ed)?\s+back|\bbrought\s+forward|"
     # "Stan can't start till the 26th now": put off to a day; "Stan is starting on the 26th"
     # (what never said when, "Stan is our roofer", holds).

@@ -156,9 +156,9 @@ UNDATED_TASK = re.compile(
     r"(?=\s*(?:[.!?\n;]|$|,\s*(?:but|so|because|as)\b))",
     re.I,
 )
+# ...and a second task said after it, with its own day (SECOND_TASK's "and" before it).
 AND_TASK = re.compile(
-    rf",?\s+and\s+(?:then\s+|also\s+)?(?P<action>{TASK_VERB}\b[^.!?\n;]{{3,100}}?)\s+" + _DUE,
-    re.I,
+    SECOND_TASK.pattern + rf"(?P<action>{TASK_VERB}\b[^.!?\n;]{{3,100}}?)\s+" + _DUE, re.I
 )
 # "remind me to call the plumber by Friday": the user's own to-do.
 REMIND_TO = re.compile(r"\bremind me to\s+(?P<action>.{6,120}?)\s+" + _DUE, re.I)
