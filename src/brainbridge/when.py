@@ -115,6 +115,13 @@ _MONTH = (
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
 _ORD = r"\d{1,2}(?:st|nd|rd|th)?"
+# The year after "1 March": this century's, and not a count or a time of day ("by 12 June
+# 2000 words", "moved to 20 December, 2000 tickets sold", "on 12 June 2030 departure").
+_YEAR = (
+    r"(?:,? 20\d\d(?![\d:.]\d|\s*(?:words?|people|persons|runners|guests|copies|pounds|quid|"
+    r"euros?|dollars|tickets|pages|units|items|hours?|hrs|h|start|sharp|departure|arrival|"
+    r"kick-?off|uk|gmt|bst|cet|utc|local|is|was|are|were|pm|am|ish)\b))?"
+)
 # A weekday with its date ("Friday the 11th", "Fri, Dec 11", "Friday 11th December"): the
 # date is the day meant; the weekday alone would name the coming one.
 _DATED_WEEKDAY = (
@@ -127,8 +134,8 @@ TIME = r"\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\d{1,2}:\d\d|noon|midnight|o['’]clock
 DAY = (
     rf"(?:{_DATED_WEEKDAY}|(?:the )?end of (?:the |this |next )?{_PERIOD}|eo[dwm]|"
     rf"(?:this |next |coming |the coming )?{_WEEKDAY}(?: (?:morning|noon|afternoon|evening|night))?|"
-    rf"{_MONTH}\.? {_ORD}(?:,? \d{{4}})?|(?:the )?{_ORD} of {_MONTH}(?:,? \d{{4}})?|{_ORD} {_MONTH}|"
-    rf"the {_ORD}|\d{{4}}-\d{{2}}-\d{{2}}|tomorrow|today|tonight|"
+    rf"{_MONTH}\.? {_ORD}(?:,? \d{{4}})?|(?:the )?{_ORD} of {_MONTH}(?:,? \d{{4}})?|"
+    rf"{_ORD} {_MONTH}{_YEAR}|the {_ORD}|\d{{4}}-\d{{2}}-\d{{2}}|tomorrow|today|tonight|"
     rf"(?:the )?(?:start|beginning) of (?:the |this |next )?{_PERIOD}|next {_PERIOD}|"
     rf"(?:the )?(?:end|start|beginning) of {_MONTH}(?:,? \d{{4}})?)"
 )
@@ -137,7 +144,7 @@ DAY = (
 # promise may name inside its task ("cover the December 24 night shift").
 DATE = (
     rf"(?:{_DATED_WEEKDAY}|{_MONTH}\.? {_ORD}(?:,? \d{{4}})?|(?:the )?{_ORD} of {_MONTH}(?:,? \d{{4}})?|"
-    rf"{_ORD} {_MONTH}|\d{{4}}-\d{{2}}-\d{{2}})"
+    rf"{_ORD} {_MONTH}{_YEAR}|\d{{4}}-\d{{2}}-\d{{2}})"
 )
 
 

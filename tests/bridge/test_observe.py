@@ -259,3 +259,22 @@ def test_due_dates_resolve_from_the_day_they_were_said() -> None:
     assert resolve_due("2nd of January", WEDNESDAY) == "2027-01-02"
     assert resolve_due("Friday the 20th", WEDNESDAY) == "2026-03-20"  # not this Friday
     assert resolve_due("someday", WEDNESDAY) is None
+
+
+def test_a_due_date_written_with_its_year_keeps_the_year() -> None:
+    # Found as a user: "by 1 March 2029" was due the coming 1 March (the year was left
+    # out of the day a promise names, "1 March" alone being read).
+    from brainbridge.bridge.facts import extract_facts
+
+    [fact] = extract_facts("I need to renew the lab's domain name by 1 March 2029", today=WEDNESDAY)
+    assert fact.attributes["due"] == "2029-03-01", fact
+    [fact] = extract_facts("I need to renew my passport by 3rd May, 2028", today=WEDNESDAY)
+    assert fact.attributes["due"] == "2028-05-03", fact
+    # ...and a count or a time after the day is no year (found by review).
+    for message in (
+        "I need to hand in the report by 12 June 2000 words minimum",
+        "I need to print the flyers by 9 December, 2000 copies",
+        "I need to book the 12 June 1500 slot at the gym.",
+    ):
+        [fact] = extract_facts(message, today=WEDNESDAY)
+        assert fact.attributes["due"].startswith("2026-"), (message, fact)
