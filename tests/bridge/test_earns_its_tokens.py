@@ -1985,6 +1985,44 @@ async def test_what_is_left_to_do_gets_the_open_commitments_and_a_deed_done_clos
     assert not any("landlord" in item for item in _items(priya.block)), priya.block
 
 
+async def test_deadlines_coming_up_lists_the_open_commitments_what_is_ahead_first(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "What deadlines do I have coming up?" led with an exchange about a
+    # deadline gone by, and the open promise due next was not in the block; "Do I have
+    # anything coming up?" passed through while saying the brain held what the user had to
+    # do. The days are far apart so that "ahead" holds whenever the test runs.
+    told = [
+        "My manager is Raj Mehta.",
+        "I need to submit the ethics form by 20 September 2020",
+        "I promised Helen the chapter draft by 10 September 2020",
+        "I need to renew the lab's domain name by 1 March 2099",
+    ]
+    deadlines, anything, for_me, *general = await _asked(
+        tmp_path,
+        told,
+        "What deadlines do I have coming up?",
+        "Do I have anything coming up?",
+        "What's coming up for me?",
+        # Found by review: general questions took the user's list.
+        "What tasks does a project manager usually do?",
+        "What deadlines do we have to meet under GDPR?",
+        "What festivals have we got coming up in Edinburgh?",
+        "What tasks did I finish last week?",
+    )
+    for asked in (deadlines, anything, for_me):
+        assert asked.judgment is Judgment.ENRICH, asked.reasons
+        items = _items(asked.block)
+        assert "Renew the lab's domain name" in items[0] and "2099-03-01" in items[0], items
+        assert any("The chapter draft for Helen" in item for item in items), items
+        assert any("Submit the ethics form" in item for item in items), items
+    # ...and with no word to search for, the list is all there is ("me" had found "The
+    # user's manager").
+    assert not any("Raj" in item for item in _items(for_me.block)), for_me.block
+    for asked in general:
+        assert asked.judgment is Judgment.PASS_THROUGH, asked.reasons
+
+
 async def test_a_deadline_moved_keeps_the_promise_open_by_the_new_day(tmp_path: Path) -> None:
     # A change of when dropped the commitment: after "The report deadline moved to Monday",
     # "What's due?" no longer listed the report at all.

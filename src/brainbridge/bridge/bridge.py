@@ -129,7 +129,9 @@ OWNED_SAMPLE = 10
 _OF_TIME = re.compile(r"^\W*(?:when|what time|what day|which day|how often)\b", re.I)
 # A question for the user's open tasks when no word of it names one.
 _TO_DO_LIST = re.compile(
-    r"\b(?:still|left|outstanding|on my plate|owe|due|promised)\b(?!\s+to\s+make\b)", re.I
+    r"\b(?:still|left|outstanding|on my plate|owe|due|promised|deadlines|coming up|upcoming)\b"
+    r"(?!\s+to\s+make\b)",
+    re.I,
 )
 # What `_spoken_of` returns when the user said "the <word>" (or "our <word>") before.
 SAID_THE = 2
@@ -291,6 +293,18 @@ class Bridge:
         talks_only = bool(talks) and not queries
         if talks_only and days is not None:
             queries = [days[0].isoformat()]
+        # "What do I still need to do?", "What's coming up for me?": no word to search for
+        # (a search for the message found "The user's manager" by "me"), but the user's own
+        # world answers it: what they hold is all there is to load.
+        own_only = (
+            verdict.judgment is Judgment.ENRICH
+            and not queries
+            and not talks
+            and source == "local"
+            and bool(_TO_DO_LIST.search(message))
+        )
+        if own_only:
+            queries = [message]
         if verdict.judgment is Judgment.STEP_BACK:
             result = Enrichment(
                 Judgment.STEP_BACK,
@@ -301,7 +315,7 @@ class Bridge:
             )
         elif verdict.judgment is Judgment.ENRICH and queries:
             result = await self._load(
-                queries, session, verdict, source, turn, message, talks, talks_only
+                queries, session, verdict, source, turn, message, talks, talks_only or own_only
             )
         else:
             result = Enrichment(
@@ -411,14 +425,15 @@ class Bridge:
         queries = (
             build_queries(message, mentions, summary) if verdict.judgment is Judgment.ENRICH else []
         )
-        if verdict.judgment is Judgment.ENRICH and not queries and said:
-            if not _TO_DO_LIST.search(message):
-                # "OK what do I need to do to make it work?": the task at hand, not a list.
-                verdict = Verdict(Judgment.PASS_THROUGH, verdict.reasons)
-            else:
-                # "What do I still need to do?": no word to search for, but the user's own
-                # world answers it.
-                queries = [message]
+        if (
+            verdict.judgment is Judgment.ENRICH
+            and not queries
+            and said
+            and not _TO_DO_LIST.search(message)
+        ):
+            # "OK what do I need to do to make it work?": the task at hand, not a list.
+            # ("What do I still need to do?" is enriched with no query: `_enrich`.)
+            verdict = Verdict(Judgment.PASS_THROUGH, verdict.reasons)
         return verdict, queries, "local"
 
     def _talks_on(self, days: tuple[date, date]) -> list[Entity]:

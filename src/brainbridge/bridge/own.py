@@ -92,6 +92,13 @@ _FOR_ALL = re.compile(
     re.I,
 )
 _DIET_SAID = re.compile(rf"\b(?:{DIETS})\b|\ballergic to\b", re.I)
+# "do I have", "have we got": the user's own (not "do we have to meet").
+_I_HAVE = r"(?:do\s+(?:i|we)\s+(?:still\s+)?have|have\s+(?:i|we)\s+(?:still\s+)?got)\b\s*"
+# ...and nothing after but when: "left", "coming up", "due this week", "soon", "?".
+_WHEN_TAIL = (
+    r"(?:\s*(?:left|coming\s+up|due|outstanding|open|on|today|tomorrow|soon|"
+    r"(?:this|next)\s+(?:week|month|weekend|term|quarter)|this\s+year))*\s*[?.!]*\s*$"
+)
 # "What's left to do for the move?", "plan my week so I hit both deadlines", "what's due":
 # the user's open commitments are the answer, soonest first.
 _DUE_ASKED = re.compile(
@@ -100,9 +107,22 @@ _DUE_ASKED = re.compile(
     r"\bwhat(?:['’]s| is)(?: still| else)?\s+(?:left to do|still to do|due|outstanding|"
     r"on my plate)\b|"
     r"\bwhat\s+(?:do|did)\s+(?:i|we)\s+(?:still\s+)?(?:owe|promise|need to do|have to do)\b|"
-    r"\b(?:hit|meet|make)\s+(?:both|all|my|our|the)\s+deadlines\b",
+    r"\b(?:hit|meet|make)\s+(?:both|all|my|our|the)\s+deadlines\b|"
+    # The user's own list, asked as a whole question: "What deadlines do I have coming
+    # up?", "Which tasks do I have left?", "Any deadlines this week?", "What have I got
+    # coming up?" ("What deadlines do we have to meet under GDPR?", "What festivals have we
+    # got coming up in Edinburgh?" and "What tasks did I finish?" are not).
+    rf"^\W*(?:what|which)\s+(?:(?:upcoming|open|other)\s+)?(?:deadlines|to-?dos|tasks|"
+    rf"commitments)\s+{_I_HAVE}{_WHEN_TAIL}|"
+    rf"^\W*(?:are\s+there\s+)?any\s+(?:upcoming\s+)?(?:deadlines|tasks)(?:\s+for\s+(?:me|us))?"
+    rf"{_WHEN_TAIL}|"
+    rf"^\W*(?:what\s+)?{_I_HAVE}(?:anything\s+)?coming\s+up(?:\s+for\s+(?:me|us))?{_WHEN_TAIL}|"
+    rf"^\W*what(?:['’]s| is)\s+coming\s+up\s+for\s+(?:me|us){_WHEN_TAIL}|"
+    r"\b(?:my|our)\s+upcoming\s+deadlines\b",
     re.I,
 )
+# A question of what lies ahead, not what is overdue.
+_AHEAD = re.compile(r"\b(?:coming\s+up|upcoming|next)\b", re.I)
 # "What do I owe Mei?": only what is owed to Mei.
 _OWE_NAMED = re.compile(rf"\bowe\s+(?-i:[{UPPER}])", re.I)
 # "When is Biscuit's check-up?": an appointment, by what it names.
@@ -367,6 +387,11 @@ class OwnWorld:
             return "", []  # "When is the rent due?" with no promise about rent
         found = [e for e in kept if shared[e.id] == best]
         found.sort(key=lambda e: str(e.attributes.get("due") or _NO_DUE))
+        if _AHEAD.search(message):
+            # "What deadlines do I have coming up?": what is still ahead before what is
+            # overdue (stable: soonest first in each).
+            today = date.today().isoformat()
+            found.sort(key=lambda e: str(e.attributes.get("due") or _NO_DUE) < today)
         return "what the user has to do", found
 
     def when(self, message: str) -> list[Entity]:
