@@ -2023,6 +2023,23 @@ async def test_deadlines_coming_up_lists_the_open_commitments_what_is_ahead_firs
         assert asked.judgment is Judgment.PASS_THROUGH, asked.reasons
 
 
+async def test_who_holds_a_club_role_now_is_answered_from_memory(tmp_path: Path) -> None:
+    # Found as a user: "who's captain?" (short, no "the") passed through with the captain
+    # said twice in the brain, the second time a change.
+    told = [
+        ("captain is Dean Morris this year", "ok", date(2026, 8, 20)),
+        (
+            "Dean's stepping down as captain, work stuff. Kyle is captain now",
+            "ok",
+            date(2026, 9, 6),
+        ),
+    ]
+    [captain] = await _asked(tmp_path, told, "who's captain?")
+    assert captain.source == "short_circuit", captain.reasons
+    [item] = _items(captain.block)
+    assert "**Kyle**" in item and "captain" in item, captain.block
+
+
 async def test_a_deadline_moved_keeps_the_promise_open_by_the_new_day(tmp_path: Path) -> None:
     # A change of when dropped the commitment: after "The report deadline moved to Monday",
     # "What's due?" no longer listed the report at all.

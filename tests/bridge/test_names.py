@@ -363,6 +363,36 @@ def test_the_businesses_the_user_deals_with_are_their_facts() -> None:
         assert said(text) == [], text
 
 
+def test_a_new_holder_of_a_club_role_is_said_in_a_quick_note() -> None:
+    # Found as a user (a football team manager): "captain is Dean Morris this year" was
+    # nobody, "Dean's stepping down as captain" ended nothing and "Kyle is captain now"
+    # made no one, so "who's captain?" had no answer.
+    from brainbridge.bridge.profile import people
+
+    def said(text: str) -> list[tuple[str, str, str]]:
+        return [(p.name, p.role, p.left) for p in people(text)]
+
+    assert said("captain is Dean Morris this year") == [("Dean Morris", "captain", "")]
+    assert said("Dean's stepping down as captain, work stuff. Kyle is captain now") == [
+        ("Kyle", "captain", ""),
+        ("Dean", "", "captain"),
+    ]
+    assert said("Kyle Osei is the new treasurer") == [("Kyle Osei", "treasurer", "")]
+    assert said("Liam O'Connor is taking over as treasurer") == [("Liam O'Connor", "treasurer", "")]
+    # Someone else's team, a question, a role of something named, a condition, a famous
+    # captain and a coach that is a bus are no one's (the last four found by review).
+    for text in (
+        "Kyle is captain of the rugby team",
+        "Is Kyle captain now?",
+        "Sam is the new coach for the under 12s",
+        "If Kyle is captain now then we're fine for Saturday.",
+        "Harry Kane is captain now, which is great for England.",
+        "We're getting the coach to the away game. Coach is Megabus, leaves at 9.",
+        "Ella is captain now of her netball team",
+    ):
+        assert said(text) == [], text
+
+
 def test_a_quick_note_names_who_runs_a_show_or_a_club_with_the_user() -> None:
     # Found as a user (a community theatre director): "stage manager is Ollie Grant" was
     # nobody, and "Who's the stage manager?" passed through.

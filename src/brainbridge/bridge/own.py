@@ -217,10 +217,10 @@ _BODY_HEAD = re.compile(
     re.I,
 )
 # "Who is the electrician?", "Who's the stage manager for the show?", "who is the treasurer
-# again": one of the user's people, by the role they have; not "Who is the manager of
+# again", "who's captain now?": one of the user's people, by the role they have; not "Who is the manager of
 # Arsenal?", "Who is the manager of the hotel?" nor "Who is the doctor in the new series?".
 _THE_ROLE = re.compile(
-    r"^\W*who(?:['’]s|\s+is|\s+was)\s+the\s+((?-i:[a-z])[\w\-]*(?:\s+(?-i:[a-z])[\w\-]*){0,2}?)"
+    r"^\W*who(?:['’]s|\s+is|\s+was)\s+(?:the\s+)?((?-i:[a-z])[\w\-]*(?:\s+(?-i:[a-z])[\w\-]*){0,2}?)"
     r"(?:\s+(?:again|now|these\s+days|at\s+the\s+moment|(?:for|on)\s+"
     r"(?:the|our|my|this)\s+(?-i:[a-z])[\w\-]*(?:\s+(?-i:[a-z])[\w\-]*)?))?\W*$",
     re.I,

@@ -62,7 +62,8 @@ ROLES = (
     r"interpreter|translator|solicitor|surveyor|financial advisor|financial adviser|adviser|"
     r"broker|estate agent|conveyancer|treasurer|chairperson|caseworker|roofer|builder|"
     r"locksmith|joiner|carpenter|tiler|glazier|window cleaner|teaching assistant|ta|"
-    r"learning support assistant|lsa"
+    r"learning support assistant|lsa|captain|vice[ -]captain|club captain|team captain|"
+    r"club secretary|secretary|chairperson"
 )
 DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
@@ -348,7 +349,8 @@ _BARE_KIND = (
 _BARE_ROLES = (
     rf"{_TRADES}|broker|agent|conveyancer|doctor|gp|landlord|landlady|treasurer|contact|"
     r"advisor|adviser|financial advisor|financial adviser|caseworker|case worker|social worker|"
-    r"midwife|health visitor|childminder|tutor|teaching assistant|ta"
+    r"midwife|health visitor|childminder|tutor|teaching assistant|ta|captain|vice[ -]captain|"
+    r"club captain|team captain|club secretary|secretary|chairperson"
 )
 BARE_ROLE_IS_NAME = re.compile(
     # ...at a sentence's start, or after one who left ("Alan retired, new vet is Sian";
@@ -414,13 +416,28 @@ SWITCHED_TO = re.compile(
     rf"changing|changed))\s+(?i:({ROLES}))s\s+(?i:to)\s+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
 )
 # "Liam O'Connor is taking over as treasurer": the role's new holder.
+# Not the role of something named: "captain of the rugby team", "manager at Spurs".
+_NOT_THEIRS = r"(?![ \t]+(?i:of|for|at|in)\b)"
+# Words that open a clause, not a name: "If Kyle is captain now ...".
+_NOT_A_HOLDER = r"If|When|Unless|Because|Since|So|And|But|Whether|Maybe|Perhaps|Once|Until"
 TAKES_OVER_AS = re.compile(
     rf"{_PERSON}\s+(?i:(?:is|['’]s|will be)\s+taking|took|has taken|will take)\s+(?i:over)\s+"
-    rf"(?i:as)\s+(?i:our|my)\s+(?i:new\s+)?{_ROLE}\b"
+    rf"(?i:as)\s+(?:(?i:our|my)\s+(?i:new\s+)?{_ROLE}\b|(?i:(?:the\s+)?(?:new\s+)?)"
+    rf"((?i:{_BARE_ROLES}))\b{_NOT_THEIRS})"
+)
+# ...and a quick note of the new holder of a plain role, opening a sentence or after a
+# comma: "Kyle is captain now", "Kyle Osei is the new treasurer"; not "Kyle is captain of
+# the rugby team" nor "Ella is captain now of her netball team" (someone else's). "X is
+# captain now" takes a first name alone: "Harry Kane is captain now" is England's.
+NEW_HOLDER = re.compile(
+    rf"(?:^|(?<=[.;!?\n,])[ \t]*)(?!(?:{_NOT_A_HOLDER})\b){_PERSON}[ \t]+(?:is|['’]s)[ \t]+(?:"
+    rf"(?i:(?:the|our|my)[ \t]+)?(?i:new)[ \t]+((?i:{_BARE_ROLES})){_NOT_THEIRS}|"
+    rf"((?i:{_BARE_ROLES}))[ \t]+(?i:now)\b{_NOT_THEIRS})"
 )
 # "Graham is stepping down as treasurer", "Alan has retired as our vet": a role left.
 STEPPED_DOWN = re.compile(
-    rf"{_PERSON}\s+(?i:is\s+stepping|stepped|has\s+stepped|is\s+standing|stood|has\s+stood)\s+"
+    rf"{_PERSON}\s+(?i:(?:is\s+)?stepping|stepped|has\s+stepped|is\s+standing|stood|"
+    rf"has\s+stood)\s+"
     rf"(?i:down)\s+(?i:as)\s+(?i:(?:our|my|the)\s+)?{_ROLE}\b|"
     rf"{_PERSON}\s+(?i:has\s+retired|retired|has\s+left|left|quit)\s+(?i:as)\s+(?i:our|my)\s+{_ROLE}\b"
 )
@@ -709,6 +726,9 @@ def people(text: str) -> list[PersonFact]:
         (ONE_OF_MY, 3, 2, True),
         (THE_ROLE_NAME, 2, 1, True),
         (TAKES_OVER_AS, 1, 2, False),
+        (TAKES_OVER_AS, 1, 3, False),
+        (NEW_HOLDER, 1, 2, False),
+        (NEW_HOLDER, 1, 3, False),
     ):
         for m in pattern.finditer(text):
             if _asked(text, m.start()):
@@ -720,6 +740,8 @@ def people(text: str) -> list[PersonFact]:
                 continue  # "My sister moved to Leeds, new GP is Dr Khan": hers
             # "my sister Ana's birthday": Ana ("O'Brien" keeps its apostrophe).
             said, role = m.group(name_at), m.group(role_at)
+            if role is None or (pattern is NEW_HOLDER and role_at == 3 and " " in said.strip()):
+                continue  # NEW_HOLDER's other way of saying it; "Harry Kane is captain now"
             name = POSSESSIVE.sub("", said)
             # ...and what follows is Ana's: "my cousin Inês's wedding, flight TP1351".
             about = _about(said if subject else "", _rest(text, m.end()))
@@ -745,10 +767,12 @@ def people(text: str) -> list[PersonFact]:
             of = None if owner.split()[0].lower() in _PLACES else (owner, role)
             out.append(PersonFact(name, "", f"{owner}'s {role_of(role)}.{about}", of=of))
     for m in STEPPED_DOWN.finditer(text):
-        name, role = m.group(1) or m.group(3), (m.group(2) or m.group(4)).lower()
+        # "Dean's stepping down as captain": Dean.
+        name = POSSESSIVE.sub("", m.group(1) or m.group(3))
+        role = (m.group(2) or m.group(4)).lower()
         if not _asked(text, m.start()):
             left = f"{name} left the role of {role}."
-            out.append(PersonFact(POSSESSIVE.sub("", name), "", left, left=role))
+            out.append(PersonFact(name, "", left, left=role))
     for m in NAME_WHO_WORKS.finditer(text):
         if not _asked(text, m.start()) and not any(p.name == m.group(1) for p in out):
             out.append(PersonFact(m.group(1), "", f"{m.group(1)}, {m.group(2)} at {m.group(3)}."))
