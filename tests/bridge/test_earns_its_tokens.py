@@ -2023,23 +2023,6 @@ async def test_deadlines_coming_up_lists_the_open_commitments_what_is_ahead_firs
         assert asked.judgment is Judgment.PASS_THROUGH, asked.reasons
 
 
-async def test_who_holds_a_club_role_now_is_answered_from_memory(tmp_path: Path) -> None:
-    # Found as a user: "who's captain?" (short, no "the") passed through with the captain
-    # said twice in the brain, the second time a change.
-    told = [
-        ("captain is Dean Morris this year", "ok", date(2026, 8, 20)),
-        (
-            "Dean's stepping down as captain, work stuff. Kyle is captain now",
-            "ok",
-            date(2026, 9, 6),
-        ),
-    ]
-    [captain] = await _asked(tmp_path, told, "who's captain?")
-    assert captain.source == "short_circuit", captain.reasons
-    [item] = _items(captain.block)
-    assert "**Kyle**" in item and "captain" in item, captain.block
-
-
 async def test_a_deadline_moved_keeps_the_promise_open_by_the_new_day(tmp_path: Path) -> None:
     # A change of when dropped the commitment: after "The report deadline moved to Monday",
     # "What's due?" no longer listed the report at all.
@@ -2261,21 +2244,48 @@ async def test_a_teams_pm_and_a_promise_reviewed_is_done_not_owed(tmp_path: Path
     ], due.block
 
 
-async def test_a_dentist_switched_to_is_the_dentist_now(tmp_path: Path) -> None:
-    # Found as a user: "I'm switching dentists to Dr. Romero" made nobody, and the change
-    # added to Dr. Patel's description stopped at "Dr." as if a sentence ended there.
-    told = [
-        ("My dentist is Dr. Patel at Smile Studio.", "Noted.", date(2026, 10, 20)),
+@pytest.mark.parametrize(
+    ("told", "asked", "holder", "role"),
+    [
+        # Found as a user: "I'm switching dentists to Dr. Romero" made nobody, and the
+        # change added to Dr. Patel's description stopped at "Dr." as if a sentence ended.
         (
-            "I'm switching dentists to Dr. Romero because Smile Studio closed.",
-            "Okay.",
-            date(2026, 11, 2),
+            [
+                ("My dentist is Dr. Patel at Smile Studio.", "Noted.", date(2026, 10, 20)),
+                (
+                    "I'm switching dentists to Dr. Romero because Smile Studio closed.",
+                    "Okay.",
+                    date(2026, 11, 2),
+                ),
+            ],
+            "Who is my dentist?",
+            "Romero",
+            "The user's dentist",
         ),
-    ]
-    [dentist] = await _asked(tmp_path, told, "Who is my dentist?")
-    assert dentist.source == "short_circuit", dentist.reasons
-    [item] = _items(dentist.block)
-    assert "**Romero**" in item and "The user's dentist" in item, dentist.block
+        # Found as a user: "who's captain?" (short, no "the") passed through with the
+        # captain said twice in the brain, the second time a change.
+        (
+            [
+                ("captain is Dean Morris this year", "ok", date(2026, 8, 20)),
+                (
+                    "Dean's stepping down as captain, work stuff. Kyle is captain now",
+                    "ok",
+                    date(2026, 9, 6),
+                ),
+            ],
+            "who's captain?",
+            "Kyle",
+            "The user's captain",
+        ),
+    ],
+)
+async def test_a_short_who_question_gets_the_one_who_holds_the_role_now(
+    tmp_path: Path, told: list[Told], asked: str, holder: str, role: str
+) -> None:
+    [answer] = await _asked(tmp_path, told, asked)
+    assert answer.source == "short_circuit", answer.reasons
+    [item] = _items(answer.block)
+    assert f"**{holder}**" in item and role in item, answer.block
 
 
 async def test_an_appointment_is_kept_with_its_day_and_moves_with_it(tmp_path: Path) -> None:
