@@ -126,7 +126,7 @@ _YEAR = (
 # date is the day meant; the weekday alone would name the coming one.
 _DATED_WEEKDAY = (
     rf"{_WEEKDAY},? (?:the {_ORD}(?: of {_MONTH})?|{_MONTH}\.? {_ORD}(?:,? \d{{4}})?|"
-    rf"\d{{1,2}}(?:st|nd|rd|th)(?: (?:of )?{_MONTH})?|\d{{1,2}} {_MONTH})"
+    rf"\d{{1,2}}(?:st|nd|rd|th)(?: (?:of )?{_MONTH}{_YEAR})?|\d{{1,2}} {_MONTH}{_YEAR})"
 )
 # A time of day: "7pm", "10:30", "noon", "9 o'clock".
 TIME = r"\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\d{1,2}:\d\d|noon|midnight|o['’]clock"

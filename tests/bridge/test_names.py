@@ -379,6 +379,8 @@ def test_a_new_holder_of_a_club_role_is_said_in_a_quick_note() -> None:
     ]
     assert said("Kyle Osei is the new treasurer") == [("Kyle Osei", "treasurer", "")]
     assert said("Liam O'Connor is taking over as treasurer") == [("Liam O'Connor", "treasurer", "")]
+    assert said("Kyle's captain now") == [("Kyle", "captain", "")]
+    assert said("Emma's the new secretary") == [("Emma", "secretary", "")]
     # Someone else's team, a question, a role of something named, a condition, a famous
     # captain and a coach that is a bus are no one's (the last four found by review).
     for text in (
@@ -389,6 +391,7 @@ def test_a_new_holder_of_a_club_role_is_said_in_a_quick_note() -> None:
         "Harry Kane is captain now, which is great for England.",
         "We're getting the coach to the away game. Coach is Megabus, leaves at 9.",
         "Ella is captain now of her netball team",
+        "Kyle's captain now is Sam",
     ):
         assert said(text) == [], text
 

@@ -270,6 +270,8 @@ def test_a_due_date_written_with_its_year_keeps_the_year() -> None:
     assert fact.attributes["due"] == "2029-03-01", fact
     [fact] = extract_facts("I need to renew my passport by 3rd May, 2028", today=WEDNESDAY)
     assert fact.attributes["due"] == "2028-05-03", fact
+    [fact] = extract_facts("I need to renew the lease by Friday 5 March 2027", today=WEDNESDAY)
+    assert fact.attributes["due"] == "2027-03-05", fact
     # ...and a count or a time after the day is no year (found by review).
     for message in (
         "I need to hand in the report by 12 June 2000 words minimum",

@@ -426,13 +426,13 @@ TAKES_OVER_AS = re.compile(
     rf"((?i:{_BARE_ROLES}))\b{_NOT_THEIRS})"
 )
 # ...and a quick note of the new holder of a plain role, opening a sentence or after a
-# comma: "Kyle is captain now", "Kyle Osei is the new treasurer"; not "Kyle is captain of
+# comma: "Kyle is captain now", "Kyle's captain now", "Kyle Osei is the new treasurer"; not "Kyle is captain of
 # the rugby team" nor "Ella is captain now of her netball team" (someone else's). "X is
 # captain now" takes a first name alone: "Harry Kane is captain now" is England's.
 NEW_HOLDER = re.compile(
-    rf"(?:^|(?<=[.;!?\n,])[ \t]*)(?!(?:{_NOT_A_HOLDER})\b){_PERSON}[ \t]+(?:is|['’]s)[ \t]+(?:"
+    rf"(?:^|(?<=[.;!?\n,])[ \t]*)(?!(?:{_NOT_A_HOLDER})\b){_PERSON}(?:[ \t]+is|(?<=['’]s))[ \t]+(?:"
     rf"(?i:(?:the|our|my)[ \t]+)?(?i:new)[ \t]+((?i:{_BARE_ROLES})){_NOT_THEIRS}|"
-    rf"((?i:{_BARE_ROLES}))[ \t]+(?i:now)\b{_NOT_THEIRS})"
+    rf"((?i:{_BARE_ROLES}))[ \t]+(?i:now)\b(?![ \t]+(?i:is|was)\b){_NOT_THEIRS})"
 )
 # "Graham is stepping down as treasurer", "Alan has retired as our vet": a role left.
 STEPPED_DOWN = re.compile(
