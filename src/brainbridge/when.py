@@ -110,7 +110,7 @@ def _add_months(d: date, n: int) -> date:
 
 _PERIOD = r"(?:day|week|weekend|month|quarter|year|sprint|q[1-4])"
 _WEEKDAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?"
-_MONTH = (
+MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
@@ -125,8 +125,8 @@ _YEAR = (
 # A weekday with its date ("Friday the 11th", "Fri, Dec 11", "Friday 11th December"): the
 # date is the day meant; the weekday alone would name the coming one.
 _DATED_WEEKDAY = (
-    rf"{_WEEKDAY},? (?:the {_ORD}(?: of {_MONTH})?|{_MONTH}\.? {_ORD}(?:,? \d{{4}})?|"
-    rf"\d{{1,2}}(?:st|nd|rd|th)(?: (?:of )?{_MONTH}{_YEAR})?|\d{{1,2}} {_MONTH}{_YEAR})"
+    rf"{_WEEKDAY},? (?:the {_ORD}(?: of {MONTH})?|{MONTH}\.? {_ORD}(?:,? \d{{4}})?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)(?: (?:of )?{MONTH}{_YEAR})?|\d{{1,2}} {MONTH}{_YEAR})"
 )
 # A time of day: "7pm", "10:30", "noon", "9 o'clock".
 TIME = r"\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\d{1,2}:\d\d|noon|midnight|o['’]clock"
@@ -134,17 +134,17 @@ TIME = r"\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\d{1,2}:\d\d|noon|midnight|o['’]clock
 DAY = (
     rf"(?:{_DATED_WEEKDAY}|(?:the )?end of (?:the |this |next )?{_PERIOD}|eo[dwm]|"
     rf"(?:this |next |coming |the coming )?{_WEEKDAY}(?: (?:morning|noon|afternoon|evening|night))?|"
-    rf"{_MONTH}\.? {_ORD}(?:,? \d{{4}})?|(?:the )?{_ORD} of {_MONTH}(?:,? \d{{4}})?|"
-    rf"{_ORD} {_MONTH}{_YEAR}|the {_ORD}|\d{{4}}-\d{{2}}-\d{{2}}|tomorrow|today|tonight|"
+    rf"{MONTH}\.? {_ORD}(?:,? \d{{4}})?|(?:the )?{_ORD} of {MONTH}(?:,? \d{{4}})?|"
+    rf"{_ORD} {MONTH}{_YEAR}|the {_ORD}|\d{{4}}-\d{{2}}-\d{{2}}|tomorrow|today|tonight|"
     rf"(?:the )?(?:start|beginning) of (?:the |this |next )?{_PERIOD}|next {_PERIOD}|"
-    rf"(?:the )?(?:end|start|beginning) of {_MONTH}(?:,? \d{{4}})?)"
+    rf"(?:the )?(?:end|start|beginning) of {MONTH}(?:,? \d{{4}})?)"
 )
 
 # A date written out ("December 24", "the 3rd of May", "2026-12-24", "Fri, Dec 11"): what a
 # promise may name inside its task ("cover the December 24 night shift").
 DATE = (
-    rf"(?:{_DATED_WEEKDAY}|{_MONTH}\.? {_ORD}(?:,? \d{{4}})?|(?:the )?{_ORD} of {_MONTH}(?:,? \d{{4}})?|"
-    rf"{_ORD} {_MONTH}{_YEAR}|\d{{4}}-\d{{2}}-\d{{2}})"
+    rf"(?:{_DATED_WEEKDAY}|{MONTH}\.? {_ORD}(?:,? \d{{4}})?|(?:the )?{_ORD} of {MONTH}(?:,? \d{{4}})?|"
+    rf"{_ORD} {MONTH}{_YEAR}|\d{{4}}-\d{{2}}-\d{{2}})"
 )
 
 
@@ -170,7 +170,7 @@ def resolve(
     ):
         first, last = span(m.group(3), today, 1 if m.group(2) else 0, calendar)
         return last if m.group(1) == "end" else first
-    if m := re.fullmatch(rf"(?:the )?(end|start|beginning) of ({_MONTH})(?: (\d{{4}}))?", p):
+    if m := re.fullmatch(rf"(?:the )?(end|start|beginning) of ({MONTH})(?: (\d{{4}}))?", p):
         return _month_edge(m.group(2), int(m.group(3) or 0), today, m.group(1) == "end")
     if m := re.fullmatch(rf"next ({_PERIOD})", p):
         first, last = span(m.group(1), today, 1, calendar)
@@ -237,7 +237,7 @@ def _day_of_month(n: int, today: date) -> date | None:
 
 def _absolute(phrase: str, today: date) -> date | None:
     """A written date ("January 15", "Dec 1st", "2026-12-01"), read by dateparser."""
-    if not re.search(r"\d", phrase) or not re.search(rf"{_MONTH}|\d{{4}}-", phrase):
+    if not re.search(r"\d", phrase) or not re.search(rf"{MONTH}|\d{{4}}-", phrase):
         return None
     import dateparser
 
@@ -374,11 +374,11 @@ def _count(word: str) -> int:
 # A date written out with its year, or a month with its year: "on May 23, 2023",
 # "on 3 June, 2023", "in July 2023".
 _WRITTEN_DAY = re.compile(
-    rf"\b(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{_MONTH})\.?|"
-    rf"(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?),?\s+(?P<y>\d{{4}})\b",
+    rf"\b(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{MONTH})\.?|"
+    rf"(?P<m2>{MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?),?\s+(?P<y>\d{{4}})\b",
     re.I,
 )
-_WRITTEN_MONTH = re.compile(rf"\b(?P<m>{_MONTH})\.?,?\s+(?P<y>\d{{4}})\b", re.I)
+_WRITTEN_MONTH = re.compile(rf"\b(?P<m>{MONTH})\.?,?\s+(?P<y>\d{{4}})\b", re.I)
 
 
 def _month_number(word: str) -> int:

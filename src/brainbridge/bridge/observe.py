@@ -9,6 +9,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from brainbridge.bridge.facts import Fact, extract_facts
+from brainbridge.bridge.profile import CLUB_ROLES
 from brainbridge.bridge.prompts import EXTRACT_SCHEMA, EXTRACT_SYSTEM, extract_user_prompt
 from brainbridge.bridge.resolve import AMBIGUOUS, lookalikes, resolve_name
 from brainbridge.errors import BrainError, LLMError
@@ -216,14 +217,7 @@ SINGLE_ROLES = frozenset(
         "tutor",
         "midwife",
         "treasurer",
-        "captain",
-        "vice captain",
-        "vice-captain",
-        "club captain",
-        "team captain",
-        "secretary",
-        "club secretary",
-        "chairperson",
+        *CLUB_ROLES,
         "caseworker",
         "social worker",
         "health visitor",

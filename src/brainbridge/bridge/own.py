@@ -217,8 +217,9 @@ _BODY_HEAD = re.compile(
     re.I,
 )
 # "Who is the electrician?", "Who's the stage manager for the show?", "who is the treasurer
-# again", "who's captain now?": one of the user's people, by the role they have; not "Who is the manager of
-# Arsenal?", "Who is the manager of the hotel?" nor "Who is the doctor in the new series?".
+# again", "who's captain now?": one of the user's people, by the role they have; not "Who
+# is the manager of Arsenal?", "Who is the manager of the hotel?" nor "Who is the doctor in
+# the new series?".
 _THE_ROLE = re.compile(
     r"^\W*who(?:['’]s|\s+is|\s+was)\s+(?:the\s+)?((?-i:[a-z])[\w\-]*(?:\s+(?-i:[a-z])[\w\-]*){0,2}?)"
     r"(?:\s+(?:again|now|these\s+days|at\s+the\s+moment|(?:for|on)\s+"
@@ -386,12 +387,15 @@ class OwnWorld:
         if not best and (one or event or _OWE_NAMED.search(message)):
             return "", []  # "When is the rent due?" with no promise about rent
         found = [e for e in kept if shared[e.id] == best]
-        found.sort(key=lambda e: str(e.attributes.get("due") or _NO_DUE))
-        if _AHEAD.search(message):
-            # "What deadlines do I have coming up?": what is still ahead before what is
-            # overdue (stable: soonest first in each).
-            today = date.today().isoformat()
-            found.sort(key=lambda e: str(e.attributes.get("due") or _NO_DUE) < today)
+        # Soonest first; "What deadlines do I have coming up?": what is still ahead before
+        # what is overdue.
+        ahead, today = bool(_AHEAD.search(message)), date.today().isoformat()
+
+        def when_due(e: Entity) -> tuple[bool, str]:
+            due = str(e.attributes.get("due") or _NO_DUE)
+            return ahead and due < today, due
+
+        found.sort(key=when_due)
         return "what the user has to do", found
 
     def when(self, message: str) -> list[Entity]:

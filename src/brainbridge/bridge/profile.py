@@ -34,6 +34,17 @@ _NO_NAME = (
     r"And|But|So|Also|Then)\b)"
 )
 _PERSON = rf"{_TITLE}{_NO_NAME}([{UPPER}][{LOWER}{UPPER}'’\-]+(?:\s+(?:[{UPPER}][{LOWER}{UPPER}'’\-]+|de|van|von|da)){{0,3}})"
+# A club's or a team's officers: one holder at a time, and said bare ("captain is Dean").
+CLUB_ROLES = (
+    "captain",
+    "vice captain",
+    "vice-captain",
+    "club captain",
+    "team captain",
+    "club secretary",
+    "secretary",
+    "chairperson",
+)
 ROLES = (
     r"manager|boss|cofounder|co-founder|wife|husband|partner|friend|colleague|mentor|mentee|"
     r"sister|brother|mother|father|mom|mum|dad|son|daughter|coach|advisor|investor|client|"
@@ -60,10 +71,9 @@ ROLES = (
     r"bandmate|drummer|singer|vocalist|guitarist|bassist|keyboardist|pianist|producer|"
     r"sound engineer|electrician|plumber|"
     r"interpreter|translator|solicitor|surveyor|financial advisor|financial adviser|adviser|"
-    r"broker|estate agent|conveyancer|treasurer|chairperson|caseworker|roofer|builder|"
+    r"broker|estate agent|conveyancer|treasurer|caseworker|roofer|builder|"
     r"locksmith|joiner|carpenter|tiler|glazier|window cleaner|teaching assistant|ta|"
-    r"learning support assistant|lsa|captain|vice[ -]captain|club captain|team captain|"
-    r"club secretary|secretary|chairperson"
+    r"learning support assistant|lsa|" + "|".join(CLUB_ROLES)
 )
 DIETS = (
     r"vegetarian|vegan|pescatarian|gluten[- ]free|lactose[- ]intolerant|dairy[- ]free|keto|"
@@ -349,8 +359,7 @@ _BARE_KIND = (
 _BARE_ROLES = (
     rf"{_TRADES}|broker|agent|conveyancer|doctor|gp|landlord|landlady|treasurer|contact|"
     r"advisor|adviser|financial advisor|financial adviser|caseworker|case worker|social worker|"
-    r"midwife|health visitor|childminder|tutor|teaching assistant|ta|captain|vice[ -]captain|"
-    r"club captain|team captain|club secretary|secretary|chairperson"
+    r"midwife|health visitor|childminder|tutor|teaching assistant|ta|" + "|".join(CLUB_ROLES)
 )
 BARE_ROLE_IS_NAME = re.compile(
     # ...at a sentence's start, or after one who left ("Alan retired, new vet is Sian";
@@ -426,9 +435,10 @@ TAKES_OVER_AS = re.compile(
     rf"((?i:{_BARE_ROLES}))\b{_NOT_THEIRS})"
 )
 # ...and a quick note of the new holder of a plain role, opening a sentence or after a
-# comma: "Kyle is captain now", "Kyle's captain now", "Kyle Osei is the new treasurer"; not "Kyle is captain of
-# the rugby team" nor "Ella is captain now of her netball team" (someone else's). "X is
-# captain now" takes a first name alone: "Harry Kane is captain now" is England's.
+# comma: "Kyle is captain now", "Kyle's captain now", "Kyle Osei is the new treasurer";
+# not "Kyle is captain of the rugby team" nor "Ella is captain now of her netball team"
+# (someone else's). "X is captain now" takes a first name alone: "Harry Kane is captain
+# now" is England's.
 NEW_HOLDER = re.compile(
     rf"(?:^|(?<=[.;!?\n,])[ \t]*)(?!(?:{_NOT_A_HOLDER})\b){_PERSON}(?:[ \t]+is|(?<=['’]s))[ \t]+(?:"
     rf"(?i:(?:the|our|my)[ \t]+)?(?i:new)[ \t]+((?i:{_BARE_ROLES})){_NOT_THEIRS}|"
@@ -726,9 +736,7 @@ def people(text: str) -> list[PersonFact]:
         (ONE_OF_MY, 3, 2, True),
         (THE_ROLE_NAME, 2, 1, True),
         (TAKES_OVER_AS, 1, 2, False),
-        (TAKES_OVER_AS, 1, 3, False),
         (NEW_HOLDER, 1, 2, False),
-        (NEW_HOLDER, 1, 3, False),
     ):
         for m in pattern.finditer(text):
             if _asked(text, m.start()):
@@ -739,9 +747,10 @@ def people(text: str) -> list[PersonFact]:
             ):
                 continue  # "My sister moved to Leeds, new GP is Dr Khan": hers
             # "my sister Ana's birthday": Ana ("O'Brien" keeps its apostrophe).
-            said, role = m.group(name_at), m.group(role_at)
-            if role is None or (pattern is NEW_HOLDER and role_at == 3 and " " in said.strip()):
-                continue  # NEW_HOLDER's other way of saying it; "Harry Kane is captain now"
+            # (TAKES_OVER_AS and NEW_HOLDER say the role one of two ways: the group after.)
+            said, role = m.group(name_at), m.group(role_at) or m.group(role_at + 1)
+            if pattern is NEW_HOLDER and m.group(3) and " " in said.strip():
+                continue  # "Harry Kane is captain now": a first name alone in that form
             name = POSSESSIVE.sub("", said)
             # ...and what follows is Ana's: "my cousin Inês's wedding, flight TP1351".
             about = _about(said if subject else "", _rest(text, m.end()))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from brainbridge.model import CHAT_EXCHANGE, Entity, Hit
 from brainbridge.search.relevance import Coverage, stem
-from brainbridge.when import recalled_days, written_dates
+from brainbridge.when import MONTH, recalled_days, written_dates
 from brainbridge.words import query_terms
 
 # How far, in days, what a candidate was said on may be from the date a message names
@@ -146,10 +146,6 @@ def said_text(text: str) -> str:
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
 # How a time is said: "yesterday", "last week", "two days ago", "on Friday", "at 4pm",
 # "June 13", "in 2022".
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
 _TIME = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|noon|midnight|weekends?|"
     rf"{_WEEKDAY}|(?:last|next|this|past|coming|that|every)\s+(?:week|month|year|night|"
@@ -159,7 +155,7 @@ _TIME = re.compile(
     r"\b(?-i:January|February|March|April|May|June|July|August|September|October|November|"
     r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b|"
     # ...in lower case beside a day's number: "on 10 october", "october 10th".
-    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\b|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b",
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTH}\b|\b{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b",
     re.I,
 )
 # How a count or an amount is said: "3", "two", "a dozen", "$40", "4,200"; not a day of
