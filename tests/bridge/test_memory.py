@@ -11,7 +11,7 @@ from benchmarks import scenarios
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge, Enrichment
 from brainbridge.bridge.resolve import AMBIGUOUS, resolve_name
-from brainbridge.model import CHAT_EXCHANGE, Judgment, Session
+from brainbridge.model import CHAT_EXCHANGE, Entity, Judgment, Session
 
 # Measured on the dev split when this was written (no embedder: the hooks' cold path):
 # pass 0.70, right fact 0.66, 1 stale line. A rule change that loses several probes fails.
@@ -32,6 +32,18 @@ async def _told(tmp_path: Path, turns: list[tuple[str, str]]) -> tuple[Brain, Br
             f"sess-{n:04d}-x", 1, user, "Noted.", today=date.fromisoformat(day)
         )
     return brain, bridge
+
+
+async def _first_said(tmp_path: Path, turns: list[tuple[str, str]]) -> Entity:
+    """The first exchange of a brain told `turns`, once what it said is stored."""
+    brain, bridge = await _told(tmp_path, turns)
+    try:
+        first = await brain.get_entity(CHAT_EXCHANGE, "sess-000:ex:1")
+    finally:
+        await bridge.drain()
+        await brain.close()
+    assert first is not None
+    return first
 
 
 async def test_the_dev_scenarios_keep_their_pass_rate() -> None:
@@ -701,7 +713,7 @@ async def test_an_amount_changed_replaces_the_amount_and_a_fixed_bug_ends(tmp_pa
 async def test_a_new_contact_replaces_the_one_the_change_names(tmp_path: Path) -> None:
     # Found as a user: "Harper & Cole: Dan's gone ..., my new contact is Rachel Green"
     # replaced "Lumen's contact is Mia Torres", the first clause to say "contact".
-    brain, bridge = await _told(
+    said = await _first_said(
         tmp_path,
         [
             (
@@ -715,11 +727,6 @@ async def test_a_new_contact_replaces_the_one_the_change_names(tmp_path: Path) -
             ),
         ],
     )
-    try:
-        said = await brain.get_entity(CHAT_EXCHANGE, "sess-000:ex:1")
-    finally:
-        await bridge.drain()
-        await brain.close()
     assert said is not None
     assert said.attributes.get("superseded_part") == (
         "Harper & Cole I deal with their office manager Dan Whitfield"
@@ -745,18 +752,13 @@ async def test_a_new_contact_replaces_the_one_the_change_names(tmp_path: Path) -
 async def test_a_change_still_replaces_what_it_changes(
     tmp_path: Path, earlier: str, later: str
 ) -> None:
-    brain, bridge = await _told(tmp_path, [("2026-03-01", earlier), ("2026-04-02", later)])
-    try:
-        old = await brain.get_entity(CHAT_EXCHANGE, "sess-000:ex:1")
-    finally:
-        await bridge.drain()
-        await brain.close()
+    old = await _first_said(tmp_path, [("2026-03-01", earlier), ("2026-04-02", later)])
     assert old is not None and old.attributes.get("superseded_by"), later
 
 
 async def test_an_entry_sent_off_ends_the_entry_not_the_exam(tmp_path: Path) -> None:
     # Found as a user: "sent off Ellie's IGCSE entry form" marked the exam itself replaced.
-    brain, bridge = await _told(
+    old = await _first_said(
         tmp_path,
         [
             (
@@ -767,11 +769,6 @@ async def test_an_entry_sent_off_ends_the_entry_not_the_exam(tmp_path: Path) -> 
             ("2026-11-15", "sent off Ellie's IGCSE entry form today, paid the £180 fee"),
         ],
     )
-    try:
-        old = await brain.get_entity(CHAT_EXCHANGE, "sess-000:ex:1")
-    finally:
-        await bridge.drain()
-        await brain.close()
     assert old is not None and old.attributes.get("superseded_part") == (
         "Entry deadline is 20 November!!"
     )
@@ -919,12 +916,7 @@ def _first_item(block: str | None) -> str:
 async def test_a_statement_on_the_same_topic_is_no_change_of_it(
     tmp_path: Path, earlier: str, later: str
 ) -> None:
-    brain, bridge = await _told(tmp_path, [("2026-09-01", earlier), ("2026-09-03", later)])
-    try:
-        first = await brain.get_entity(CHAT_EXCHANGE, "sess-000:ex:1")
-    finally:
-        await bridge.drain()
-        await brain.close()
+    first = await _first_said(tmp_path, [("2026-09-01", earlier), ("2026-09-03", later)])
     assert first is not None and not first.attributes.get("superseded_by"), first.attributes
 
 
@@ -1057,12 +1049,7 @@ async def test_a_new_tradesperson_replaces_the_old_one(tmp_path: Path) -> None:
 async def test_a_change_of_the_users_own_plans_replaces_them(
     tmp_path: Path, earlier: str, later: str
 ) -> None:
-    brain, bridge = await _told(tmp_path, [("2026-09-01", earlier), ("2026-09-03", later)])
-    try:
-        first = await brain.get_entity(CHAT_EXCHANGE, "sess-000:ex:1")
-    finally:
-        await bridge.drain()
-        await brain.close()
+    first = await _first_said(tmp_path, [("2026-09-01", earlier), ("2026-09-03", later)])
     assert first is not None and first.attributes.get("superseded_by"), first.attributes
 
 
