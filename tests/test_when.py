@@ -51,6 +51,15 @@ def test_spans_follow_the_sprint_calendar_or_the_week() -> None:
     assert span("sprint", WED) == (date(2026, 11, 23), date(2026, 11, 29))  # no calendar
     assert span("q1", WED) == (date(2027, 1, 1), date(2027, 3, 31))
     assert span("weekend", WED) == (date(2026, 11, 28), date(2026, 11, 29))
+    # On a Sunday "next weekend" is the coming one (found by review: it was a week later).
+    sunday = date(2026, 11, 29)
+    assert span("weekend", sunday) == (date(2026, 11, 28), sunday)
+    assert span("weekend", sunday, 1) == (date(2026, 12, 5), date(2026, 12, 6))
+    # ...and "next weekend" is no "next week" (found by review: "by next weekend" was due
+    # the Monday, and "For next weekend, ..." bounded a rule to this one).
+    assert resolve("next weekend", sunday, end=False) == date(2026, 12, 5)
+    framed = bounds("For next weekend, keep answers short.", sunday)
+    assert (framed.starts, framed.ends) == (date(2026, 12, 5), date(2026, 12, 6))
 
 
 @pytest.mark.parametrize(

@@ -81,9 +81,11 @@ def span(
         first = today - timedelta(days=today.weekday()) + timedelta(weeks=ahead)
         return first, first + timedelta(days=6)
     if p == "weekend":
-        sat = today + timedelta(days=(5 - today.weekday()) % 7) + timedelta(weeks=ahead)
-        if today.weekday() == 6 and ahead == 0:
+        # On a Sunday "this weekend" is the one under way, and "next weekend" the one after.
+        sat = today + timedelta(days=(5 - today.weekday()) % 7)
+        if today.weekday() == 6:
             sat = today - timedelta(days=1)
+        sat += timedelta(weeks=ahead)
         return sat, sat + timedelta(days=1)
     if p == "sprint":
         return calendar.sprint(today, ahead)
@@ -108,7 +110,8 @@ def _add_months(d: date, n: int) -> date:
     return d.replace(year=d.year + m // 12, month=m % 12 + 1)
 
 
-_PERIOD = r"(?:day|week|weekend|month|quarter|year|sprint|q[1-4])"
+# ("weekend" before "week": "next weekend" is no "next week" and an "end".)
+_PERIOD = r"(?:day|weekend|week|month|quarter|year|sprint|q[1-4])"
 _WEEKDAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?"
 MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
@@ -336,7 +339,7 @@ def bounds(text: str, today: date, calendar: Calendar = Calendar()) -> Bounds:
         ends = last
         said.append(m.group(0))
     if starts is None and ends is None and (m := _FRAME.search(text)):
-        if m.group(0).lower().strip().endswith("weekend"):
+        if m.group(1) is None:  # "this weekend" said anywhere
             which, period = "this", "weekend"
         else:
             which, period = m.group(1).lower(), m.group(2).lower()

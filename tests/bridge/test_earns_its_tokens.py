@@ -5,7 +5,7 @@ statement, and the bridge's reasons say what it saw."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -2021,6 +2021,66 @@ async def test_deadlines_coming_up_lists_the_open_commitments_what_is_ahead_firs
     assert not any("Raj" in item for item in _items(for_me.block)), for_me.block
     for asked in general:
         assert asked.judgment is Judgment.PASS_THROUGH, asked.reasons
+
+
+async def test_deadlines_this_week_are_the_ones_due_this_week(tmp_path: Path) -> None:
+    # Found as a user: "Any deadlines this week?" listed every open task, the one due in
+    # two months as much as the one due today. Now: those due in the days asked about, then
+    # what is late; when none is due then, all of them, so the soonest says when.
+    today = date.today()
+
+    def by(days: int) -> str:
+        return f"{today + timedelta(days=days):%d %B %Y}"
+
+    told = [
+        f"I need to submit the ethics form by {by(0)}",
+        f"I promised Helen the chapter draft by {by(7)}",
+        f"I need to renew the lab's domain name by {by(60)}",
+    ]
+    this_week, next_week, tomorrow, need, anything, *unfiltered = await _asked(
+        tmp_path,
+        told,
+        "Any deadlines this week?",
+        "What deadlines do I have next week?",
+        "Do I have anything due tomorrow?",
+        # Found by review: these passed through, saying the brain held the answer.
+        "What do I need to do today?",
+        "Is there anything I need to do today?",
+        # Found by review: a day said in passing, two of them, or one as a bound, is no
+        # period to keep the list to.
+        "Can you plan my week? I'm free every morning, and only busy tomorrow.",
+        "What's due this weekend and next week?",
+        "What's due before next week?",
+        "What's due tomorrow or Tuesday?",
+        "What's due in the next month?",
+    )
+    # Found by review: how to do something, or the next step of the task at hand, is no
+    # question for the user's list.
+    how = await _asked(
+        tmp_path / "how",
+        told,
+        "What do I need to do to get a passport?",
+        "What do I need to do to get it working?",
+        "What did I need to do last week?",
+    )
+    for asked in how:
+        assert not any("domain name" in i for i in _items(asked.block)), asked.reasons
+    items = _items(this_week.block)
+    assert "Submit the ethics form" in items[0], items
+    assert not any("domain name" in i for i in items), items
+    # ...then what is late or due today.
+    items = _items(next_week.block)
+    assert "The chapter draft for Helen" in items[0], items
+    assert "Submit the ethics form" in items[1], items
+    assert not any("domain name" in i for i in items), items
+    # Nothing due tomorrow: the whole list, soonest first, says when the next one is.
+    items = _items(tomorrow.block)
+    assert "Submit the ethics form" in items[0], items
+    assert any("domain name" in i for i in items), items
+    for asked in (need, anything):
+        assert "Submit the ethics form" in _items(asked.block)[0], asked.reasons
+    for asked in unfiltered:
+        assert any("domain name" in i for i in _items(asked.block)), asked.block
 
 
 async def test_a_deadline_moved_keeps_the_promise_open_by_the_new_day(tmp_path: Path) -> None:

@@ -129,7 +129,11 @@ OWNED_SAMPLE = 10
 _OF_TIME = re.compile(r"^\W*(?:when|what time|what day|which day|how often)\b", re.I)
 # A question for the user's open tasks when no word of it names one.
 _TO_DO_LIST = re.compile(
-    r"\b(?:still|left|outstanding|on my plate|owe|due|promised|deadlines|coming up|upcoming)\b"
+    r"\b(?:still|left|outstanding|on my plate|owe|due|promised|deadlines|coming up|upcoming|"
+    # "What do I need to do today?", "What did I promise to do next week?" (not "What do I
+    # need to do to get it working?", "...now?" in the middle of a task, "...last week?").
+    r"(?:need|have|promise)\s+to\s+do(?=(?:\s+(?:today|tonight|tomorrow|this\s+(?:week|weekend|"
+    r"month)|next\s+(?:week|weekend|month)))?\s*[?.!]*\s*$))\b"
     r"(?!\s+to\s+make\b)",
     re.I,
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from brainbridge.bridge.block import BlockItem, ranked_block
@@ -21,6 +21,7 @@ from brainbridge.bridge.predicates import OWNED, PREDICATE_WORDS, ROLE_WORDS, US
 from brainbridge.bridge.profile import DIETS
 from brainbridge.model import PREFERENCE, Entity, holds_at
 from brainbridge.search.relevance import stem
+from brainbridge.when import span
 from brainbridge.words import LOWER, STOPWORDS, UPPER, query_terms, with_article
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ _DIET_SAID = re.compile(rf"\b(?:{DIETS})\b|\ballergic to\b", re.I)
 _I_HAVE = r"(?:do\s+(?:i|we)\s+(?:still\s+)?have|have\s+(?:i|we)\s+(?:still\s+)?got)\b\s*"
 # ...and nothing after but when: "left", "coming up", "due this week", "soon", "?".
 _WHEN_TAIL = (
-    r"(?:\s*(?:left|coming\s+up|due|outstanding|open|on|today|tomorrow|soon|"
+    r"(?:\s*(?:left|coming\s+up|due|outstanding|open|on|today|tonight|tomorrow|soon|"
     r"(?:this|next)\s+(?:week|month|weekend|term|quarter)|this\s+year))*\s*[?.!]*\s*$"
 )
 # "What's left to do for the move?", "plan my week so I hit both deadlines", "what's due":
@@ -106,23 +107,43 @@ _DUE_ASKED = re.compile(
     r"\b(?:my|our)\s+(?:deadlines|to-?dos|to-do list|todo list|open tasks|commitments)\b|"
     r"\bwhat(?:['’]s| is)(?: still| else)?\s+(?:left to do|still to do|due|outstanding|"
     r"on my plate)\b|"
-    r"\bwhat\s+(?:do|did)\s+(?:i|we)\s+(?:still\s+)?(?:owe|promise|need to do|have to do)\b|"
+    # ("What do I need to do to get a passport?", "...in Excel to freeze a row?" ask how.)
+    r"\bwhat\s+(?:do|did)\s+(?:i|we)\s+(?:still\s+)?(?:owe|promise|(?:need|have) to do"
+    r"(?!\s+(?:to|in|on|with|if|when|so|about|after|before)\b))\b|"
     r"\b(?:hit|meet|make)\s+(?:both|all|my|our|the)\s+deadlines\b|"
     # The user's own list, asked as a whole question: "What deadlines do I have coming
     # up?", "Which tasks do I have left?", "Any deadlines this week?", "What have I got
-    # coming up?" ("What deadlines do we have to meet under GDPR?", "What festivals have we
-    # got coming up in Edinburgh?" and "What tasks did I finish?" are not).
+    # coming up?", "Do I have anything due tomorrow?" ("What deadlines do we have to meet
+    # under GDPR?", "What festivals have we got coming up in Edinburgh?" and "What tasks did
+    # I finish?" are not).
     rf"^\W*(?:what|which)\s+(?:(?:upcoming|open|other)\s+)?(?:deadlines|to-?dos|tasks|"
     rf"commitments)\s+{_I_HAVE}{_WHEN_TAIL}|"
     rf"^\W*(?:are\s+there\s+)?any\s+(?:upcoming\s+)?(?:deadlines|tasks)(?:\s+for\s+(?:me|us))?"
     rf"{_WHEN_TAIL}|"
-    rf"^\W*(?:what\s+)?{_I_HAVE}(?:anything\s+)?coming\s+up(?:\s+for\s+(?:me|us))?{_WHEN_TAIL}|"
+    rf"^\W*(?:is\s+there\s+)?anything\s+(?:due|coming\s+up|(?:i|we)\s+(?:still\s+)?"
+    rf"(?:need|have)\s+to\s+do)(?:\s+for\s+(?:me|us))?"
+    rf"{_WHEN_TAIL}|"
+    rf"^\W*(?:what\s+)?{_I_HAVE}(?:any(?:thing)?\s+)?(?:coming\s+up|due|deadlines)"
+    rf"(?:\s+for\s+(?:me|us))?"
+    rf"{_WHEN_TAIL}|"
     rf"^\W*what(?:['’]s| is)\s+coming\s+up\s+for\s+(?:me|us){_WHEN_TAIL}|"
     r"\b(?:my|our)\s+upcoming\s+deadlines\b",
     re.I,
 )
 # A question of what lies ahead, not what is overdue.
 _AHEAD = re.compile(r"\b(?:coming\s+up|upcoming|next)\b", re.I)
+# "Any deadlines this week?", "What's due tomorrow?": the days it asks about.
+_PERIOD = re.compile(r"\b(?:(this|next)\s+(week|weekend|month)|(today|tonight|tomorrow))\b", re.I)
+# ...asked in the question's own clause, at its end ("What's due tomorrow or Tuesday?", "this
+# month or next", "from tomorrow onwards" are more), and not as a bound ("by tomorrow",
+# "before next week", "in the next month").
+_CLAUSE_BREAK = re.compile(r"[,;:.!?]|\s[-–—]\s")
+_BOUNDARY = re.compile(
+    r"\b(?:by|before|until|till|between|after|and|or|through|from|the|over|within)\s*$", re.I
+)
+_AT_THE_END = re.compile(r"\s*[?.!]*\s*$")
+# "This week" asked with this little of the week left means the coming one too.
+_LATE = timedelta(days=1)
 # "What do I owe Mei?": only what is owed to Mei.
 _OWE_NAMED = re.compile(rf"\bowe\s+(?-i:[{UPPER}])", re.I)
 # "When is Biscuit's check-up?": an appointment, by what it names.
@@ -234,6 +255,45 @@ def _preferred(ent: Entity, first: int | None = _PREFERRED) -> set[str]:
     words = [w.lower() for w in re.findall(r"[\w'’-]+", ent.name)[1:]]
     kept = [w for w in words if w not in _FILLER and len(w) > 2]
     return {stem(w) for w in kept[:first]}
+
+
+def _in_period(found: list[Entity], message: str, asked: re.Match[str], today: str) -> list[Entity]:
+    """Of `found` (in order), for "Any deadlines this week?": those due in the days asked
+    about, then what is overdue or due today; all of them when none is due in those days
+    (the soonest says when the next one is), or when the days are not plainly the ones
+    asked about ("plan my week? I'm busy tomorrow", "due before next week", "this weekend
+    and next week")."""
+    periods = list(_PERIOD.finditer(message))
+    if len(periods) != 1:
+        return found
+    m = periods[0]
+    if m.start() < asked.start() or _CLAUSE_BREAK.search(message, asked.start(), m.start()):
+        return found
+    if _BOUNDARY.search(message[max(0, m.start() - 12) : m.start()]):
+        return found
+    if not _AT_THE_END.match(message, m.end()):
+        return found
+    now = date.fromisoformat(today)
+    if m.group(3):
+        first, last = span("day", now, int(m.group(3).lower() == "tomorrow"))
+    else:
+        first, last = span(m.group(2).lower(), now, int(m.group(1).lower() == "next"))
+        if m.group(1).lower() == "this" and m.group(2).lower() == "week" and last <= now + _LATE:
+            last += timedelta(days=7)  # "this week?" asked on a Saturday or Sunday: the next
+
+    def due(e: Entity) -> str:
+        return str(e.attributes.get("due") or _NO_DUE)
+
+    within = [e for e in found if max(first, now).isoformat() <= due(e) <= last.isoformat()]
+    if not within:
+        return found
+    # What is still to do and late (an appointment gone by is not late).
+    late = [
+        e
+        for e in found
+        if e not in within and due(e) <= today and e.attributes.get("kind") != "appointment"
+    ]
+    return within + late
 
 
 class OwnWorld:
@@ -375,7 +435,8 @@ class OwnWorld:
         left to do for the move?"), else ("", [])."""
         one = _WHEN_DUE.search(message) is not None
         event = not one and _WHEN_IS.search(message) is not None
-        if not (self._open and (one or event or _DUE_ASKED.search(message))):
+        listed = _DUE_ASKED.search(message)
+        if not (self._open and (one or event or listed)):
             return "", []
         said = _stems(message)
         kept = [e for e in self._open if not event or e.attributes.get("kind") == "appointment"]
@@ -396,6 +457,8 @@ class OwnWorld:
             return ahead and due < today, due
 
         found.sort(key=when_due)
+        if listed is not None and not (one or event):
+            found = _in_period(found, message, listed, today)
         return "what the user has to do", found
 
     def when(self, message: str) -> list[Entity]:
