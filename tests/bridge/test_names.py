@@ -141,6 +141,54 @@ def test_a_role_said_with_where_it_is_held_names_the_person() -> None:
     assert (tomas.name, tomas.role) == ("Tomás", "student")
 
 
+@pytest.mark.parametrize(
+    ("said", "who", "role"),
+    [
+        (
+            "My landlord is a guy called Graham Hurst, the rent is £1,850.",
+            "Graham Hurst",
+            "landlord",
+        ),
+        ("My dentist is a woman called Anna Kowalski.", "Anna Kowalski", "dentist"),
+        ("My mentor is this lovely guy named Peter Lund.", "Peter Lund", "mentor"),
+        ("Our vet is someone called Sian.", "Sian", "vet"),
+    ],
+)
+def test_a_role_held_by_someone_called_names_them(said: str, who: str, role: str) -> None:
+    # Found as a user: "My landlord is a guy called Graham Hurst" made nobody, so "who's
+    # my landlord?" went unanswered.
+    from brainbridge.bridge.profile import people
+
+    assert [(p.name, p.role) for p in people(said)] == [(who, role)]
+
+
+def test_a_role_held_by_something_called_is_nobody() -> None:
+    from brainbridge.bridge.profile import people
+
+    assert people("My manager is a guy called in from the Leeds office.") == []
+    assert people("My boss is a nightmare called Brian.") == []
+
+
+def test_someone_elses_hire_is_not_the_users() -> None:
+    # Found as a user: "Claire's taking that over now, she's got a solicitor, Mr Patel" made
+    # Mr Patel "The user's solicitor".
+    from brainbridge.bridge.profile import people
+
+    for said in (
+        "Claire's taking that over now, she's got a solicitor, Mr Patel.",
+        "Claire's got a solicitor, Mr Patel.",
+        "Dad hired a cleaner, Rosa.",
+        "My sister hired a nanny, Rosa.",
+    ):
+        assert people(said) == [], said
+    for said, who in (
+        ("We've got a solicitor, Mr Patel.", "Patel"),
+        ("So I hired a tutor, Joana Lima.", "Joana Lima"),
+        ("Finally booked the photographer, Sam Ortiz.", "Sam Ortiz"),
+    ):
+        assert [p.name for p in people(said)] == [who], said
+
+
 def test_a_commitment_due_at_the_end_of_a_month_is_kept() -> None:
     from brainbridge.bridge.facts import extract_facts
 

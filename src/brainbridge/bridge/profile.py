@@ -345,8 +345,14 @@ NAME_IS_ROLE = re.compile(
     rf"{_PERSON},?\s+(?:is|was|has been)\s+(?i:(my|our)\s+(?:new\s+|old\s+)?{_ROLE})\b"
 )
 _THERE = r"(?:\s+(?i:there|here|(?:at|on|in)\s+[^,.;!?]{1,40}?|from\s+(?:\w+\s+)?\w+))?"
+# "My landlord is a guy called Graham Hurst", "my mentor is this lovely man named Peter".
+_CALLED = (
+    r"(?:(?i:(?:a|an|this|some)\s+(?:[a-z]+\s+)?(?:guy|man|woman|lady|bloke|chap|fellow|girl|"
+    r"gentleman|person)|someone)\s+(?i:called|named)\s+)?"
+)
 ROLE_IS_NAME = re.compile(
-    rf"\b(?i:(my|our)\s+(?:new\s+)?{_ROLE}){_THERE}\s+(?:is|will be)\s+(?:now\s+)?{_PERSON}"
+    rf"\b(?i:(my|our)\s+(?:new\s+)?{_ROLE}){_THERE}\s+(?:is|will be)\s+(?:now\s+)?{_CALLED}"
+    rf"{_PERSON}"
 )
 # "Mortgage broker is Tom Aldridge", "lawyer is Priti Shah at Osborne Clarke": the same, the
 # possessive left out as people do in a quick note, at the start of a sentence.
@@ -459,6 +465,12 @@ HIRED_ROLE_NAME = re.compile(
     r"(?<=i'm )switching to|(?<=we're )switching to|(?<=i )switched to|(?<=we )switched to|"
     r"(?<=i've )switched to|(?<=i'm )moving to|(?<=i )moved to|(?<=we )moved to))\s+"
     rf"(?i:the|a|an|our|my)\s+(?i:new\s+)?{_ROLE},\s+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
+)
+# ...by someone else: "Claire's got a solicitor, Mr Patel", "Dad hired a cleaner, Rosa".
+_THEY_DID = re.compile(
+    r"(?:\b(?i:he|she|they|it|dad|mum|mom|my\s+(?:\w+\s+)?(?:father|mother|sister|brother|son|"
+    r"daughter|wife|husband|partner|friend|boss))|\b[A-Z][a-z]+(?=['’]s\s))"
+    r"(?:['’](?:s|ve|d)|\s+(?i:has|have|had|just|finally|also))*\s+$"
 )
 _AT = re.compile(r"\sat\s+(.+?)\s+(?:is|will be)\s", re.I)
 # "New client! Harriet Osei, she's the marketing manager at Brindle & Co": someone
@@ -741,6 +753,8 @@ def people(text: str) -> list[PersonFact]:
         for m in pattern.finditer(text):
             if _asked(text, m.start()):
                 continue  # "Is my manager Oskar?"
+            if pattern is HIRED_ROLE_NAME and _THEY_DID.search(text, 0, m.start()):
+                continue  # "she's got a solicitor, Mr Patel": hers
             if pattern is NEW_ROLE_AFTER and (
                 _SOMEONE_ELSES.search(before := _sentence_before(text, m.start()))
                 or not _LEFT_THE_USER.search(before)
