@@ -67,6 +67,10 @@ from brainbridge.bridge.changes import (
         "I pulled out a splinter.",
         "She pulled out of the driveway.",
         "I turned down the party music.",
+        # Scrap, the noun; and scrape, whose past is not scrap's.
+        "The scrap metal prices went up.",
+        "I wrote it on a scrap of paper.",
+        "I scraped the car on the gatepost.",
     ],
 )
 def test_no_change_is_told(said: str) -> None:
@@ -103,6 +107,9 @@ def test_no_change_is_told(said: str) -> None:
         "I left the choir at Christmas.",
         "I turned the Contoso offer down.",
         "I declined the Contoso offer.",
+        # Found as a user (a baker): a plan scrapped.
+        "Scrap the chocolate and raspberry, they've gone back to lemon and elderflower.",
+        "We scrapped the Friday delivery.",
     ],
 )
 def test_a_change_is_told(said: str) -> None:

@@ -2100,6 +2100,31 @@ async def test_a_deadline_moved_keeps_the_promise_open_by_the_new_day(tmp_path: 
     assert "superseded on 2026-09-03" in old, report.block
 
 
+async def test_a_promise_kept_after_its_day_moved_is_done(tmp_path: Path) -> None:
+    # Found as a user: "Sent Deborah the receipts today, done." left "Send Deborah all the
+    # receipts" open once Deborah had moved its day: the deed ended the statement that moved
+    # it, and the promise, learned from an earlier one, was not found through it.
+    told = [
+        (
+            "I promised Deborah I'd send her all the receipts by 25 November so she can do the VAT.",
+            "Noted.",
+            date(2026, 11, 4),
+        ),
+        ("I need to renew the domain by 1 March 2099.", "Okay.", date(2026, 11, 5)),
+        (
+            "Deborah says she actually needs the receipts by 20 November, not the 25th, she's"
+            " away at the end of the month.",
+            "Okay.",
+            date(2026, 11, 13),
+        ),
+        ("Sent Deborah the receipts today, done.", "Great.", date(2026, 11, 20)),
+    ]
+    [due] = await _asked(tmp_path, told, "What's due?")
+    items = _items(due.block)
+    assert "Renew the domain" in items[0], items
+    assert not any("receipts" in item for item in items), items
+
+
 async def test_work_someone_wants_by_a_day_is_a_deadline_of_the_users(tmp_path: Path) -> None:
     # Found as a user: "Can you plan my week so I hit both deadlines?" had nothing to list:
     # "Lucia wants twelve illustrations, due November 14" and "Daniel wants the first tin

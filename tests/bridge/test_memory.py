@@ -442,6 +442,35 @@ async def test_an_ongoing_thing_that_ended_is_retired_by_any_inflection(tmp_path
         await brain.close()
 
 
+async def test_a_deed_ends_only_what_its_own_clause_speaks_of(tmp_path: Path) -> None:
+    # Found as a user: "Quoted them £480 for the four tiers, they paid a £100 deposit" marked
+    # "now it's four tiers" as ended: "four tiers" was in the quote, not in what was paid.
+    brain, bridge = await _told(
+        tmp_path,
+        [
+            (
+                "2026-11-09",
+                "They've changed the cake: now it's four tiers and the flavour is chocolate.",
+            ),
+            ("2026-11-09", "Quoted them £480 for the four tiers, they paid a £100 deposit."),
+            ("2026-11-10", "Kim is having chemo at the Western every Tuesday."),
+            ("2026-11-20", "Great news, Kim finished her chemo at the Western yesterday."),
+        ],
+    )
+    try:
+        hits = await brain.search("four tiers chocolate", 5, entity_types=[CHAT_EXCHANGE])
+        cake = [h.entity for h in hits if "flavour" in h.entity.description]
+        assert cake and not cake[0].attributes.get("superseded_by"), cake
+        hits = await brain.search(
+            "Kim chemo Tuesday", 5, entity_types=[CHAT_EXCHANGE], superseded=True
+        )
+        chemo = [h.entity for h in hits if "every Tuesday" in h.entity.description]
+        assert chemo and chemo[0].attributes.get("valid_to") == "2026-11-20", chemo
+    finally:
+        await bridge.drain()
+        await brain.close()
+
+
 async def test_a_message_on_the_demo_brains_main_topic_is_enriched(tmp_path: Path) -> None:
     from brainbridge.cli.sample import load_sample
 
@@ -530,6 +559,17 @@ async def test_a_change_told_by_pronoun_or_a_correction_retires_what_was_just_sa
         ("s4", "Sorry, I meant Wednesday, not Tuesday."),
         ("s5", "I started running every morning last spring."),
         ("s5", "That changed my life, honestly."),  # no plan moved
+        # Found as a user: "scrap that" retracts what was just said; "scrap what I said about"
+        # the thing it names.
+        ("s6", "The team dinner is on Thursday at 7 at Dishoom."),
+        ("s6", "Scrap that, it's Friday at 8 now."),
+        ("s7", "I promised Claire I'll sort out the power of attorney forms by 5 December."),
+        ("s7", "My sister Claire shares the caring with me."),
+        ("s7", "Scrap what I said about the power of attorney forms, her solicitor does them."),
+        # ...and a change of which days someone comes is no change of all said of them.
+        ("s8", "Claire does Tuesday and Thursday visits, I do weekends."),
+        ("s8", "I've promised Claire I'll sort out the care home invoices by 30 November."),
+        ("s9", "Claire can't do Thursdays any more, so she's doing Tuesdays and Wednesdays now."),
     ]
     try:
         for n, (session, user) in enumerate(said, start=1):
@@ -538,6 +578,11 @@ async def test_a_change_told_by_pronoun_or_a_correction_retires_what_was_just_sa
         fix = await brain.get_entity(CHAT_EXCHANGE, "s2:ex:3")
         physio = await brain.get_entity(CHAT_EXCHANGE, "s4:ex:6")
         running = await brain.get_entity(CHAT_EXCHANGE, "s5:ex:8")
+        dishoom = await brain.get_entity(CHAT_EXCHANGE, "s6:ex:10")
+        forms = await brain.get_entity(CHAT_EXCHANGE, "s7:ex:12")
+        sister = await brain.get_entity(CHAT_EXCHANGE, "s7:ex:13")
+        visits = await brain.get_entity(CHAT_EXCHANGE, "s8:ex:15")
+        invoices = await brain.get_entity(CHAT_EXCHANGE, "s8:ex:16")
     finally:
         await bridge.drain()
         await brain.close()
@@ -548,6 +593,11 @@ async def test_a_change_told_by_pronoun_or_a_correction_retires_what_was_just_sa
     # A correction of what was just said replaces it too.
     assert physio is not None and physio.attributes.get("superseded_by") == "s4:ex:7"
     assert running is not None and not running.attributes.get("superseded_by")
+    assert dishoom is not None and dishoom.attributes.get("superseded_by") == "s6:ex:11"
+    assert forms is not None and forms.attributes.get("superseded_by") == "s7:ex:14"
+    assert sister is not None and not sister.attributes.get("superseded_by")
+    assert visits is not None and visits.attributes.get("superseded_by") == "s9:ex:17"
+    assert invoices is not None and not invoices.attributes.get("superseded_by")
 
 
 async def test_a_start_put_off_to_a_day_retires_when_it_was_not_who_they_are(

@@ -40,7 +40,8 @@ from brainbridge.words import (
 _CHANGE_VERBS = """move shift switch change relocate transfer migrate replace upgrade downgrade
     reschedule postpone extend raise lower increase decrease reduce bump promote demote stop
     quit leave cancel drop sell end swap rename reassign"""
-_IRREGULAR = "left sold quit cut upped"  # past forms _inflected cannot make
+# Past forms _inflected cannot make ("scrap" would make "scraped", which is "scrape").
+_IRREGULAR = "left sold quit cut upped scrap scrapped scrapping"
 # A completion is told in the past ("sent", "paid"): "I'm sending it", "Book a table" and
 # "our book club" complete nothing.
 _DONE = """sent finished completed submitted delivered handed paid signed wrapped filed booked
@@ -162,7 +163,8 @@ _CUE_WORDS = frozenset(
     wrapped filed booked returned shipped posted ordered bought purchased renewed registered
     invoiced billed asked said told emailed texted agreed
     wants wanted big news good bad finally got get gets was were been has have had just push
-    officially starting beginning effective shifted shifting swap swapped swapping till""".split()
+    officially starting beginning effective shifted shifting swap swapped swapping till
+    scrap scrapped scrapping scratch ignore""".split()
 )
 _NAME_LIKE = re.compile(r"\b[A-Z][\w&'’\-]*[A-Za-z0-9]")
 # A date says when, not what: "the 30th", "in March", "on Thursdays" make no shared topic.
@@ -217,7 +219,8 @@ BACK_CHANGE = re.compile(
     r"(?:to|back|until|forward|off)\b"
     r"|\b(?:it|that)(?:['’]s|\s+is)\s+now\s+(?:on|at|in|due)\b"
     # A correction of what was just said: "Sorry, I meant Wednesday, not Tuesday."
-    r"|^\W*(?:sorry\W+|oops\W+|wait\W+)*(?:i\s+meant|correction\b|my\s+mistake|my\s+bad)",
+    r"|^\W*(?:sorry\W+|oops\W+|wait\W+)*(?:i\s+meant|correction\b|my\s+mistake|my\s+bad|"
+    r"(?:scrap|scratch|ignore)\s+that\b(?!\s+\w+\s+(?:is|are|was|were)\b))",
     re.I,
 )
 # ...but code and files move too: "it's pushed to main", "I moved it to the shared drive".
@@ -576,6 +579,23 @@ def _made_push(before: str, bare: bool) -> bool:
     )
 
 
+# A clause ends at a mark, or at a full stop that ends no title ("Dr. Lund") or number.
+_CLAUSE_MARK = re.compile(
+    r"[,;:!?]|(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bProf)\.(?=\s|$)", re.I
+)
+
+
+def _clause_of(text: str, start: int, end: int) -> str:
+    """The clause of `text` holding `text[start:end]`, between punctuation marks; one with
+    no subject of its own goes on from the clause before ("Went with Howdens for the
+    kitchen, paid the deposit": both the user's; "..., they paid a deposit": theirs)."""
+    before = [m.end() for m in _CLAUSE_MARK.finditer(text, 0, start)]
+    while before and not text[before[-1] : start].strip():
+        before.pop()
+    after = _CLAUSE_MARK.search(text, end)
+    return text[before[-1] if before else 0 : after.start() if after else len(text)]
+
+
 def _is_completion(sentence: str) -> bool:
     return any(_done_here(sentence, m) for m in COMPLETION.finditer(sentence))
 
@@ -709,6 +729,14 @@ def _find_retired(
     }
     if kind == "completion":
         words |= deeds
+    # "Finished therapy" ends what it shares words with in its own clause: "Quoted them £480
+    # for the four tiers, they paid a £100 deposit" ended no "now it's four tiers".
+    of_deeds = deeds | {
+        w
+        for m in COMPLETION.finditer(message)
+        if _done_here(message, m)
+        for w in topic(_clause_of(message, m.start(), m.end()))
+    }
     # "Margaret says make it 20": who reported a change is not what it changed (but "Jonas
     # said the invoice can wait" changes a promise to send Jonas the invoice).
     heard_from = _reporters(message)
@@ -750,6 +778,7 @@ def _find_retired(
     # ...but "Dr Shah upped the amlodipine to 10mg" changed the amlodipine wherever it was
     # spoken of: who made a change to a thing named after the verb need not be.
     agent = _agent(message) - subject if kind == "change" else set()
+    on_days = kind == "change" and _WEEKDAYS.search(message) is not None
     made_to = kind == "change" and bool(_CUT_TO.search(message) or _OBJECT.search(message))
     # The statement's most distinctive words find what it changes; common ones only cost
     # (BM25 over 200k exchanges: 10 ms with them, a fraction without).
@@ -824,6 +853,10 @@ def _find_retired(
         enough = len(shared) >= MIN_SHARED and not (
             subject and not subject & about and shared <= names
         )
+        if named and not enough and on_days and not _WEEKDAYS.search(text):
+            # "Claire can't do Thursdays any more" changed which days she comes, not every
+            # word said of Claire ("I promised Claire the forms", "my sister Claire").
+            continue
         if not (enough or named):
             if (
                 subject
@@ -845,7 +878,7 @@ def _find_retired(
                 continue  # "Phoned a plumber about the boiler leak" fixed no leak
             if PROMISE.search(text):
                 why = "completed"
-            elif len(shared) >= MIN_SHARED and kind_of(text) != "completion":
+            elif len(shared & of_deeds) >= MIN_SHARED and kind_of(text) != "completion":
                 # "Harbor Books paid the invoice" ends no "I invoiced Harbor Books": a deed
                 # done was never ongoing.
                 why = "ended"
@@ -1004,6 +1037,7 @@ _SAYS_DAY = re.compile(
     r"morning|afternoon|evening)\b",
     re.I,
 )
+_WEEKDAYS = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
 _SAYS_WHEN = re.compile(
     rf"\b(?:{DAY}|{TIME}|morning|afternoon|evening|weekend|week|month|year|at \d{{1,2}})\b",
     re.I,
@@ -1049,10 +1083,16 @@ def _with_facts(store: Store, r: Retired, said_now: set[str] | None) -> list[Ret
 
 
 def _learned_from(store: Store, exchange: Entity) -> list[Entity]:
-    """What was learned from `exchange` (facts, people, ...), by its links and its name."""
+    """What was learned from `exchange` (facts, people, ...), by its links and its name; a
+    promise whose due day it moved is its too ("Deborah needs the receipts by the 20th"
+    then "Sent Deborah the receipts": the promise is kept)."""
     near = store.neighbors([exchange.id], 1)
     found = store.get_entities([i for i, d in near.items() if d == 1]).values()
-    return [e for e in found if e.attributes.get("source_exchange") == exchange.name]
+    return [
+        e
+        for e in found
+        if exchange.name in (e.attributes.get("source_exchange"), e.attributes.get("due_moved_by"))
+    ]
 
 
 # "moved to November 17 to 24": what follows the verb is where or when to, not its object
@@ -1378,10 +1418,12 @@ def retire(
 
     A commitment whose day a change moved (`due`) stays open, due then."""
     rows: list[tuple[str, str, str | None, dict[str, object] | None]] = []
+    moved_by: list[str] = []
     for r in retired:
         if r.entity.type == "Commitment" and r.why == "changed" and due:
             moved = f"{r.entity.description.rstrip()} Moved to {due} on {when}."
             rows.append((r.entity.type, r.entity.name, moved, {"due": due, "due_moved_by": by}))
+            moved_by.append(r.entity.name)
             continue
         attrs: dict[str, object] = {"valid_to": when, "superseded_by": by}
         if r.part or r.entity.attributes.get("superseded_part"):
@@ -1391,4 +1433,7 @@ def retire(
         rows.append((r.entity.type, r.entity.name, None, attrs))
     if rows:
         store.upsert_many(rows)  # one write transaction for all of them
+    # The promise is linked to what moved it, so what later keeps or ends that finds it.
+    for name in moved_by:
+        store.relate(("Commitment", name), "due_moved_by", (CHAT_EXCHANGE, by))
     return [f"{t}:{n}" for t, n, _, _ in rows]
