@@ -71,6 +71,7 @@ from brainbridge.bridge.changes import (
         "The scrap metal prices went up.",
         "I wrote it on a scrap of paper.",
         "I scraped the car on the gatepost.",
+        "Scrap that idea about the garden party theme.",
     ],
 )
 def test_no_change_is_told(said: str) -> None:

@@ -174,17 +174,23 @@ def test_someone_elses_hire_is_not_the_users() -> None:
     # Mr Patel "The user's solicitor".
     from brainbridge.bridge.profile import people
 
-    for said in (
-        "Claire's taking that over now, she's got a solicitor, Mr Patel.",
-        "Claire's got a solicitor, Mr Patel.",
-        "Dad hired a cleaner, Rosa.",
-        "My sister hired a nanny, Rosa.",
+    assert people("Claire's taking that over now, she's got a solicitor, Mr Patel.") == []
+    # ...someone's named is theirs (found by review: "Ellie's got a maths tutor, Mrs
+    # Okonkwo" had made nobody at all).
+    for said, whose in (
+        ("Claire's got a solicitor, Mr Patel.", "Claire's solicitor."),
+        ("Ellie's got a maths tutor, Mrs Okonkwo, Thursdays 4pm online.", "Ellie's maths tutor."),
+        ("Dad hired a cleaner, Rosa.", "Dad's cleaner."),
+        ("My sister hired a nanny, Rosa.", "My sister's nanny."),
     ):
-        assert people(said) == [], said
+        [person] = people(said)
+        assert person.role == "" and person.description.startswith(whose), said
     for said, who in (
         ("We've got a solicitor, Mr Patel.", "Patel"),
         ("So I hired a tutor, Joana Lima.", "Joana Lima"),
         ("Finally booked the photographer, Sam Ortiz.", "Sam Ortiz"),
+        # A partner's hire is the household's (found by review).
+        ("My husband found a dog walker, Kezia, for when we're at work.", "Kezia"),
     ):
         assert [p.name for p in people(said)] == [who], said
 

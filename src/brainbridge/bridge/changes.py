@@ -220,7 +220,7 @@ BACK_CHANGE = re.compile(
     r"|\b(?:it|that)(?:['’]s|\s+is)\s+now\s+(?:on|at|in|due)\b"
     # A correction of what was just said: "Sorry, I meant Wednesday, not Tuesday."
     r"|^\W*(?:sorry\W+|oops\W+|wait\W+)*(?:i\s+meant|correction\b|my\s+mistake|my\s+bad|"
-    r"(?:scrap|scratch|ignore)\s+that\b(?!\s+\w+\s+(?:is|are|was|were)\b))",
+    r"(?:scrap|scratch|ignore)\s+that\s*(?:[,.;:!—–-]|$))",
     re.I,
 )
 # ...but code and files move too: "it's pushed to main", "I moved it to the shared drive".
@@ -498,6 +498,9 @@ _IF_CLAUSE = re.compile(
 )
 
 
+_AN_IDEA = re.compile(r"\s+(?:that|the|this|my|our)\s+(?:idea|thought|suggestion)s?\b", re.I)
+
+
 def _is_change(sentence: str) -> bool:
     if _IF_CLAUSE.search(sentence):
         return False
@@ -525,6 +528,8 @@ def _is_change(sentence: str) -> bool:
             continue  # "I had tea instead of coffee this morning": once, not from now on
         if word == "instead" and _IN_A_NAME.search(before) and _NOUN_NEXT.match(sentence, m.end()):
             continue  # "the home instead carer": a firm's name (Home Instead), said in lower case
+        if word.startswith("scrap") and _AN_IDEA.match(sentence, m.end()):
+            continue  # "Scrap that idea about the party theme": an idea, not the party
         if word == "after all" and not _REVERSED.search(before):
             continue  # "It was fun after all" changes nothing said
         if (
@@ -585,13 +590,21 @@ _CLAUSE_MARK = re.compile(
 )
 
 
+# What is under way, and may end by what others do ("the lease is still being negotiated",
+# "waiting on a part"); "now it's four tiers" is no such thing.
+_ONGOING = re.compile(
+    r"\b(?:still|waiting|pending|on hold|in progress|ongoing|every|being\s+\w+ed)\b", re.I
+)
+_PRONOUN_OBJECT = re.compile(r"\b(?:it|them|that|this|those|these)\b", re.I)
+_BY_THEM = re.compile(
+    r"\b(?:he|she|they)(?:['’](?:ve|s|d))?\s+(?:(?:just|finally|already|also|have|has|had)\s+)*$",
+    re.I,
+)
+
+
 def _clause_of(text: str, start: int, end: int) -> str:
-    """The clause of `text` holding `text[start:end]`, between punctuation marks; one with
-    no subject of its own goes on from the clause before ("Went with Howdens for the
-    kitchen, paid the deposit": both the user's; "..., they paid a deposit": theirs)."""
+    """The clause of `text` holding `text[start:end]`, between punctuation marks."""
     before = [m.end() for m in _CLAUSE_MARK.finditer(text, 0, start)]
-    while before and not text[before[-1] : start].strip():
-        before.pop()
     after = _CLAUSE_MARK.search(text, end)
     return text[before[-1] if before else 0 : after.start() if after else len(text)]
 
@@ -729,14 +742,21 @@ def _find_retired(
     }
     if kind == "completion":
         words |= deeds
-    # "Finished therapy" ends what it shares words with in its own clause: "Quoted them £480
-    # for the four tiers, they paid a £100 deposit" ended no "now it's four tiers".
-    of_deeds = deeds | {
-        w
+    # A deed only others did, told by pronoun, ends what its own clause speaks of, or what
+    # is under way: "Quoted them £480 for the four tiers, they paid a £100 deposit" ended no
+    # "now it's four tiers" ("Kim finished her chemo", "the engineer fixed it", "..., they
+    # signed the contract" after "the lease is still being negotiated" end as before).
+    # ("Chased Brightwell about the contract, they signed it": "it" is the contract.)
+    done = [
+        (m, _clause_of(message, m.start(), m.end()))
         for m in COMPLETION.finditer(message)
         if _done_here(message, m)
-        for w in topic(_clause_of(message, m.start(), m.end()))
-    }
+    ]
+    by_them = bool(done) and all(
+        _BY_THEM.search(message, 0, m.start()) and not _PRONOUN_OBJECT.search(clause)
+        for m, clause in done
+    )
+    of_them = {w for _, clause in done for w in topic(clause)}
     # "Margaret says make it 20": who reported a change is not what it changed (but "Jonas
     # said the invoice can wait" changes a promise to send Jonas the invoice).
     heard_from = _reporters(message)
@@ -778,7 +798,7 @@ def _find_retired(
     # ...but "Dr Shah upped the amlodipine to 10mg" changed the amlodipine wherever it was
     # spoken of: who made a change to a thing named after the verb need not be.
     agent = _agent(message) - subject if kind == "change" else set()
-    on_days = kind == "change" and _WEEKDAYS.search(message) is not None
+    on_days = kind == "change" and _ON_WEEKDAYS.search(message) is not None
     made_to = kind == "change" and bool(_CUT_TO.search(message) or _OBJECT.search(message))
     # The statement's most distinctive words find what it changes; common ones only cost
     # (BM25 over 200k exchanges: 10 ms with them, a fraction without).
@@ -878,7 +898,11 @@ def _find_retired(
                 continue  # "Phoned a plumber about the boiler leak" fixed no leak
             if PROMISE.search(text):
                 why = "completed"
-            elif len(shared & of_deeds) >= MIN_SHARED and kind_of(text) != "completion":
+            elif (
+                len(shared) >= MIN_SHARED
+                and kind_of(text) != "completion"
+                and not (by_them and not of_them & about and not _ONGOING.search(text))
+            ):
                 # "Harbor Books paid the invoice" ends no "I invoiced Harbor Books": a deed
                 # done was never ongoing.
                 why = "ended"
@@ -1037,7 +1061,18 @@ _SAYS_DAY = re.compile(
     r"morning|afternoon|evening)\b",
     re.I,
 )
-_WEEKDAYS = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
+# Days of the week, however written ("Tues and Thurs mornings"); a schedule of them
+# ("can't do Thursdays any more", "every Monday"), not one day ("left on Friday").
+_WEEKDAYS = re.compile(
+    r"\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun|(?:mon|tues|wednes|thurs|fri|satur|"
+    r"sun)days?)\b",
+    re.I,
+)
+_ON_WEEKDAYS = re.compile(
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:mon|tues|wednes|thurs|fri|"
+    r"satur|sun)day)\b",
+    re.I,
+)
 _SAYS_WHEN = re.compile(
     rf"\b(?:{DAY}|{TIME}|morning|afternoon|evening|weekend|week|month|year|at \d{{1,2}})\b",
     re.I,
@@ -1073,7 +1108,7 @@ def _with_facts(store: Store, r: Retired, said_now: set[str] | None) -> list[Ret
         of_part = topic(r.part)
         out += [
             Retired(f, r.why)
-            for f in _learned_from(store, r.entity)
+            for f in _learned_from(store, r.entity, moved=r.why != "changed")
             if f.type in STATEMENT_TYPES
             and not f.attributes.get("superseded_by")
             and (not r.part or topic(said(f)) & of_part)
@@ -1082,17 +1117,15 @@ def _with_facts(store: Store, r: Retired, said_now: set[str] | None) -> list[Ret
     return out
 
 
-def _learned_from(store: Store, exchange: Entity) -> list[Entity]:
-    """What was learned from `exchange` (facts, people, ...), by its links and its name; a
-    promise whose due day it moved is its too ("Deborah needs the receipts by the 20th"
-    then "Sent Deborah the receipts": the promise is kept)."""
+def _learned_from(store: Store, exchange: Entity, moved: bool = False) -> list[Entity]:
+    """What was learned from `exchange` (facts, people, ...), by its links and its name;
+    with `moved`, a promise whose due day it moved too ("Deborah needs the receipts by the
+    20th" then "Sent Deborah the receipts": the promise is kept; but "the one-to-one with
+    Hannah is cancelled" drops no report that the same words let wait)."""
     near = store.neighbors([exchange.id], 1)
     found = store.get_entities([i for i, d in near.items() if d == 1]).values()
-    return [
-        e
-        for e in found
-        if exchange.name in (e.attributes.get("source_exchange"), e.attributes.get("due_moved_by"))
-    ]
+    keys = ("source_exchange", "due_moved_by") if moved else ("source_exchange",)
+    return [e for e in found if any(e.attributes.get(k) == exchange.name for k in keys)]
 
 
 # "moved to November 17 to 24": what follows the verb is where or when to, not its object

@@ -109,7 +109,7 @@ _DUE_ASKED = re.compile(
     r"on my plate)\b|"
     # ("What do I need to do to get a passport?", "...in Excel to freeze a row?" ask how.)
     r"\bwhat\s+(?:do|did)\s+(?:i|we)\s+(?:still\s+)?(?:owe|promise|(?:need|have) to do"
-    r"(?!\s+(?:to|in|on|with|if|when|so|about|after|before)\b))\b|"
+    r"(?!\s+(?:to|in|on|with|if|when|so|about)\b))\b|"
     r"\b(?:hit|meet|make)\s+(?:both|all|my|our|the)\s+deadlines\b|"
     # The user's own list, asked as a whole question: "What deadlines do I have coming
     # up?", "Which tasks do I have left?", "Any deadlines this week?", "What have I got

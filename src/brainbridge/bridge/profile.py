@@ -468,8 +468,9 @@ HIRED_ROLE_NAME = re.compile(
 )
 # ...by someone else: "Claire's got a solicitor, Mr Patel", "Dad hired a cleaner, Rosa".
 _THEY_DID = re.compile(
-    r"(?:\b(?i:he|she|they|it|dad|mum|mom|my\s+(?:\w+\s+)?(?:father|mother|sister|brother|son|"
-    r"daughter|wife|husband|partner|friend|boss))|\b[A-Z][a-z]+(?=['’]s\s))"
+    # (A wife's, husband's or partner's hire is mostly the household's.)
+    r"(?:\b(?i:he|she|they|it)|\b(?P<owner>(?i:dad|mum|mom|my\s+(?:\w+\s+)?(?:father|mother|"
+    r"sister|brother|son|daughter|friend|boss))|[A-Z][a-z]+(?=['’]s\s)))"
     r"(?:['’](?:s|ve|d)|\s+(?i:has|have|had|just|finally|also))*\s+$"
 )
 _AT = re.compile(r"\sat\s+(.+?)\s+(?:is|will be)\s", re.I)
@@ -753,8 +754,16 @@ def people(text: str) -> list[PersonFact]:
         for m in pattern.finditer(text):
             if _asked(text, m.start()):
                 continue  # "Is my manager Oskar?"
-            if pattern is HIRED_ROLE_NAME and _THEY_DID.search(text, 0, m.start()):
-                continue  # "she's got a solicitor, Mr Patel": hers
+            if pattern is HIRED_ROLE_NAME and (them := _THEY_DID.search(text, 0, m.start())):
+                # "Ellie's got a maths tutor, Mrs Okonkwo": Ellie's; "she's got ...": hers,
+                # whoever she is.
+                if owner := them.group("owner"):
+                    name, role = POSSESSIVE.sub("", m.group(name_at)), m.group(role_at).lower()
+                    owner = owner[:1].upper() + owner[1:]
+                    about = _about(m.group(name_at), _rest(text, m.end()))
+                    of = None if owner.lower().startswith("my ") else (owner, role)
+                    out.append(PersonFact(name, "", f"{owner}'s {role_of(role)}.{about}", of=of))
+                continue
             if pattern is NEW_ROLE_AFTER and (
                 _SOMEONE_ELSES.search(before := _sentence_before(text, m.start()))
                 or not _LEFT_THE_USER.search(before)
