@@ -2141,6 +2141,24 @@ async def test_a_promise_kept_after_its_day_moved_is_done(tmp_path: Path) -> Non
     ]
     [due] = await _asked(tmp_path / "hannah", told, "What's due?")
     assert "board report" in _items(due.block)[0], due.reasons
+    # A promise scrapped with the day it had is dropped, not moved to that day (found by
+    # review: it stayed open, "Moved to" the day it had).
+    told = [
+        ("I need to renew the domain by 1 March 2099.", "Okay.", date(2026, 11, 5)),
+        (
+            "I've promised Claire I'll sort out the power of attorney forms by 30 November.",
+            "Okay.",
+            date(2026, 11, 6),
+        ),
+        (
+            "Scrap what I said about the power of attorney by 30 November, Claire's taking that"
+            " over now.",
+            "Okay.",
+            date(2026, 11, 23),
+        ),
+    ]
+    [due] = await _asked(tmp_path / "claire", told, "What's due?")
+    assert not any("attorney" in item for item in _items(due.block)), due.block
 
 
 async def test_work_someone_wants_by_a_day_is_a_deadline_of_the_users(tmp_path: Path) -> None:

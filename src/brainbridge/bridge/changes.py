@@ -1453,7 +1453,14 @@ def retire(
     rows: list[tuple[str, str, str | None, dict[str, object] | None]] = []
     moved_by: list[str] = []
     for r in retired:
-        if r.entity.type == "Commitment" and r.why == "changed" and due:
+        # ("Scrap what I said about the forms by end of November" names the day it had: no
+        # move, the promise is dropped.)
+        if (
+            r.entity.type == "Commitment"
+            and r.why == "changed"
+            and due
+            and due != r.entity.attributes.get("due")
+        ):
             moved = f"{r.entity.description.rstrip()} Moved to {due} on {when}."
             rows.append((r.entity.type, r.entity.name, moved, {"due": due, "due_moved_by": by}))
             moved_by.append(r.entity.name)
