@@ -584,12 +584,6 @@ def _made_push(before: str, bare: bool) -> bool:
     )
 
 
-# A clause ends at a mark, or at a full stop that ends no title ("Dr. Lund") or number.
-_CLAUSE_MARK = re.compile(
-    r"[,;:!?]|(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bProf)\.(?=\s|$)", re.I
-)
-
-
 # What is under way, and may end by what others do ("the lease is still being negotiated",
 # "waiting on a part"); "now it's four tiers" is no such thing.
 _ONGOING = re.compile(
@@ -603,9 +597,9 @@ _BY_THEM = re.compile(
 
 
 def _clause_of(text: str, start: int, end: int) -> str:
-    """The clause of `text` holding `text[start:end]`, between punctuation marks."""
-    before = [m.end() for m in _CLAUSE_MARK.finditer(text, 0, start)]
-    after = _CLAUSE_MARK.search(text, end)
+    """The clause of `text` holding `text[start:end]` (`_CLAUSE_END`)."""
+    before = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
+    after = _CLAUSE_END.search(text, end)
     return text[before[-1] if before else 0 : after.start() if after else len(text)]
 
 
