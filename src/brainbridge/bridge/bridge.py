@@ -129,12 +129,14 @@ OWNED_SAMPLE = 10
 _OF_TIME = re.compile(r"^\W*(?:when|what time|what day|which day|how often)\b", re.I)
 # A question for the user's open tasks when no word of it names one.
 _TO_DO_LIST = re.compile(
-    r"\b(?:still|left|outstanding|on my plate|owe|due|promised|deadlines|coming up|upcoming|"
-    # "What do I need to do today?", "What did I promise to do next week?" (not "What do I
-    # need to do to get it working?", "...now?" in the middle of a task, "...last week?").
-    r"(?:need|have|promise)\s+to\s+do(?=(?:\s+(?:today|tonight|tomorrow|this\s+(?:week|weekend|"
-    r"month)|next\s+(?:week|weekend|month)))?\s*[?.!]*\s*$))\b"
-    r"(?!\s+to\s+make\b)",
+    r"\b(?:still|left|outstanding|on my plate|owe|due|promised|deadlines|coming up|upcoming)\b"
+    r"(?!\s+to\s+make\b)|"
+    # "What do I need to do today?", "What did I promise to do next week?", as the whole
+    # message (not "What do I need to do to get it working?", "...now?" in the middle of a
+    # task, "...last week?", nor "My laptop won't boot. What do I need to do?").
+    r"^\W*(?:what\s+(?:else\s+)?(?:do|did)|is\s+there\s+anything)\s+(?:i|we)\s+(?:still\s+)?"
+    r"(?:need|have|promise)\s+to\s+do(?:\s+(?:today|tonight|tomorrow|this\s+(?:week|weekend|"
+    r"month)|next\s+(?:week|weekend|month)))?[\s?.!]*$",
     re.I,
 )
 # What `_spoken_of` returns when the user said "the <word>" (or "our <word>") before.
@@ -1041,7 +1043,7 @@ class Bridge:
         store = self.brain.searcher.store
         retired = find_retired(store, message, exchange_id, name, when)
         due = new_due(message, when)
-        done = [f"retired {d}" for d in retire(store, retired, name, when, due)]
+        done = [f"retired {d}" for d in retire(store, retired, name, when, due, message)]
         done += [f"amended {p.type}:{p.name}" for p in amend_people(store, retired, message, when)]
         for fact in successors(store, message, retired, name, when):
             if store.get_entity(fact.type, fact.name) is None:

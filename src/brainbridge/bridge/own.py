@@ -22,7 +22,14 @@ from brainbridge.bridge.profile import DIETS
 from brainbridge.model import PREFERENCE, Entity, holds_at
 from brainbridge.search.relevance import stem
 from brainbridge.when import span
-from brainbridge.words import LOWER, STOPWORDS, UPPER, query_terms, with_article
+from brainbridge.words import (
+    LOWER,
+    SENTENCE_END,
+    STOPWORDS,
+    UPPER,
+    query_terms,
+    with_article,
+)
 
 if TYPE_CHECKING:
     from brainbridge.ports import Store
@@ -98,7 +105,7 @@ _I_HAVE = r"(?:do\s+(?:i|we)\s+(?:still\s+)?have|have\s+(?:i|we)\s+(?:still\s+)?
 # ...and nothing after but when: "left", "coming up", "due this week", "soon", "?".
 _WHEN_TAIL = (
     r"(?:\s*(?:left|coming\s+up|due|outstanding|open|on|today|tonight|tomorrow|soon|"
-    r"(?:this|next)\s+(?:week|month|weekend|term|quarter)|this\s+year))*\s*[?.!]*\s*$"
+    r"(?:this|next)\s+(?:week|month|weekend|term|quarter)|this\s+year))*[\s?.!]*$"
 )
 # "What's left to do for the move?", "plan my week so I hit both deadlines", "what's due":
 # the user's open commitments are the answer, soonest first.
@@ -132,6 +139,9 @@ _DUE_ASKED = re.compile(
 )
 # A question of what lies ahead, not what is overdue.
 _AHEAD = re.compile(r"\b(?:coming\s+up|upcoming|next)\b", re.I)
+_NEED_TO_DO = re.compile(
+    r"what\s+(?:do|did)\s+(?:i|we)\s+(?:still\s+)?(?:need|have)\s+to\s+do", re.I
+)
 # "Any deadlines this week?", "What's due tomorrow?": the days it asks about.
 _PERIOD = re.compile(r"\b(?:(this|next)\s+(week|weekend|month)|(today|tonight|tomorrow))\b", re.I)
 # ...asked in the question's own clause, at its end ("What's due tomorrow or Tuesday?", "this
@@ -139,9 +149,9 @@ _PERIOD = re.compile(r"\b(?:(this|next)\s+(week|weekend|month)|(today|tonight|to
 # "before next week", "in the next month").
 _CLAUSE_BREAK = re.compile(r"[,;:.!?]|\s[-–—]\s")
 _BOUNDARY = re.compile(
-    r"\b(?:by|before|until|till|between|after|and|or|through|from|the|over|within)\s*$", re.I
+    r"\b(?:by|before|until|till|between|after|and|or|through|from|the|of|over|within)\s*$", re.I
 )
-_AT_THE_END = re.compile(r"\s*[?.!]*\s*$")
+_AT_THE_END = re.compile(r"[\s?.!]*$")
 # "This week" asked with this little of the week left means the coming one too.
 _LATE = timedelta(days=1)
 # "What do I owe Mei?": only what is owed to Mei.
@@ -436,6 +446,13 @@ class OwnWorld:
         one = _WHEN_DUE.search(message) is not None
         event = not one and _WHEN_IS.search(message) is not None
         listed = _DUE_ASKED.search(message)
+        if (
+            listed
+            and _NEED_TO_DO.match(listed.group())
+            and SENTENCE_END.search(message, 0, listed.start() + 1)
+            and not _PERIOD.search(message)
+        ):
+            listed = None  # "My laptop won't boot. What do I need to do?": about that
         if not (self._open and (one or event or listed)):
             return "", []
         said = _stems(message)
