@@ -466,13 +466,6 @@ HIRED_ROLE_NAME = re.compile(
     r"(?<=i've )switched to|(?<=i'm )moving to|(?<=i )moved to|(?<=we )moved to))\s+"
     rf"(?i:the|a|an|our|my)\s+(?i:new\s+)?{_ROLE},\s+(?!(?:{CALENDAR_NAMES})\b){_PERSON}"
 )
-# ...by someone else: "Claire's got a solicitor, Mr Patel", "Dad hired a cleaner, Rosa".
-_THEY_DID = re.compile(
-    # (A wife's, husband's or partner's hire is mostly the household's.)
-    r"(?:\b(?i:he|she|they|it)|\b(?P<owner>(?i:dad|mum|mom|my\s+(?:\w+\s+)?(?:father|mother|"
-    r"sister|brother|son|daughter|friend|boss))|[A-Z][a-z]+(?=['’]s\s)))"
-    r"(?:['’](?:s|ve|d)|\s+(?i:has|have|had|just|finally|also))*\s+$"
-)
 _AT = re.compile(r"\sat\s+(.+?)\s+(?:is|will be)\s", re.I)
 # "New client! Harriet Osei, she's the marketing manager at Brindle & Co": someone
 # introduced by what they do where (no role of the user's).
@@ -557,6 +550,19 @@ _OPENERS = frozenset(
     weirdly surprisingly naturally anyway anyhow also plus meanwhile today yesterday
     tomorrow later earlier now update ok okay yes yeah well oh so then and but because when
     if after before since while though although maybe perhaps still just even""".split()
+)
+# ...and the words a sentence opens with before a deed of the user's ("We hired", "So I
+# booked", "Finally booked").
+_OPENING = "|".join(sorted(_OPENERS | {"we", "i", "so", "and", "but", "then", "just", "well"}))
+# ...by someone else: "Claire's got a solicitor, Mr Patel", "Dad hired a cleaner, Rosa".
+_THEY_DID = re.compile(
+    # (A wife's, husband's or partner's hire is mostly the household's.)
+    r"(?:\b(?i:he|she|they|it)|\b(?P<owner>(?i:dad|mum|mom|my\s+(?:\w+\s+)?(?:father|mother|"
+    r"sister|brother|son|daughter|friend|boss|neighbour|neighbor|colleague|cousin|aunt|uncle|"
+    r"(?:brother|sister|mother|father)-in-law))|"
+    # ...or someone named, as subject: "Claire's got", "Ellie has got", "Claire hired".
+    rf"(?!(?i:{_OPENING})\b)[{UPPER}][{LOWER}]+))"
+    r"(?:['’](?:s|ve|d)|\s+(?i:has|have|had|just|finally|also))*\s+$"
 )
 
 
