@@ -584,6 +584,8 @@ async def test_a_change_told_by_pronoun_or_a_correction_retires_what_was_just_sa
         # Found by review: "that" before a noun is no "that" said of what came before.
         ("s10", "The Golf is booked in at Kwik Fit on 3 December for its MOT."),
         ("s10", "Ignore that warning light on the dash, the garage says it's the tyre sensor."),
+        ("s11", "Book club is at Clara's on the 5th of December."),
+        ("s11", "OK scrap that, it's at Mei's this time."),
     ]
     try:
         for n, (session, user) in enumerate(said, start=1):
@@ -598,6 +600,7 @@ async def test_a_change_told_by_pronoun_or_a_correction_retires_what_was_just_sa
         visits = await brain.get_entity(CHAT_EXCHANGE, "s8:ex:15")
         invoices = await brain.get_entity(CHAT_EXCHANGE, "s8:ex:16")
         mot = await brain.get_entity(CHAT_EXCHANGE, "s10:ex:18")
+        club = await brain.get_entity(CHAT_EXCHANGE, "s11:ex:20")
     finally:
         await bridge.drain()
         await brain.close()
@@ -614,6 +617,7 @@ async def test_a_change_told_by_pronoun_or_a_correction_retires_what_was_just_sa
     assert visits is not None and visits.attributes.get("superseded_by") == "s9:ex:17"
     assert invoices is not None and not invoices.attributes.get("superseded_by")
     assert mot is not None and not mot.attributes.get("superseded_by")
+    assert club is not None and club.attributes.get("superseded_by") == "s11:ex:21"
 
 
 async def test_a_start_put_off_to_a_day_retires_when_it_was_not_who_they_are(

@@ -16,12 +16,14 @@ made) and `superseded_by` (the exchange that said so), and the block marks them.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from datetime import date
 
 from brainbridge.bridge.queries import FILLER, keywords
 from brainbridge.bridge.rank import answer_kind, asks_time
+from brainbridge.errors import NotFound
 from brainbridge.model import CHAT_EXCHANGE, USER_MESSAGE_CHARS, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
@@ -40,8 +42,9 @@ from brainbridge.words import (
 _CHANGE_VERBS = """move shift switch change relocate transfer migrate replace upgrade downgrade
     reschedule postpone extend raise lower increase decrease reduce bump promote demote stop
     quit leave cancel drop sell end swap rename reassign"""
-# Past forms _inflected cannot make ("scrap" would make "scraped", which is "scrape").
-_IRREGULAR = "left sold quit cut upped scrap scrapped scrapping"
+# Forms _inflected cannot make: past ones, and "scrap"'s ("scraped" is "scrape"'s), which
+# are cues only, not verbs read for their object (`_CHANGED`).
+_IRREGULAR = "left sold quit cut upped scrap scraps scrapped scrapping"
 # A completion is told in the past ("sent", "paid"): "I'm sending it", "Book a table" and
 # "our book club" complete nothing.
 _DONE = """sent finished completed submitted delivered handed paid signed wrapped filed booked
@@ -219,7 +222,8 @@ BACK_CHANGE = re.compile(
     r"(?:to|back|until|forward|off)\b"
     r"|\b(?:it|that)(?:['’]s|\s+is)\s+now\s+(?:on|at|in|due)\b"
     # A correction of what was just said: "Sorry, I meant Wednesday, not Tuesday."
-    r"|^\W*(?:sorry\W+|oops\W+|wait\W+)*(?:i\s+meant|correction\b|my\s+mistake|my\s+bad|"
+    r"|^\W*(?:sorry\W+|oops\W+|wait\W+|ok(?:ay)?\W+|actually\W+|no\W+|so\W+)*(?:i\s+meant|"
+    r"correction\b|my\s+mistake|my\s+bad|"
     r"(?:scrap|scratch|ignore)\s+that\s*(?:[,.;:!—–-]|$))",
     re.I,
 )
@@ -587,7 +591,7 @@ def _made_push(before: str, bare: bool) -> bool:
 # What is under way, and may end by what others do ("the lease is still being negotiated",
 # "waiting on a part"); "now it's four tiers" is no such thing.
 _ONGOING = re.compile(
-    r"\b(?:still|waiting|pending|on hold|in progress|ongoing|every|being\s+\w+ed)\b", re.I
+    r"\b(?:still|waiting|pending|on hold|in progress|ongoing|every|being\s+\w+)\b", re.I
 )
 _PRONOUN_OBJECT = re.compile(r"\b(?:it|them|that|this|those|these)\b", re.I)
 _BY_THEM = re.compile(
@@ -697,7 +701,7 @@ def find_retired(
         found, said_now = _just_before(store, exchange_id, when), None
     out: list[Retired] = []
     for r in sorted(found, key=lambda r: _recency(r.entity), reverse=True)[:MAX_RETIRED]:
-        out += _with_facts(store, r, said_now)  # what was learned from it goes too
+        out += _with_facts(store, r, said_now, anchors(message))  # what was learned from it
     unique = {r.entity.id: r for r in out}
     return list(unique.values())
 
@@ -1058,8 +1062,8 @@ _SAYS_DAY = re.compile(
 # Days of the week, however written ("Tues and Thurs mornings"); a schedule of them
 # ("can't do Thursdays any more", "every Monday"), not one day ("left on Friday").
 _WEEKDAYS = re.compile(
-    r"\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun|(?:mon|tues|wednes|thurs|fri|satur|"
-    r"sun)days?)\b",
+    # (not "sat", "wed" or "sun", which are words of their own)
+    r"\b(?:mon|tue|tues|weds|thu|thur|thurs|fri|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b",
     re.I,
 )
 _ON_WEEKDAYS = re.compile(
@@ -1091,7 +1095,9 @@ def _recency(ent: Entity) -> tuple[str, int]:
 STATEMENT_TYPES = frozenset({"Fact", "Commitment", "Decision", "Preference"})
 
 
-def _with_facts(store: Store, r: Retired, said_now: set[str] | None) -> list[Retired]:
+def _with_facts(
+    store: Store, r: Retired, said_now: set[str] | None, names: set[str] | None = None
+) -> list[Retired]:
     """A retired exchange with the statements that were learned from it; a fact of it
     goes only where the statement `said_now` (its topic) speaks of it: "Dr Shah upped the
     atorvastatin to 40mg" leaves "User's medication: amlodipine 5mg", learned from "I
@@ -1100,9 +1106,16 @@ def _with_facts(store: Store, r: Retired, said_now: set[str] | None) -> list[Ret
     if r.entity.type == CHAT_EXCHANGE:
         # Changed in part: only what was learned from that part.
         of_part = topic(r.part)
+        learned = _learned_from(store, r.entity)
+        # A promise whose day the exchange moved goes with a deed done of that promise by
+        # more than a name ("Sent Deborah the receipts"; not "the one-to-one with Hannah is
+        # cancelled" nor "finished the one-to-one with Hannah" for the report it let wait).
+        if r.why != "changed" and said_now:
+            moved = _learned_from(store, r.entity, "due_moved_by")
+            learned += [f for f in moved if (topic(said(f)) & said_now) - (names or set())]
         out += [
             Retired(f, r.why)
-            for f in _learned_from(store, r.entity, moved=r.why != "changed")
+            for f in learned
             if f.type in STATEMENT_TYPES
             and not f.attributes.get("superseded_by")
             and (not r.part or topic(said(f)) & of_part)
@@ -1111,15 +1124,12 @@ def _with_facts(store: Store, r: Retired, said_now: set[str] | None) -> list[Ret
     return out
 
 
-def _learned_from(store: Store, exchange: Entity, moved: bool = False) -> list[Entity]:
+def _learned_from(store: Store, exchange: Entity, key: str = "source_exchange") -> list[Entity]:
     """What was learned from `exchange` (facts, people, ...), by its links and its name;
-    with `moved`, a promise whose due day it moved too ("Deborah needs the receipts by the
-    20th" then "Sent Deborah the receipts": the promise is kept; but "the one-to-one with
-    Hannah is cancelled" drops no report that the same words let wait)."""
+    with `key` "due_moved_by", the promises whose due day it moved."""
     near = store.neighbors([exchange.id], 1)
     found = store.get_entities([i for i, d in near.items() if d == 1]).values()
-    keys = ("source_exchange", "due_moved_by") if moved else ("source_exchange",)
-    return [e for e in found if any(e.attributes.get(k) == exchange.name for k in keys)]
+    return [e for e in found if e.attributes.get(key) == exchange.name]
 
 
 # "moved to November 17 to 24": what follows the verb is where or when to, not its object
@@ -1427,6 +1437,14 @@ def amend_people(store: Store, retired: list[Retired], message: str, when: str) 
     return out
 
 
+# A promise taken back: "scrap what I said about ...", "cancel that", "Claire's taking that
+# over", "I'm no longer doing ...".
+_TAKEN_BACK = re.compile(
+    r"\b(?:scrap\w*|cancel\w*|call(?:ed|ing)?\s+(?:it\s+)?off|drop(?:ped|ping)?|no\s+longer|"
+    r"taking\s+(?:that|it|this)\s+over|take\s+(?:that|it|this)\s+over|forget\s+(?:about\s+)?"
+    r"(?:it|that)|not\s+(?:doing|going\s+to\s+do))\b",
+    re.I,
+)
 # "The report deadline moved to Monday", "pushed to December 5": the day a change moves to.
 _NEW_DAY = re.compile(rf"\b(?:to|until|till|now due|due|by)\s+(?P<day>{DAY})", re.I)
 
@@ -1439,22 +1457,27 @@ def new_due(message: str, when: str) -> str | None:
 
 
 def retire(
-    store: Store, retired: list[Retired], by: str, when: str, due: str | None = None
+    store: Store,
+    retired: list[Retired],
+    by: str,
+    when: str,
+    due: str | None = None,
+    message: str = "",
 ) -> list[str]:
     """Mark each retired entity with its end date and what retired it; (type:name) list.
 
-    A commitment whose day a change moved (`due`) stays open, due then."""
+    A commitment whose day a change moved (`due`) stays open, due then; one the change
+    names with the day it had is dropped when the change (`message`) takes it back ("Scrap
+    what I said about the forms by end of November"), else left as it was ("she still
+    needs the receipts by 20 November")."""
     rows: list[tuple[str, str, str | None, dict[str, object] | None]] = []
     moved_by: list[str] = []
     for r in retired:
-        # ("Scrap what I said about the forms by end of November" names the day it had: no
-        # move, the promise is dropped.)
-        if (
-            r.entity.type == "Commitment"
-            and r.why == "changed"
-            and due
-            and due != r.entity.attributes.get("due")
-        ):
+        same_day = due is not None and due == r.entity.attributes.get("due")
+        if r.entity.type == "Commitment" and r.why == "changed" and same_day:
+            if not _TAKEN_BACK.search(message):
+                continue
+        elif r.entity.type == "Commitment" and r.why == "changed" and due:
             moved = f"{r.entity.description.rstrip()} Moved to {due} on {when}."
             rows.append((r.entity.type, r.entity.name, moved, {"due": due, "due_moved_by": by}))
             moved_by.append(r.entity.name)
@@ -1467,7 +1490,9 @@ def retire(
         rows.append((r.entity.type, r.entity.name, None, attrs))
     if rows:
         store.upsert_many(rows)  # one write transaction for all of them
-    # The promise is linked to what moved it, so what later keeps or ends that finds it.
+    # The promise is linked to what moved it, so what later keeps or ends that finds it
+    # (nothing else of the turn waits on the link).
     for name in moved_by:
-        store.relate(("Commitment", name), "due_moved_by", (CHAT_EXCHANGE, by))
+        with contextlib.suppress(NotFound):
+            store.relate(("Commitment", name), "due_moved_by", (CHAT_EXCHANGE, by))
     return [f"{t}:{n}" for t, n, _, _ in rows]
