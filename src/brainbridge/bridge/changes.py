@@ -733,11 +733,12 @@ def _find_retired(
     message = _cue_sentences(message, kind)
     words = topic(message)
     # "Ordered the tiles" keeps "I need to order the tiles": the deed is the promise's.
-    deeds = {
-        stem(_DONE_BASE.get(m.group().lower(), m.group().lower()))
+    done = [
+        (m, _clause_of(message, m.start(), m.end()))
         for m in COMPLETION.finditer(message)
         if _done_here(message, m)
-    }
+    ]
+    deeds = {stem(_DONE_BASE.get(m.group().lower(), m.group().lower())) for m, _ in done}
     if kind == "completion":
         words |= deeds
     # A deed only others did, told by pronoun, ends what its own clause speaks of, or what
@@ -745,11 +746,6 @@ def _find_retired(
     # "now it's four tiers" ("Kim finished her chemo", "the engineer fixed it", "..., they
     # signed the contract" after "the lease is still being negotiated" end as before).
     # ("Chased Brightwell about the contract, they signed it": "it" is the contract.)
-    done = [
-        (m, _clause_of(message, m.start(), m.end()))
-        for m in COMPLETION.finditer(message)
-        if _done_here(message, m)
-    ]
     by_them = bool(done) and all(
         _BY_THEM.search(message, 0, m.start()) and not _PRONOUN_OBJECT.search(clause)
         for m, clause in done
@@ -1061,16 +1057,13 @@ _SAYS_DAY = re.compile(
 )
 # Days of the week, however written ("Tues and Thurs mornings"); a schedule of them
 # ("can't do Thursdays any more", "every Monday"), not one day ("left on Friday").
+_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _WEEKDAYS = re.compile(
     # (not "sat", "wed" or "sun", which are words of their own)
-    r"\b(?:mon|tue|tues|weds|thu|thur|thurs|fri|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b",
+    rf"\b(?:mon|tue|tues|weds|thu|thur|thurs|fri|(?:{_DAYS})s?)\b",
     re.I,
 )
-_ON_WEEKDAYS = re.compile(
-    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:mon|tues|wednes|thurs|fri|"
-    r"satur|sun)day)\b",
-    re.I,
-)
+_ON_WEEKDAYS = re.compile(rf"\b(?:(?:{_DAYS})s|every\s+(?:{_DAYS}))\b", re.I)
 _SAYS_WHEN = re.compile(
     rf"\b(?:{DAY}|{TIME}|morning|afternoon|evening|weekend|week|month|year|at \d{{1,2}})\b",
     re.I,
@@ -1272,7 +1265,6 @@ def _subject(message: str) -> set[str]:
 
 # A habit ("I get the 47 bus every day") is replaced by a lasting change only, not by one
 # day's ("the 47 bus got cancelled so I got a taxi"), ...
-_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _HABIT = re.compile(
     rf"\b(?:every\s+(?:other\s+)?(?:day|morning|evening|night|week|weekday|weekend|{_DAYS})|"
     rf"each\s+(?:day|morning|evening|week)|daily|usually|always|normally|most\s+(?:days|"

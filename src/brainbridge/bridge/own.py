@@ -163,6 +163,13 @@ _WHEN_IS = re.compile(
 # "When's my license due?": one of them, by what it names.
 _WHEN_DUE = re.compile(r"\bwhen(?:['’]s| is| are| do| does)\s+(?:[\w'’-]+\s+){1,5}?due\b", re.I)
 _NO_DUE = "9999-12-31"
+
+
+def _due(e: Entity) -> str:
+    """A commitment's due day (YYYY-MM-DD), the far future when it has none."""
+    return str(e.attributes.get("due") or _NO_DUE)
+
+
 # "Write the runbook for the cutover", "draft a short status update": a piece of work the
 # user asks to be made; what it is comes last before "for"/"to"/... or the end.
 _MAKE = re.compile(
@@ -291,17 +298,14 @@ def _in_period(found: list[Entity], message: str, asked: re.Match[str], today: s
         if m.group(1).lower() == "this" and m.group(2).lower() == "week" and last <= now + _LATE:
             last += timedelta(days=7)  # "this week?" asked on a Saturday or Sunday: the next
 
-    def due(e: Entity) -> str:
-        return str(e.attributes.get("due") or _NO_DUE)
-
-    within = [e for e in found if max(first, now).isoformat() <= due(e) <= last.isoformat()]
+    within = [e for e in found if max(first, now).isoformat() <= _due(e) <= last.isoformat()]
     if not within:
         return found
     # What is still to do and late (an appointment gone by is not late).
     late = [
         e
         for e in found
-        if e not in within and due(e) <= today and e.attributes.get("kind") != "appointment"
+        if e not in within and _due(e) <= today and e.attributes.get("kind") != "appointment"
     ]
     return within + late
 
@@ -469,11 +473,7 @@ class OwnWorld:
         # what is overdue.
         ahead, today = bool(_AHEAD.search(message)), date.today().isoformat()
 
-        def when_due(e: Entity) -> tuple[bool, str]:
-            due = str(e.attributes.get("due") or _NO_DUE)
-            return ahead and due < today, due
-
-        found.sort(key=when_due)
+        found.sort(key=lambda e: (ahead and _due(e) < today, _due(e)))
         if listed is not None and not (one or event):
             found = _in_period(found, message, listed, today)
         return "what the user has to do", found
