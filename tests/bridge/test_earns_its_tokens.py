@@ -2179,6 +2179,130 @@ async def test_a_promise_kept_after_its_day_moved_is_done(tmp_path: Path) -> Non
     assert not any("attorney" in item for item in _items(due.block)), due.block
 
 
+async def test_a_deadline_extended_by_others_moves_the_work_due(tmp_path: Path) -> None:
+    # Found as a user: "The grant report for the Wellcome funder is due on 30 November"
+    # made no deadline (whose it was for stood between the work and "is due"), and "the
+    # funder extended the deadline to 4 December" moved nothing: it says "deadline", the
+    # first said "due". "When is the grant report due now?" led with 30 November.
+    told = [
+        (
+            "The grant report for the Wellcome funder is due on 30 November, I need to finish it.",
+            "Good luck with it.",
+            date(2026, 11, 10),
+        ),
+        (
+            "Good news, the funder extended the deadline to 4 December.",
+            "That gives you more time.",
+            date(2026, 11, 18),
+        ),
+    ]
+    [due] = await _asked(tmp_path, told, "When is the grant report due now?")
+    first = _items(due.block)[0]
+    assert "grant report" in first and "Moved to 2026-12-04" in first, due.block
+
+
+async def test_a_deed_told_by_pronoun_keeps_the_promise_just_made(tmp_path: Path) -> None:
+    # Found as a user: "Booked it." was skipped as a trivial exchange, and "Sent it to them
+    # this morning" or "Done, paid him." ended nothing, so all three promises stayed on
+    # "What do I still need to do?".
+    told = [
+        ("I need to renew the domain by 7 December.", "Okay.", date(2026, 11, 19)),
+        ("I need to send the invoice to Halden by 4 December.", "Okay.", date(2026, 11, 20)),
+        ("Sent it to them this morning.", "Great.", date(2026, 11, 20)),
+        ("I have to book the MOT for the Fiesta before 5 December.", "Noted.", date(2026, 11, 21)),
+        ("Booked it.", "Nice.", date(2026, 11, 21)),
+        ("Need to pay the electrician £240 by 6 December.", "Ok.", date(2026, 11, 22)),
+        ("Done, paid him.", "Good.", date(2026, 11, 22)),
+    ]
+    [todo] = await _asked(tmp_path, told, "What do I still need to do?")
+    promised = [i for i in _items(todo.block) if "Commitment" in i]
+    assert len(promised) == 1 and "renew the domain" in promised[0], todo.block
+    # ...but only a deed of the promise's own verb: "Sent it" keeps a promise to book.
+    told = [
+        ("I have to book the venue for the party by 5 December.", "Noted.", date(2026, 11, 21)),
+        ("Sent it.", "Great.", date(2026, 11, 21)),
+    ]
+    [todo] = await _asked(tmp_path / "other", told, "What do I still need to do?")
+    assert "book the venue" in _items(todo.block)[0], todo.block
+    # ...and only a promise said alone (found by review: "Paid him." was the window
+    # cleaner, "Sent it." one of two sends).
+    told = [
+        (
+            "I owe Ollie £60 for the tickets, I'll pay him back by 4 December. oh and the window"
+            " cleaner's at the door, he wants £20 cash",
+            "Noted.",
+            date(2026, 11, 20),
+        ),
+        ("Paid him.", "Great, that's sorted.", date(2026, 11, 20)),
+        (
+            "I need to send the invoice to Priya by 4 December and send the contract to Tom by"
+            " 7 December",
+            "Noted.",
+            date(2026, 11, 24),
+        ),
+        ("Sent it.", "Great.", date(2026, 11, 24)),
+    ]
+    [todo] = await _asked(tmp_path / "two", told, "What do I still need to do?")
+    promised = [i for i in _items(todo.block) if "Commitment" in i]
+    assert len(promised) == 3, todo.block
+
+
+async def test_a_deed_told_between_keeps_a_change_of_what_came_before(tmp_path: Path) -> None:
+    # Found by review: "Texted him." stored between "the plumber Steve is coming thursday at
+    # 10" and "actually scrap that, ... friday at 9 instead" took the change.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        said = [
+            "the plumber Steve is coming thursday at 10 to look at the radiator",
+            "Texted him.",
+            "actually scrap that, he can't do thursday so he's coming friday at 9 instead",
+        ]
+        for n, text in enumerate(said, start=1):
+            await bridge.observe_now("plumb", n, text, "Ok.", today=date(2026, 11, 25))
+        first = await brain.get_entity("Chat_Exchange", "plumb:ex:1")
+    finally:
+        await brain.close()
+    assert first is not None and first.attributes.get("superseded_by"), first
+
+
+async def test_a_deadline_of_someone_elses_moves_nothing_of_the_users(tmp_path: Path) -> None:
+    # Found by review: "my colleague Sam's report deadline got moved to the 18th" moved the
+    # user's own reports, "Vodafone extended the deadline for their Black Friday deal"
+    # moved the contract renewal, and "stuck at customs due to missing paperwork" was
+    # read as something due.
+    told = [
+        ("my report is due on 11 December, the one on customer churn", "Ok.", date(2026, 11, 15)),
+        (
+            "our contract renewal is due on 1 January with Vodafone, I want to haggle",
+            "Ok.",
+            date(2026, 11, 16),
+        ),
+        (
+            "our shipment from the supplier is stuck at customs due to missing paperwork",
+            "Annoying.",
+            date(2026, 11, 17),
+        ),
+        ("my colleague Sam's report deadline got moved to the 18th", "Nice.", date(2026, 11, 23)),
+        (
+            "Vodafone extended the deadline for their Black Friday deal to sunday, tempting",
+            "Ok.",
+            date(2026, 11, 24),
+        ),
+        ("the supplier extended the deadline to january", "Good.", date(2026, 11, 25)),
+    ]
+    report, renewal, shipment = await _asked(
+        tmp_path,
+        told,
+        "When is my customer churn report due?",
+        "When is my Vodafone contract renewal due?",
+        "What's the situation with the supplier shipment at customs?",
+    )
+    assert "2026-12-11" in report.block and "Moved to" not in report.block, report.block
+    assert "2027-01-01" in renewal.block and "Moved to" not in renewal.block, renewal.block
+    assert "superseded" not in shipment.block, shipment.block
+
+
 async def test_work_someone_wants_by_a_day_is_a_deadline_of_the_users(tmp_path: Path) -> None:
     # Found as a user: "Can you plan my week so I hit both deadlines?" had nothing to list:
     # "Lucia wants twelve illustrations, due November 14" and "Daniel wants the first tin

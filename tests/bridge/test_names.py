@@ -210,6 +210,31 @@ def test_a_commitment_due_at_the_end_of_a_month_is_kept() -> None:
     assert [(f.type, f.attributes.get("due")) for f in commitment] == [("Commitment", "2026-10-31")]
 
 
+def test_work_due_for_someone_is_the_users_a_public_thing_due_is_not() -> None:
+    # Found as a user: "The grant report for the Wellcome funder is due on 30 November"
+    # made no deadline. Found by review of the first fix: "the plan for the new bypass",
+    # "the report on the river pollution survey" are nobody's work, and "due next month"
+    # was read as "due next mon".
+    from brainbridge.bridge.facts import extract_facts
+
+    def due(said: str) -> list[tuple[str, object]]:
+        return [
+            (f.name, f.attributes.get("due"))
+            for f in extract_facts(said, today=date(2026, 11, 18))
+            if f.type == "Commitment"
+        ]
+
+    assert due("The grant report for the Wellcome funder is due on 30 November, help!") == [
+        ("Grant report", "2026-11-30")
+    ]
+    assert due("the Q4 report for Halden is due on 4 December, it's the big one") == [
+        ("Q4 report", "2026-12-04")
+    ]
+    assert due("the plan for the new bypass is due on 10 December, the village is up in arms") == []
+    assert due("the report on the river pollution survey is due on 2 December") == []
+    assert due("my draft is due next month, no rush") == [("Draft", "2026-12-01")]
+
+
 def test_money_owed_and_a_note_to_self_are_commitments_a_habit_is_not() -> None:
     # Found as a user: "I still owe Lens Rentals UK £95 by friday" and "Also need to renew
     # my passport before April 30" were not kept; "stop doing sourdough on mondays" was

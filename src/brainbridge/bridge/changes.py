@@ -151,6 +151,16 @@ _DONE_IT = re.compile(
     rf"\b(?:{_DONE_WORDS})\s+(?:it|them|that|this|those|these)\b|\bdone with (?:it|that)\b",
     re.I,
 )
+# A whole message that tells a deed done of what was just said: "Sent it.", "Booked it
+# this morning", "Done, paid him", "ok emailed them".
+DONE_BY_PRONOUN = re.compile(
+    r"\s*(?:(?:ok(?:ay)?|done|right|yep|yes|so|all done|just)[,.!]*\s+)*(?:i(?:['’]ve|\s+have)?\s+)?"
+    rf"(?:just\s+|finally\s+|already\s+)?(?P<deed>{_DONE_WORDS})\s+(?:it|them|him|her|that)"
+    r"(?:\s+(?:off|over|in|back|now|today|yesterday|earlier|already|to\s+(?:them|him|her|"
+    r"[A-Z][\w'’\-]*)|this\s+(?:morning|"
+    r"afternoon|evening)|last\s+night))*[\s.!]*$",
+    re.I,
+)
 PROMISE = re.compile(
     rf"\b(?:i|we){PROMISE_ADVERB}(?:'ll| will| need to| have to| must| promised| am going to|"
     r"'m going to| are going to|'re going to| should| plan to|'d)\b|\bpromised\b|\bdue\b",
@@ -699,11 +709,41 @@ def find_retired(
     said_now: set[str] | None = topic(message)
     if not found and back and exchange_id:
         found, said_now = _just_before(store, exchange_id, when), None
+    elif not found and exchange_id and (deed := DONE_BY_PRONOUN.match(message)):
+        # "Sent it.", "Done, paid him": the promise just made, when the deed is its verb.
+        verb = stem(_DONE_BASE.get(deed["deed"].lower(), deed["deed"].lower()))
+        # Only where the deed can be of nothing else: one promise of that verb, said
+        # alone ("I'll pay Ollie back by Friday"; not "..., oh and the window cleaner
+        # wants £20" before "Paid him").
+        for r in _just_before(store, exchange_id, when):
+            kept = [f for f in _learned_from(store, r.entity) if _promised(f, verb)]
+            if len(kept) == 1 and _said_alone(said(r.entity)):
+                return [Retired(r.entity, "completed"), Retired(kept[0], "completed")]
+        return []
     out: list[Retired] = []
     for r in sorted(found, key=lambda r: _recency(r.entity), reverse=True)[:MAX_RETIRED]:
         out += _with_facts(store, r, said_now, anchors(message))  # what was learned from it
     unique = {r.entity.id: r for r in out}
     return list(unique.values())
+
+
+def _promised(ent: Entity, verb: str) -> bool:
+    """Whether `ent` is an open promise to do `verb` (a stem: "send", "pai")."""
+    return (
+        ent.type == "Commitment"
+        and ent.attributes.get("status") not in ("done", "dropped")
+        and verb in {stem(w) for w in query_terms(ent.name)}
+    )
+
+
+# A second thing said beside a promise: "btw my sister lent me £30", "also Amazon sent ...".
+_ASIDE = re.compile(r"\b(?:also|btw|by the way|oh and|plus|anyway|first)\b", re.I)
+
+
+def _said_alone(text: str) -> bool:
+    """Whether `text` states one thing: one statement (a question beside it is about it)
+    with no aside."""
+    return len(statements(text)) == 1 and not _ASIDE.search(text)
 
 
 def _just_before(store: Store, exchange_id: int, when: str) -> list[Retired]:
@@ -718,6 +758,8 @@ def _just_before(store: Store, exchange_id: int, when: str) -> list[Retired]:
         if (eid := ids.get((session, k))) is None:
             continue
         ent = store.get_entities([eid]).get(eid)
+        if ent is not None and DONE_BY_PRONOUN.match(said(ent)):
+            continue  # "Texted him.": a deed of what was said before, which it may change
         if ent is None or ent.attributes.get("superseded_by"):
             return []
         if said(ent).rstrip().endswith("?") or str(ent.attributes.get("date") or "") > when:
@@ -794,6 +836,16 @@ def _find_retired(
     agent = _agent(message) - subject if kind == "change" else set()
     on_days = kind == "change" and _ON_WEEKDAYS.search(message) is not None
     made_to = kind == "change" and bool(_CUT_TO.search(message) or _OBJECT.search(message))
+    # "the deadline" changed is of what was said to be due, unless it is someone's work
+    # ("Sam's report deadline got moved") or of a thing that was not ("the deadline for
+    # their Black Friday deal"): None then.
+    of_deadline = (
+        None
+        if _THEIR_DEADLINE.search(message)
+        else topic(m.group(1))
+        if (m := _DEADLINE_FOR.search(message))
+        else set()
+    )
     # The statement's most distinctive words find what it changes; common ones only cost
     # (BM25 over 200k exchanges: 10 ms with them, a fraction without).
     terms = query_terms(" ".join(w for w in keywords(message) if w.lower() not in _CUE_WORDS))
@@ -823,6 +875,8 @@ def _find_retired(
             continue
         text = said(ent)
         about = topic(text) - _reporters(text)
+        if of_deadline is not None and of_deadline <= about and _IS_DUE.search(text):
+            about.add(_DEADLINE)  # "the funder extended the deadline": of what was due
         if not activity <= about:
             continue  # it stopped doing something this statement does not speak of
         if instead and not instead & about:
@@ -934,6 +988,23 @@ def _find_retired(
         how = Reading(of_when, of_amount=of_amount)
         found = [Retired(last, "changed", _part(last, subject or words, how))]
     return found
+
+
+# What says something is due speaks of its deadline without the word ("due to the fog"
+# is no deadline).
+_IS_DUE = re.compile(
+    r"\b(?:is|are|was|were|be)\s+(?:now\s+|still\s+|also\s+)?due\b(?!\s+to\b)|\bdue\s+(?:on|by)\b",
+    re.I,
+)
+_DEADLINE = stem("deadline")
+_THEIR_DEADLINE = re.compile(
+    r"\b(?:\w+['’]s|his|her|their)\s+(?:[\w\-]+\s+){0,2}deadline|\bdeadline\s+for\s+(?:his|her|their)\b",
+    re.I,
+)
+_DEADLINE_FOR = re.compile(
+    r"\bdeadline\s+(?:for|on|of)\s+([^.!?,;]{1,60}?)(?=\s+(?:to|until|till|is|was|got|has|from)\b|[.!?,;]|$)",
+    re.I,
+)
 
 
 def _part(ent: Entity, words: set[str], how: Reading = Reading()) -> str:

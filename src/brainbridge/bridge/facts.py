@@ -90,8 +90,12 @@ _DUE_WORK = (
 # "The proposal is due on December 11", "my tax return is due by the 31st": a piece of the
 # user's work with its deadline.
 DUE_WORK = re.compile(
-    rf"\b(?:my|our|the)\s+(?P<thing>(?:[\w'’\-]+\s+){{0,3}}?(?:{_DUE_WORK})s?)\s+(?:is|are)\s+"
-    rf"(?:now\s+|still\s+)?due\s+(?:on\s+|by\s+)?(?P<due>{DAY})",
+    rf"\b(?:my|our|the)\s+(?P<thing>(?:[\w'’\-]+\s+){{0,3}}?(?:{_DUE_WORK})s?)"
+    # "the grant report for the Wellcome funder is due ...": whom it is for, left out
+    # ("the report on the river survey", "the plan for the new bypass" are nobody's work).
+    rf"(?:\s+for\s+(?:(?:my|our)\s+[\w'’\-]+|(?:the\s+)?(?-i:[A-Z])[\w'’\-]*)"
+    rf"(?:\s+[\w'’\-]+){{0,2}}?)?\s+(?:is|are)\s+"
+    rf"(?:now\s+|still\s+)?due\s+(?:on\s+|by\s+)?(?P<due>{DAY})(?![\w])",
     re.I,
 )
 # "My cat Biscuit has her annual check-up on December 3", "I have a job interview next

@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from brainbridge.bridge.changes import DONE_BY_PRONOUN
 from brainbridge.bridge.facts import Fact, extract_facts
 from brainbridge.bridge.profile import CLUB_ROLES
 from brainbridge.bridge.prompts import EXTRACT_SCHEMA, EXTRACT_SYSTEM, extract_user_prompt
@@ -32,8 +33,13 @@ def exchange_name(session_id: str, exchange_number: int) -> str:
 
 
 def is_trivial(message: str, response: str) -> bool:
-    """Too small to be worth remembering: the user wrote < 3 words and the AI < 10."""
-    return len(message.split()) < 3 and len(response.split()) < 10
+    """Too small to be worth remembering: the user wrote < 3 words and the AI < 10, and
+    told no deed done ("Sent it." keeps the promise it kept)."""
+    return (
+        len(message.split()) < 3
+        and len(response.split()) < 10
+        and not DONE_BY_PRONOUN.match(message)
+    )
 
 
 def exchange_attributes(
