@@ -2245,6 +2245,45 @@ async def test_a_deed_told_by_pronoun_keeps_the_promise_just_made(tmp_path: Path
     [todo] = await _asked(tmp_path / "two", told, "What do I still need to do?")
     promised = [i for i in _items(todo.block) if "Commitment" in i]
     assert len(promised) == 3, todo.block
+    # ...nor one the reply asked about something else after (found by a second review).
+    told = [
+        (
+            "I'll pay Dee back the £25 for the leaving collection by 4 December.",
+            "No problem. Did you ever sort out that parking fine from the hospital car park?",
+            date(2026, 11, 24),
+        ),
+        ("Paid it.", "Good, those fines go up fast.", date(2026, 11, 24)),
+    ]
+    [todo] = await _asked(tmp_path / "fine", told, "What do I still need to do?")
+    assert "Pay Dee back" in _items(todo.block)[0], todo.block
+    told = [
+        (
+            "I'll pay Gran back for the school shoes by 4 December once the council tax bill"
+            " has gone out.",
+            "Sounds like a plan.",
+            date(2026, 11, 23),
+        ),
+        ("Paid it.", "Good, one less bill.", date(2026, 11, 23)),
+    ]
+    [todo] = await _asked(tmp_path / "gran", told, "What do I still need to do?")
+    assert "Pay Gran back" in _items(todo.block)[0], todo.block
+
+
+async def test_a_new_place_spoken_of_is_no_change(tmp_path: Path) -> None:
+    # Found as a user: "council tax at the new place is band D" marked "new place we're going
+    # with BT, installation booked for 15 December" superseded: "new place is" read as "our
+    # new address is ...".
+    told = [
+        (
+            "need to cancel the broadband at the old house, we're with Virgin. new place we're"
+            " going with BT, installation booked for 15 December",
+            "Ok.",
+            date(2026, 11, 10),
+        ),
+        ("council tax at the new place is band D, Trafford council", "Ok.", date(2026, 11, 10)),
+    ]
+    [bt] = await _asked(tmp_path, told, "Who is our broadband with at the new place?")
+    assert "BT" in bt.block and "superseded" not in bt.block, bt.block
 
 
 async def test_a_deed_told_between_keeps_a_change_of_what_came_before(tmp_path: Path) -> None:
@@ -2283,7 +2322,21 @@ async def test_a_deadline_of_someone_elses_moves_nothing_of_the_users(tmp_path: 
             "Annoying.",
             date(2026, 11, 17),
         ),
+        ("My history essay is due on Friday 4 December.", "Ok.", date(2026, 11, 20)),
+        ("My abstract for the ISA conference is due on 6 December.", "Ok.", date(2026, 11, 20)),
         ("my colleague Sam's report deadline got moved to the 18th", "Nice.", date(2026, 11, 23)),
+        (
+            "Jake's tutor moved the essay deadline to Monday for him, lucky sod.",
+            "Ha.",
+            date(2026, 11, 24),
+        ),
+        ("ISA extended the poster deadline to 20 December.", "Good.", date(2026, 11, 24)),
+        ("My application for Head of Maths is due on 4 December.", "Ok.", date(2026, 11, 24)),
+        (
+            "The head moved the Year 11 report deadline to Monday, lucky them.",
+            "Shame.",
+            date(2026, 11, 25),
+        ),
         (
             "Vodafone extended the deadline for their Black Friday deal to sunday, tempting",
             "Ok.",
@@ -2291,13 +2344,19 @@ async def test_a_deadline_of_someone_elses_moves_nothing_of_the_users(tmp_path: 
         ),
         ("the supplier extended the deadline to january", "Good.", date(2026, 11, 25)),
     ]
-    report, renewal, shipment = await _asked(
+    report, renewal, shipment, essay, abstract, application = await _asked(
         tmp_path,
         told,
         "When is my customer churn report due?",
         "When is my Vodafone contract renewal due?",
         "What's the situation with the supplier shipment at customs?",
+        "When is my history essay due?",
+        "When is my ISA abstract due?",
+        "When is my Head of Maths application due?",
     )
+    assert "Moved to" not in application.block, application.block
+    assert "Moved to" not in essay.block and "superseded" not in essay.block, essay.block
+    assert "Moved to" not in abstract.block, abstract.block
     assert "2026-12-11" in report.block and "Moved to" not in report.block, report.block
     assert "2027-01-01" in renewal.block and "Moved to" not in renewal.block, renewal.block
     assert "superseded" not in shipment.block, shipment.block

@@ -224,14 +224,22 @@ def test_work_due_for_someone_is_the_users_a_public_thing_due_is_not() -> None:
             if f.type == "Commitment"
         ]
 
-    assert due("The grant report for the Wellcome funder is due on 30 November, help!") == [
-        ("Grant report", "2026-11-30")
-    ]
-    assert due("the Q4 report for Halden is due on 4 December, it's the big one") == [
+    assert due(
+        "The grant report for the Wellcome funder is due on 30 November, I need it done."
+    ) == [("Grant report", "2026-11-30")]
+    assert due("the Q4 report for Halden is due on 4 December, I haven't started") == [
         ("Q4 report", "2026-12-04")
+    ]
+    assert due("My abstract for the ISA conference is due on 6 December.") == [
+        ("Abstract", "2026-12-06")
     ]
     assert due("the plan for the new bypass is due on 10 December, the village is up in arms") == []
     assert due("the report on the river pollution survey is due on 2 December") == []
+    # ...nor someone else's (found by a second review), nor news awaited.
+    assert due("The audit report for Ward 7 is due on Monday, the governance team write it.") == []
+    assert due("The deck for Acme is due Tuesday but that's Dev's job, not mine.") == []
+    assert due("The ethics committee's review for my project is due on 10 December.") == []
+    assert due("The decision on my application for the Leeds internship is due on Friday.") == []
     assert due("my draft is due next month, no rush") == [("Draft", "2026-12-01")]
 
 

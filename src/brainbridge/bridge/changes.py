@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from brainbridge.bridge.facts import AWAITED
 from brainbridge.bridge.queries import FILLER, keywords
 from brainbridge.bridge.rank import answer_kind, asks_time
 from brainbridge.errors import NotFound
@@ -114,7 +115,10 @@ CHANGE = re.compile(
     r"(?:turned\s+down|declined)\s+(?:the\s+|their\s+|an?\s+|his\s+|her\s+)?(?:[\w'’&-]+\s+){0,2}?"
     r"(?:offer|job|role|position|invitation|invite|proposal|contract|deal)|"
     r"turned\s+(?:the\s+)?(?:[\w'’&-]+\s+){0,2}?(?:offer|job|role|position|invitation|proposal)\s+down|"
-    r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|new (?:\w+ )?(?:is|will be)|"
+    r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|"
+    # "our new address is ...", not "council tax at the new place is band D" (of the tax).
+    r"(?<!at the )(?<!in the )(?<!on the )(?<!to the )(?<!for the )(?<!of the )(?<!near the )"
+    r"(?<!from the )new (?:\w+ )?(?:is|will be)|"
     r"took over|turns out|actually|after all|"
     # "pushed the start to March 10", "bumped the call to 3pm", "agreed to push the
     # deadline to February 1": pushed to a day or a time ("pushed the fix to main" is no
@@ -717,7 +721,11 @@ def find_retired(
         # wants £20" before "Paid him").
         for r in _just_before(store, exchange_id, when):
             kept = [f for f in _learned_from(store, r.entity) if _promised(f, verb)]
-            if len(kept) == 1 and _said_alone(said(r.entity)):
+            reply = str(r.entity.attributes.get("ai_response") or "")
+            # ...nor may the reply have raised something else ("Did you ever sort out that
+            # parking fine?", "Also don't forget the dinner money") before "Paid it."
+            other = "?" in reply or _ASIDE.search(reply) or _DONT_FORGET.search(reply)
+            if len(kept) == 1 and _said_alone(said(r.entity)) and not other:
                 return [Retired(r.entity, "completed"), Retired(kept[0], "completed")]
         return []
     out: list[Retired] = []
@@ -737,7 +745,13 @@ def _promised(ent: Entity, verb: str) -> bool:
 
 
 # A second thing said beside a promise: "btw my sister lent me £30", "also Amazon sent ...".
-_ASIDE = re.compile(r"\b(?:also|btw|by the way|oh and|plus|anyway|first)\b", re.I)
+_ASIDE = re.compile(
+    r"\b(?:also|btw|by the way|oh and|plus|anyway|first)\b"
+    # "... on Friday once the council tax bill has gone out": another thing it waits on
+    r"|\b(?:once|after|when|until|unless)\s+(?:the|my|our|his|her|their|i|we)\b",
+    re.I,
+)
+_DONT_FORGET = re.compile(r"\b(?:don['’]?t|do not)\s+forget\b|\bremember to\b", re.I)
 
 
 def _said_alone(text: str) -> bool:
@@ -836,15 +850,13 @@ def _find_retired(
     agent = _agent(message) - subject if kind == "change" else set()
     on_days = kind == "change" and _ON_WEEKDAYS.search(message) is not None
     made_to = kind == "change" and bool(_CUT_TO.search(message) or _OBJECT.search(message))
-    # "the deadline" changed is of what was said to be due, unless it is someone's work
-    # ("Sam's report deadline got moved") or of a thing that was not ("the deadline for
-    # their Black Friday deal"): None then.
-    of_deadline = (
-        None
-        if _THEIR_DEADLINE.search(message)
-        else topic(m.group(1))
-        if (m := _DEADLINE_FOR.search(message))
-        else set()
+    # "the deadline" changed is of what was said to be due, unless it is someone else's
+    # ("Sam's report deadline got moved"), and of what speaks of the thing it is the
+    # deadline of ("ISA extended the poster deadline" keeps "my abstract for ISA is due").
+    if kind == "change" and _THEIR_DEADLINE.search(message):
+        return []  # "Jake's tutor moved the essay deadline to Monday for him": not the user's
+    of_deadline = topic(
+        " ".join(g for m in _DEADLINE_OF.finditer(message) for g in m.groups() if g)
     )
     # The statement's most distinctive words find what it changes; common ones only cost
     # (BM25 over 200k exchanges: 10 ms with them, a fraction without).
@@ -875,7 +887,9 @@ def _find_retired(
             continue
         text = said(ent)
         about = topic(text) - _reporters(text)
-        if of_deadline is not None and of_deadline <= about and _IS_DUE.search(text):
+        if kind == "change" and not of_deadline <= about:
+            continue  # "the head moved the Year 11 report deadline": of what speaks of that
+        if _IS_DUE.search(text) and not AWAITED.search(text):  # not "the decision ... is due"
             about.add(_DEADLINE)  # "the funder extended the deadline": of what was due
         if not activity <= about:
             continue  # it stopped doing something this statement does not speak of
@@ -998,11 +1012,17 @@ _IS_DUE = re.compile(
 )
 _DEADLINE = stem("deadline")
 _THEIR_DEADLINE = re.compile(
-    r"\b(?:\w+['’]s|his|her|their)\s+(?:[\w\-]+\s+){0,2}deadline|\bdeadline\s+for\s+(?:his|her|their)\b",
+    r"\b(?:\w+['’]s|his|her)\s+(?:[\w\-]+\s+){0,2}deadline"
+    # "... moved the essay deadline to Monday for him", "... to January for her cohort"
+    # ("Halden moved their deadline": the firm's, for the user's work)
+    r"|\bdeadline\b.*\bfor\s+(?:him|her|his)\b",
     re.I,
 )
-_DEADLINE_FOR = re.compile(
-    r"\bdeadline\s+(?:for|on|of)\s+([^.!?,;]{1,60}?)(?=\s+(?:to|until|till|is|was|got|has|from)\b|[.!?,;]|$)",
+# What "the deadline" is of: "the poster deadline", "the deadline for applications".
+_DEADLINE_OF = re.compile(
+    r"\b(?:the|my|our|a|this|that)\s+((?:(?!(?:the|a|an|my|our|to)\b)[\w\-]+\s+){1,3}?)deadline"
+    r"|\bdeadline\s+(?:for|on|of)\s+([^.!?,;]{1,60}?)"
+    r"(?=\s+(?:to|until|till|is|was|got|has|from)\b|[.!?,;]|$)",
     re.I,
 )
 

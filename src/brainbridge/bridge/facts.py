@@ -93,7 +93,7 @@ DUE_WORK = re.compile(
     rf"\b(?:my|our|the)\s+(?P<thing>(?:[\w'’\-]+\s+){{0,3}}?(?:{_DUE_WORK})s?)"
     # "the grant report for the Wellcome funder is due ...": whom it is for, left out
     # ("the report on the river survey", "the plan for the new bypass" are nobody's work).
-    rf"(?:\s+for\s+(?:(?:my|our)\s+[\w'’\-]+|(?:the\s+)?(?-i:[A-Z])[\w'’\-]*)"
+    rf"(?P<for>\s+for\s+(?:(?:my|our)\s+[\w'’\-]+|(?:the\s+)?(?-i:[A-Z])[\w'’\-]*)"
     rf"(?:\s+[\w'’\-]+){{0,2}}?)?\s+(?:is|are)\s+"
     rf"(?:now\s+|still\s+)?due\s+(?:on\s+|by\s+)?(?P<due>{DAY})(?![\w])",
     re.I,
@@ -276,6 +276,32 @@ def _commitment(
 _SENTENCE_MARK = re.compile(r"[.!?\n]")
 
 
+# News awaited, not work: "The decision on my application ... is due on Friday".
+AWAITED = re.compile(
+    r"\b(?:decision|result|results|outcome|response|reply|answer|news|verdict|offer)\s+"
+    r"(?:on|about|of|for|from)\b",
+    re.I,
+)
+# The user in the rest of what they said: "..., I need to finish it", "I've barely started".
+_USER_TOO = re.compile(r"\b(?:I|me|we|us)\b|\b(?:I|we)['’]", re.I)
+
+
+def _own_work(text: str, m: re.Match[str]) -> bool:
+    """Whether the work due that `m` found is the user's: not news awaited; and, said with
+    whom it is for ("the audit report for Ward 7 is due on Monday"), only when the user
+    speaks of themselves too ("the grant report for the Wellcome funder is due on 30
+    November, I need to finish it", "my abstract for the ISA conference"; not "..., the
+    governance team are writing it up",
+    "the deck for Acme is due Tuesday but that's Dev's job") and it is nobody else's
+    ("the ethics committee's review for my project")."""
+    if AWAITED.search(text, max(0, m.start() - 40), m.end("thing")):
+        return False
+    if m.group("for") is None or re.match(r"(?:my|our)\b", m.group(), re.I):
+        return True
+    rest = text[: m.start()] + " " + text[m.end() :]
+    return bool(_USER_TOO.search(rest)) and not re.search(r"['’]s\b", m.group("thing"))
+
+
 def _asked(text: str, m: re.Match[str]) -> bool:
     """Whether the sentence holding match `m` is a question ("Do I have an exam on Friday?")."""
     end = _SENTENCE_MARK.search(text, m.end())
@@ -329,7 +355,7 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
         to = m.group("to") if NOT_SOMEONE.search(m.group("to")) else m.group("to").split()[-1]
         thing = _clip(m.group("thing"))
         facts.append(_commitment(f"{thing} for {to}", f"owes {to} {thing}", m, today, to))
-    for m in (m for m in dated(DUE_WORK) if not _asked(text, m)):
+    for m in (m for m in dated(DUE_WORK) if not _asked(text, m) and _own_work(text, m)):
         thing = _clip(m.group("thing"))
         facts.append(_commitment(thing, f"has the {thing} due", m, today))
     for m in (m for m in dated(APPOINTMENT) if not _asked(text, m)):
