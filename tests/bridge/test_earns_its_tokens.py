@@ -2267,6 +2267,12 @@ async def test_a_deed_told_by_pronoun_keeps_the_promise_just_made(tmp_path: Path
     ]
     [todo] = await _asked(tmp_path / "gran", told, "What do I still need to do?")
     assert "Pay Gran back" in _items(todo.block)[0], todo.block
+    told = [
+        ("I have to pay my accountant and the ProZ fee by 4 December", "OK.", date(2026, 11, 26)),
+        ("Paid him.", "Good.", date(2026, 11, 26)),
+    ]
+    [todo] = await _asked(tmp_path / "both", told, "What do I still need to do?")
+    assert "ProZ" in _items(todo.block)[0], todo.block
 
 
 async def test_a_new_place_spoken_of_is_no_change(tmp_path: Path) -> None:
@@ -2332,6 +2338,8 @@ async def test_a_deadline_of_someone_elses_moves_nothing_of_the_users(tmp_path: 
         ),
         ("ISA extended the poster deadline to 20 December.", "Good.", date(2026, 11, 24)),
         ("My application for Head of Maths is due on 4 December.", "Ok.", date(2026, 11, 24)),
+        ("My CPD form is due on 10 December, 20 hours so far.", "Ok.", date(2026, 11, 24)),
+        ("the students' CPD deadline got moved to January", "Ok.", date(2026, 11, 25)),
         (
             "The head moved the Year 11 report deadline to Monday, lucky them.",
             "Shame.",
@@ -2344,7 +2352,7 @@ async def test_a_deadline_of_someone_elses_moves_nothing_of_the_users(tmp_path: 
         ),
         ("the supplier extended the deadline to january", "Good.", date(2026, 11, 25)),
     ]
-    report, renewal, shipment, essay, abstract, application = await _asked(
+    report, renewal, shipment, essay, abstract, application, cpd = await _asked(
         tmp_path,
         told,
         "When is my customer churn report due?",
@@ -2353,7 +2361,9 @@ async def test_a_deadline_of_someone_elses_moves_nothing_of_the_users(tmp_path: 
         "When is my history essay due?",
         "When is my ISA abstract due?",
         "When is my Head of Maths application due?",
+        "When is my CPD form due?",
     )
+    assert "2026-12-10" in cpd.block and "superseded" not in cpd.block, cpd.block
     assert "Moved to" not in application.block, application.block
     assert "Moved to" not in essay.block and "superseded" not in essay.block, essay.block
     assert "Moved to" not in abstract.block, abstract.block

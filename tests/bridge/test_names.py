@@ -226,12 +226,12 @@ def test_work_due_for_someone_is_the_users_a_public_thing_due_is_not() -> None:
 
     assert due(
         "The grant report for the Wellcome funder is due on 30 November, I need it done."
-    ) == [("Grant report", "2026-11-30")]
+    ) == [("Grant report for the Wellcome funder", "2026-11-30")]
     assert due("the Q4 report for Halden is due on 4 December, I haven't started") == [
-        ("Q4 report", "2026-12-04")
+        ("Q4 report for Halden", "2026-12-04")
     ]
     assert due("My abstract for the ISA conference is due on 6 December.") == [
-        ("Abstract", "2026-12-06")
+        ("Abstract for the ISA conference", "2026-12-06")
     ]
     assert due("the plan for the new bypass is due on 10 December, the village is up in arms") == []
     assert due("the report on the river pollution survey is due on 2 December") == []
@@ -240,6 +240,11 @@ def test_work_due_for_someone_is_the_users_a_public_thing_due_is_not() -> None:
     assert due("The deck for Acme is due Tuesday but that's Dev's job, not mine.") == []
     assert due("The ethics committee's review for my project is due on 10 December.") == []
     assert due("The decision on my application for the Leeds internship is due on Friday.") == []
+    assert due("The response from the council on our funding application is due on the 9th") == []
+    # (found by a third review: news in a clause before is not the work's)
+    assert due("lab results from Bella came back fine, my audit report is due on 4 December") == [
+        ("Audit report", "2026-12-04")
+    ]
     assert due("my draft is due next month, no rush") == [("Draft", "2026-12-01")]
 
 

@@ -741,6 +741,7 @@ def _promised(ent: Entity, verb: str) -> bool:
         ent.type == "Commitment"
         and ent.attributes.get("status") not in ("done", "dropped")
         and verb in {stem(w) for w in query_terms(ent.name)}
+        and not re.search(r"\band\b", ent.name)  # "pay my accountant and the ProZ fee"
     )
 
 
@@ -1012,7 +1013,7 @@ _IS_DUE = re.compile(
 )
 _DEADLINE = stem("deadline")
 _THEIR_DEADLINE = re.compile(
-    r"\b(?:\w+['’]s|his|her)\s+(?:[\w\-]+\s+){0,2}deadline"
+    r"\b(?:\w+['’]s|\w+s['’]|his|her)\s+(?:[\w\-]+\s+){0,2}deadline"
     # "... moved the essay deadline to Monday for him", "... to January for her cohort"
     # ("Halden moved their deadline": the firm's, for the user's work)
     r"|\bdeadline\b.*\bfor\s+(?:him|her|his)\b",
@@ -1022,7 +1023,10 @@ _THEIR_DEADLINE = re.compile(
 _DEADLINE_OF = re.compile(
     r"\b(?:the|my|our|a|this|that)\s+((?:(?!(?:the|a|an|my|our|to)\b)[\w\-]+\s+){1,3}?)deadline"
     r"|\bdeadline\s+(?:for|on|of)\s+([^.!?,;]{1,60}?)"
-    r"(?=\s+(?:to|until|till|is|was|got|has|from)\b|[.!?,;]|$)",
+    r"(?=\s+(?:to|until|till|is|was|got|has|from)\b|[.!?,;]|$)"
+    # "... extended the deadline to 8 December for the Hendersons' final numbers"
+    r"|\bdeadline\s+(?:to|until|till)\s+[^.!?,;]{1,30}?\s+for\s+"
+    r"(?!(?:everyone|everybody|all|us|me|now)\b)([^.!?,;]{1,60})",
     re.I,
 )
 

@@ -282,6 +282,12 @@ AWAITED = re.compile(
     r"(?:on|about|of|for|from)\b",
     re.I,
 )
+# ...said just before the work: "The response from the council on our funding application".
+_AWAITED_BEFORE = re.compile(
+    r"\b(?:decision|results?|outcome|response|reply|answer|news|verdict|offer)\s+"
+    r"(?:[\w'’\-]+\s+){0,4}?(?:on|about|of|for|from)\s+$",
+    re.I,
+)
 # The user in the rest of what they said: "..., I need to finish it", "I've barely started".
 _USER_TOO = re.compile(r"\b(?:I|me|we|us)\b|\b(?:I|we)['’]", re.I)
 
@@ -294,7 +300,9 @@ def _own_work(text: str, m: re.Match[str]) -> bool:
     governance team are writing it up",
     "the deck for Acme is due Tuesday but that's Dev's job") and it is nobody else's
     ("the ethics committee's review for my project")."""
-    if AWAITED.search(text, max(0, m.start() - 40), m.end("thing")):
+    if AWAITED.search(text, m.start(), m.end("thing")) or _AWAITED_BEFORE.search(
+        text, max(0, m.start() - 60), m.start()
+    ):
         return False
     if m.group("for") is None or re.match(r"(?:my|our)\b", m.group(), re.I):
         return True
@@ -356,7 +364,8 @@ def extract_facts(message: str, response: str = "", today: date | None = None) -
         thing = _clip(m.group("thing"))
         facts.append(_commitment(f"{thing} for {to}", f"owes {to} {thing}", m, today, to))
     for m in (m for m in dated(DUE_WORK) if not _asked(text, m) and _own_work(text, m)):
-        thing = _clip(m.group("thing"))
+        # ..."for Keller Maschinenbau" kept: whose translation, of the user's three.
+        thing = _clip(m.group("thing") + (m.group("for") or ""))
         facts.append(_commitment(thing, f"has the {thing} due", m, today))
     for m in (m for m in dated(APPOINTMENT) if not _asked(text, m)):
         role = m.group("role")
