@@ -2292,6 +2292,30 @@ async def test_a_new_place_spoken_of_is_no_change(tmp_path: Path) -> None:
     assert "BT" in bt.block and "superseded" not in bt.block, bt.block
 
 
+async def test_make_that_corrects_the_value_just_said(tmp_path: Path) -> None:
+    # Found as a user: "actually make that £625, I'm worth it" after "I'm thinking of raising
+    # my rate for new clients to £600/day" left £600 as the only answer.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    try:
+        bridge = Bridge(brain)
+        said = [
+            ("also I'm thinking of raising my rate for new clients to £600/day", "Sounds fair."),
+            ("actually make that £625, I'm worth it", "Fair enough: £625/day for new clients."),
+            ("make it 20% shorter", "Here it is."),
+        ]
+        for n, (text, reply) in enumerate(said, start=1):
+            await bridge.observe_now("rates", n, text, reply, today=date(2026, 11, 26))
+        rate = await bridge.enrich("What's my rate for new clients?")
+        await bridge.drain()
+        corrected = await brain.get_entity("Chat_Exchange", "rates:ex:2")
+    finally:
+        await brain.close()
+    assert "£625" in _items(rate.block)[0], rate.block
+    assert any("£600" in i and "superseded" in i for i in _items(rate.block)), rate.block
+    # ...but "make it 20% shorter" asks the assistant; it corrects nothing.
+    assert corrected is not None and not corrected.attributes.get("superseded_by"), corrected
+
+
 async def test_a_deed_told_between_keeps_a_change_of_what_came_before(tmp_path: Path) -> None:
     # Found by review: "Texted him." stored between "the plumber Steve is coming thursday at
     # 10" and "actually scrap that, ... friday at 9 instead" took the change.

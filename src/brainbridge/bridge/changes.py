@@ -238,7 +238,10 @@ BACK_CHANGE = re.compile(
     # A correction of what was just said: "Sorry, I meant Wednesday, not Tuesday."
     r"|^\W*(?:sorry\W+|oops\W+|wait\W+|ok(?:ay)?\W+|actually\W+|no\W+|so\W+)*(?:i\s+meant|"
     r"correction\b|my\s+mistake|my\s+bad|"
-    r"(?:scrap|scratch|ignore)\s+that\s*(?:[,.;:!—–-]|$))",
+    r"(?:scrap|scratch|ignore)\s+that\s*(?:[,.;:!—–-]|$)"
+    # "actually make that £625", "no wait, make it Thursday" (not "make it 20% shorter")
+    r"|make\s+(?:it|that)\s+(?:[£$€]?\d[\d.,:]*\s*(?:k|am|pm|/day|/hr|an hour|a day|a night)?|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|noon|midday)\s*(?:[,.;:!—–-]|instead\b|then\b|$))",
     re.I,
 )
 # ...but code and files move too: "it's pushed to main", "I moved it to the shared drive".
