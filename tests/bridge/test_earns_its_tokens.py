@@ -2288,8 +2288,36 @@ async def test_a_new_place_spoken_of_is_no_change(tmp_path: Path) -> None:
         ),
         ("council tax at the new place is band D, Trafford council", "Ok.", date(2026, 11, 10)),
     ]
-    [bt] = await _asked(tmp_path, told, "Who is our broadband with at the new place?")
+    told.insert(
+        0,
+        (
+            "ok so we've accepted an offer on our place. our conveyancer is a bloke called Dev"
+            " Patel at Harrow & Finch",
+            "Ok.",
+            date(2026, 9, 14),
+        ),
+    )
+    bt, dev = await _asked(
+        tmp_path, told, "Who is our broadband with at the new place?", "Who's our conveyancer?"
+    )
     assert "BT" in bt.block and "superseded" not in bt.block, bt.block
+    assert "council tax" not in (dev.block or ""), dev.block
+    # ...but "the insurance on the new van is 140 a month" replaces "my van is a 2015 transit
+    # custom" (found by review of a first fix that read no "new X is" after "on the" at all).
+    told = [
+        (
+            "my van is a 2015 transit custom, insurance on it is 95 quid a month",
+            "Ok.",
+            date(2026, 11, 2),
+        ),
+        (
+            "the insurance on the new van is 140 a month, the old one was dying",
+            "Ok.",
+            date(2026, 11, 25),
+        ),
+    ]
+    [van] = await _asked(tmp_path / "van", told, "What van have I got?")
+    assert any("2015 transit" in i and "superseded" in i for i in _items(van.block)), van.block
 
 
 async def test_make_that_corrects_the_value_just_said(tmp_path: Path) -> None:
@@ -2388,6 +2416,27 @@ async def test_a_deadline_of_someone_elses_moves_nothing_of_the_users(tmp_path: 
         "When is my CPD form due?",
     )
     assert "2026-12-10" in cpd.block and "superseded" not in cpd.block, cpd.block
+    # "the deadline for the form" after two forms due moves neither (found by review).
+    told = [
+        (
+            "my council tax reduction form is due 2 december, I need the letters",
+            "Ok.",
+            date(2026, 11, 19),
+        ),
+        (
+            "my carer's allowance form is due 30 november, I need to fill it in",
+            "Ok.",
+            date(2026, 11, 19),
+        ),
+        ("DWP extended the deadline for the form to 7 december, phew", "Good.", date(2026, 11, 24)),
+        (
+            "the council extended the deadline to 11 december on the day centre consultation",
+            "Ok.",
+            date(2026, 11, 25),
+        ),
+    ]
+    [tax] = await _asked(tmp_path / "forms", told, "When's the council tax reduction form due?")
+    assert "2026-12-02" in _items(tax.block)[0] and "Moved to" not in tax.block, tax.block
     assert "Moved to" not in application.block, application.block
     assert "Moved to" not in essay.block and "superseded" not in essay.block, essay.block
     assert "Moved to" not in abstract.block, abstract.block

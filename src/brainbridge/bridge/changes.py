@@ -115,10 +115,7 @@ CHANGE = re.compile(
     r"(?:turned\s+down|declined)\s+(?:the\s+|their\s+|an?\s+|his\s+|her\s+)?(?:[\w'’&-]+\s+){0,2}?"
     r"(?:offer|job|role|position|invitation|invite|proposal|contract|deal)|"
     r"turned\s+(?:the\s+)?(?:[\w'’&-]+\s+){0,2}?(?:offer|job|role|position|invitation|proposal)\s+down|"
-    r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|"
-    # "our new address is ...", not "council tax at the new place is band D" (of the tax).
-    r"(?<!at the )(?<!in the )(?<!on the )(?<!to the )(?<!for the )(?<!of the )(?<!near the )"
-    r"(?<!from the )new (?:\w+ )?(?:is|will be)|"
+    r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|new (?:\w+ )?(?:is|will be)|"
     r"took over|turns out|actually|after all|"
     # "pushed the start to March 10", "bumped the call to 3pm", "agreed to push the
     # deadline to February 1": pushed to a day or a time ("pushed the fix to main" is no
@@ -857,6 +854,15 @@ def _find_retired(
     # "the deadline" changed is of what was said to be due, unless it is someone else's
     # ("Sam's report deadline got moved"), and of what speaks of the thing it is the
     # deadline of ("ISA extended the poster deadline" keeps "my abstract for ISA is due").
+    new_ones = {m.group(1) for m in _NEW_ONE.finditer(message)} if kind == "change" else set()
+    # "council tax at the new place is band D", "the insurance on the new van is 140": where
+    # that is the only cue, a change of what it names first, wherever that was said.
+    of_new = (
+        topic(" ".join(m.group(1) for m in _AT_THE_NEW.finditer(message)))
+        if kind == "change"
+        and all(c.group().lower().startswith("new ") for c in CHANGE.finditer(message))
+        else set()
+    )
     if kind == "change" and _THEIR_DEADLINE.search(message):
         return []  # "Jake's tutor moved the essay deadline to Monday for him": not the user's
     of_deadline = topic(
@@ -874,6 +880,7 @@ def _find_retired(
     ents = store.get_entities([eid for eid, _ in hits if eid != exchange_id])
     found: list[Retired] = []
     by_subject: list[Entity] = []
+    by_due: list[int] = []
     for ent in ents.values():
         # Changed in part before: still open to a change of another part.
         earlier = str(ent.attributes.get("superseded_part") or "")
@@ -890,10 +897,17 @@ def _find_retired(
         if str(ent.attributes.get("date") or ent.created_at[:10]) > when:
             continue
         text = said(ent)
+        if any(re.search(rf"\bnew\s+{re.escape(w)}\b", text, re.I) for w in new_ones):
+            # "council tax at the new place is band D" replaces no "new place we're going
+            # with BT": that speaks of the new place too.
+            continue
         about = topic(text) - _reporters(text)
+        if of_new and not of_new & about:
+            continue
         if kind == "change" and not of_deadline <= about:
             continue  # "the head moved the Year 11 report deadline": of what speaks of that
-        if _IS_DUE.search(text) and not AWAITED.search(text):  # not "the decision ... is due"
+        said_due = _DEADLINE not in about and bool(_IS_DUE.search(text))
+        if said_due and not AWAITED.search(text):  # not "the decision ... is due"
             about.add(_DEADLINE)  # "the funder extended the deadline": of what was due
         if not activity <= about:
             continue  # it stopped doing something this statement does not speak of
@@ -978,6 +992,8 @@ def _find_retired(
         # what the two share, but for a name ("Rui cut the plan to 30 km and I dropped to
         # the 10k instead of the half": the half, not "my coach is Rui").
         of = subject if subject & about else (shared - names) or shared
+        if said_due and len(shared - {_DEADLINE}) < MIN_SHARED:
+            by_due.append(ent.id)  # found only as something due
         found.append(
             Retired(
                 ent,
@@ -995,6 +1011,9 @@ def _find_retired(
                 ),
             )
         )
+    if len(by_due) > 1:
+        # "DWP extended the deadline for the form" after two forms due: which is unknown.
+        found = [r for r in found if r.entity.id not in by_due]
     if (m := _SWITCHED_ROLE.search(message)) is not None:
         # "I'm switching dentists to Dr. Romero": of what said who the dentist is, not of
         # "the dentist appointment moved to December 19".
@@ -1015,6 +1034,13 @@ _IS_DUE = re.compile(
     re.I,
 )
 _DEADLINE = stem("deadline")
+# "the new office is", "the parking at the new office is": the new one, of what kind.
+_NEW_ONE = re.compile(r"\bnew\s+([\w'’\-]+)\s+(?:is|will be)\b", re.I)
+_AT_THE_NEW = re.compile(
+    r"\b((?:[\w'’\-]+\s+){1,2}?)(?:at|in|on|for|of|near|from)\s+the\s+new\s+[\w'’\-]+\s+"
+    r"(?:is|will be)\b",
+    re.I,
+)
 _THEIR_DEADLINE = re.compile(
     r"\b(?:\w+['’]s|\w+s['’]|his|her)\s+(?:[\w\-]+\s+){0,2}deadline"
     # "... moved the essay deadline to Monday for him", "... to January for her cohort"
@@ -1028,7 +1054,7 @@ _DEADLINE_OF = re.compile(
     r"|\bdeadline\s+(?:for|on|of)\s+([^.!?,;]{1,60}?)"
     r"(?=\s+(?:to|until|till|is|was|got|has|from)\b|[.!?,;]|$)"
     # "... extended the deadline to 8 December for the Hendersons' final numbers"
-    r"|\bdeadline\s+(?:to|until|till)\s+[^.!?,;]{1,30}?\s+for\s+"
+    r"|\bdeadline\s+(?:to|until|till)\s+[^.!?,;]{1,30}?\s+(?:for|on|of)\s+"
     r"(?!(?:everyone|everybody|all|us|me|now)\b)([^.!?,;]{1,60})",
     re.I,
 )
