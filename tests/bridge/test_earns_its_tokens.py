@@ -2437,6 +2437,22 @@ async def test_a_deadline_of_someone_elses_moves_nothing_of_the_users(tmp_path: 
     ]
     [tax] = await _asked(tmp_path / "forms", told, "When's the council tax reduction form due?")
     assert "2026-12-02" in _items(tax.block)[0] and "Moved to" not in tax.block, tax.block
+    # "the council extended the deadline" shares only "deadline" with what was due: no
+    # change of it (found by a fifth review).
+    told = [
+        (
+            "Jade's portfolio for City College is due friday 4 december, she's my apprentice",
+            "Aw, good luck to Jade!",
+            date(2026, 11, 12),
+        ),
+        (
+            "the council extended the deadline to 14 december, good cause the van's in the garage",
+            "Handy timing.",
+            date(2026, 11, 20),
+        ),
+    ]
+    [jade] = await _asked(tmp_path / "jade", told, "When is Jade's portfolio due?")
+    assert "superseded" not in jade.block, jade.block
     assert "Moved to" not in application.block, application.block
     assert "Moved to" not in essay.block and "superseded" not in essay.block, essay.block
     assert "Moved to" not in abstract.block, abstract.block

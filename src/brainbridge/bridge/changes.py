@@ -908,7 +908,9 @@ def _find_retired(
             continue  # "the head moved the Year 11 report deadline": of what speaks of that
         said_due = _DEADLINE not in about and bool(_IS_DUE.search(text))
         if said_due and not AWAITED.search(text):  # not "the decision ... is due"
-            about.add(_DEADLINE)  # "the funder extended the deadline": of what was due
+            # "the funder extended the deadline": of what was due (as one more shared word;
+            # "the council extended the deadline" alone is of no "Jade's portfolio is due")
+            about.add(_DEADLINE)
         if not activity <= about:
             continue  # it stopped doing something this statement does not speak of
         if instead and not instead & about:
@@ -960,7 +962,7 @@ def _find_retired(
         if not (enough or named):
             if (
                 subject
-                and subject <= about
+                and subject <= about - ({_DEADLINE} if said_due else set())
                 and (agent <= about or made_to)
                 and not (of_when and not _SAYS_WHEN.search(text))
             ):

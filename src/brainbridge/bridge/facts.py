@@ -277,16 +277,11 @@ _SENTENCE_MARK = re.compile(r"[.!?\n]")
 
 
 # News awaited, not work: "The decision on my application ... is due on Friday".
-AWAITED = re.compile(
-    r"\b(?:decision|result|results|outcome|response|reply|answer|news|verdict|offer)\s+"
-    r"(?:on|about|of|for|from)\b",
-    re.I,
-)
+_NEWS = r"decision|results?|outcome|response|reply|answer|news|verdict|offer"
+AWAITED = re.compile(rf"\b(?:{_NEWS})\s+(?:on|about|of|for|from)\b", re.I)
 # ...said just before the work: "The response from the council on our funding application".
 _AWAITED_BEFORE = re.compile(
-    r"\b(?:decision|results?|outcome|response|reply|answer|news|verdict|offer)\s+"
-    r"(?:[\w'’\-]+\s+){0,4}?(?:on|about|of|for|from)\s+$",
-    re.I,
+    rf"\b(?:{_NEWS})\s+(?:[\w'’\-]+\s+){{0,4}}?(?:on|about|of|for|from)\s+$", re.I
 )
 # The user in the rest of what they said: "..., I need to finish it", "I've barely started".
 _USER_TOO = re.compile(r"\b(?:I|me|we|us)\b|\b(?:I|we)['’]", re.I)
