@@ -2453,6 +2453,18 @@ async def test_a_deadline_of_someone_elses_moves_nothing_of_the_users(tmp_path: 
     ]
     [jade] = await _asked(tmp_path / "jade", told, "When is Jade's portfolio due?")
     assert "superseded" not in jade.block, jade.block
+    # "pushed the deadline back to" moves what was due as "extended the deadline to" does
+    # (found by the fifth review, the same in the tree before this work).
+    told = [
+        (
+            "our grant report for the ESRC is due 1 december, I need to chase the figures",
+            "OK.",
+            date(2026, 11, 9),
+        ),
+        ("the ESRC pushed the deadline back to 8 december, phew", "Nice.", date(2026, 11, 22)),
+    ]
+    [esrc] = await _asked(tmp_path / "esrc", told, "When is the ESRC grant report due?")
+    assert "Moved to 2026-12-08" in _items(esrc.block)[0], esrc.block
     assert "Moved to" not in application.block, application.block
     assert "Moved to" not in essay.block and "superseded" not in essay.block, essay.block
     assert "Moved to" not in abstract.block, abstract.block

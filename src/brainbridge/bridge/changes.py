@@ -921,7 +921,9 @@ def _find_retired(
             continue  # "Maya moved to Leeds" leaves "Lily's best friend is Maya"
         if only_when and not _SAYS_WHEN.search(text):
             continue  # it replaces what said when ("we're renovating the kitchen" holds)
-        if only_when and subject and not _when_of(text, subject):
+        # ("the ESRC pushed the deadline back to 8 december": what was due said when by "due")
+        of_subject = subject - {_DEADLINE} if said_due else subject
+        if only_when and of_subject and not _when_of(text, of_subject):
             # "Trip moved, new date is 22 October": of when the trip is, not of "Need to do
             # the risk assessment by 25 September" said beside the trip.
             continue
