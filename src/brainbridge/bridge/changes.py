@@ -788,6 +788,8 @@ def _find_retired(
 ) -> list[Retired]:
     """What the statement's own topic words find it changes or completes."""
     message = _cue_sentences(message, kind)
+    if kind == "change" and _THEIR_DEADLINE.search(message):
+        return []  # "Jake's tutor moved the essay deadline to Monday for him": not the user's
     words = topic(message)
     # "Ordered the tiles" keeps "I need to order the tiles": the deed is the promise's.
     done = [
@@ -851,9 +853,7 @@ def _find_retired(
     agent = _agent(message) - subject if kind == "change" else set()
     on_days = kind == "change" and _ON_WEEKDAYS.search(message) is not None
     made_to = kind == "change" and bool(_CUT_TO.search(message) or _OBJECT.search(message))
-    # "the deadline" changed is of what was said to be due, unless it is someone else's
-    # ("Sam's report deadline got moved"), and of what speaks of the thing it is the
-    # deadline of ("ISA extended the poster deadline" keeps "my abstract for ISA is due").
+    # "the new office is ...": what speaks of the new office itself is not replaced by it.
     new_ones = {m.group(1) for m in _NEW_ONE.finditer(message)} if kind == "change" else set()
     # "council tax at the new place is band D", "the insurance on the new van is 140": where
     # that is the only cue, a change of what it names first, wherever that was said.
@@ -863,8 +863,9 @@ def _find_retired(
         and all(c.group().lower().startswith("new ") for c in CHANGE.finditer(message))
         else set()
     )
-    if kind == "change" and _THEIR_DEADLINE.search(message):
-        return []  # "Jake's tutor moved the essay deadline to Monday for him": not the user's
+    # "the deadline" changed is of what was said to be due, and of what speaks of the thing
+    # it is the deadline of ("ISA extended the poster deadline" keeps "my abstract for ISA
+    # is due"); someone else's is none of the user's (checked first, above).
     of_deadline = topic(
         " ".join(g for m in _DEADLINE_OF.finditer(message) for g in m.groups() if g)
     )

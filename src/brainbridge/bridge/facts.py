@@ -292,9 +292,8 @@ def _own_work(text: str, m: re.Match[str]) -> bool:
     whom it is for ("the audit report for Ward 7 is due on Monday"), only when the user
     speaks of themselves too ("the grant report for the Wellcome funder is due on 30
     November, I need to finish it", "my abstract for the ISA conference"; not "..., the
-    governance team are writing it up",
-    "the deck for Acme is due Tuesday but that's Dev's job") and it is nobody else's
-    ("the ethics committee's review for my project")."""
+    governance team are writing it up", "the deck for Acme is due Tuesday but that's Dev's
+    job") and it is nobody else's ("the ethics committee's review for my project")."""
     if AWAITED.search(text, m.start(), m.end("thing")) or _AWAITED_BEFORE.search(
         text, max(0, m.start() - 60), m.start()
     ):

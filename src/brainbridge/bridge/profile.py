@@ -553,7 +553,7 @@ _OPENERS = frozenset(
 )
 # ...and the words a sentence opens with before a deed of the user's ("We hired", "So I
 # booked", "Finally booked").
-_OPENING = "|".join(sorted(_OPENERS | {"we", "i", "so", "and", "but", "then", "just", "well"}))
+_OPENING = "|".join(sorted(_OPENERS | {"we", "i"}))
 # ...by someone else: "Claire's got a solicitor, Mr Patel", "Dad hired a cleaner, Rosa".
 _THEY_DID = re.compile(
     # (A wife's, husband's or partner's hire is mostly the household's.)
