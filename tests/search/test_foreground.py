@@ -11,6 +11,7 @@ import numpy as np
 from tests.conftest import BrainFactory
 
 from brainbridge.embed.hashing import HashingEmbedder
+from projects.graph_brain import fill
 
 
 class HeldEmbedder(HashingEmbedder):
@@ -69,3 +70,21 @@ async def test_a_search_right_after_a_bulk_import_answers_while_vectors_are_pend
         embedder.release.set()
     assert await brain.wait_for_vectors(30)
     assert (await brain.stats())["pending_vectors"] == 0
+
+
+async def test_a_row_still_waiting_for_its_vector_ranks_by_its_text(
+    make_brain: BrainFactory,
+) -> None:
+    """Found as a flake of the MCP suite under load: right after `remember`, "Ana Souza" was
+    found for "helm chart proxy" but not first: the row had no vector yet and counted as
+    meaning nothing, beside rows whose vectors were in."""
+    brain = await make_brain(embedder="hashing", background_indexing=False)
+    await fill(brain)
+    assert await brain.index_vectors() > 0
+    await brain.upsert_entity(
+        "Person", "Ana Souza", description="Platform engineer who owns the proxy's Helm chart."
+    )
+    hits = await brain.search("helm chart proxy")
+    assert hits[0].entity.name == "Ana Souza", [h.entity.name for h in hits]
+    assert await brain.index_vectors() == 1
+    assert (await brain.search("helm chart proxy"))[0].entity.name == "Ana Souza"

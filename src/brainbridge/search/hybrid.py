@@ -332,6 +332,12 @@ class HybridSearch:
             if cosine:
                 signals["vector"] = scale(cosine)
             score = convex(signals, weights)
+            if cosine:
+                # A text hit with no vector yet (written a moment ago, its vector still being
+                # made) ranks by its text alone, not as if it meant nothing: right after
+                # `remember`, "Ana Souza" lost "helm chart proxy" to rows whose vectors were in.
+                for eid in text.keys() - cosine.keys():
+                    score[eid] = signals["bm25"].get(eid, 0.0)
         fused: Scored = {eid: (score.get(eid, 0.0), tuple(found[eid])) for eid in found}
 
         want = max(req.num_results, opt.graph_seeds)
