@@ -14,6 +14,7 @@ from benchmarks.bench_unrelated import messages
 from brainbridge.brain import Brain
 from brainbridge.bridge import Bridge
 from brainbridge.bridge.bridge import Enrichment, _successors_before
+from brainbridge.bridge.changes import _instead_of_a_day, _says_a_day
 from brainbridge.bridge.names import Mention
 from brainbridge.bridge.own import OwnWorld
 from brainbridge.bridge.queries import build_queries, keywords
@@ -3316,3 +3317,108 @@ async def test_a_habit_holds_through_one_days_change_and_a_new_physio_replaces_t
     assert not any(
         "**Ben Hartley**" in line and "The user's physio" in line for line in _items(physio.block)
     )
+
+
+async def test_a_change_of_when_replaces_only_what_says_when(tmp_path: Path) -> None:
+    # Found as a user: "fernleaf launch slipped too, Joanna wants it live dec 4 now instead
+    # of the 20th" marked "new client!! Fernleaf, ... the owner is Joanna Pike" superseded
+    # (it shares the names, and says no day).
+    told: list[Told] = [
+        (
+            "new client!! Fernleaf, its a little plant shop in Leeds, the owner is Joanna "
+            "Pike. fixed price £4,200 for a shopify rebuild",
+            "Nice.",
+            date(2026, 10, 8),
+        ),
+        ("half up front half on launch. launch target is nov 20", "Great.", date(2026, 10, 8)),
+        (
+            "ugh Halden pushed the migration deadline to the 17th, Marcus says their QA team "
+            "is behind",
+            "So the Halden migration is now due December 17.",
+            date(2026, 11, 5),
+        ),
+        (
+            "and fernleaf launch slipped too, Joanna wants it live dec 4 now instead of the 20th",
+            "Understood.",
+            date(2026, 11, 5),
+        ),
+        # Found by the review: a change of nothing but when replaced every clause that
+        # shared its words; the judges and the budget hold.
+        (
+            "hackathon is on nov 6 at the leeds office, hackathon judges are me and priya, "
+            "hackathon budget is 2k for food",
+            "Sounds fun.",
+            date(2026, 10, 1),
+        ),
+        ("hackathon moved to nov 13, the office had a clash", "Ok.", date(2026, 10, 20)),
+        # ...but a change of when and of an amount changed both.
+        (
+            "team retro is thursday at 3, retro budget is £500 for pizza and the retro "
+            "facilitator is dan",
+            "Ok.",
+            date(2026, 10, 2),
+        ),
+        (
+            "retro pushed to friday and finance cut the retro budget to £300",
+            "Ok.",
+            date(2026, 10, 21),
+        ),
+    ]
+    # ...and one that speaks of more than the day changed that too ("the trampoline
+    # park flooded"); "£30 a month" is a price, not when; "the 5th edition instead of the
+    # 4th" is no day (found by the review).
+    told += [
+        (
+            "mia's party is saturday, the party is at the trampoline park, party bags are "
+            "from tesco",
+            "Fun.",
+            date(2026, 10, 3),
+        ),
+        (
+            "mia's party moved to sunday at the soft play place instead, the trampoline park "
+            "flooded",
+            "Oh no.",
+            date(2026, 10, 22),
+        ),
+        (
+            "the new gym opens in january, gym membership is £30 a month, and my gym "
+            "induction is monday the 5th at 6pm",
+            "Nice.",
+            date(2026, 10, 4),
+        ),
+        ("gym opening pushed back to february, still being fitted out", "Ok.", date(2026, 10, 23)),
+    ]
+    told += [
+        (
+            "team offsite is on tuesday 8 dec, offsite venue is the leeds office, offsite lunch "
+            "is from pret",
+            "Ok.",
+            date(2026, 10, 6),
+        ),
+        ("offsite moved to friday 11 dec, leeds is booked out", "Ok.", date(2026, 10, 25)),
+    ]
+    owner, judges, budget, party, gym, offsite = await _asked(
+        tmp_path,
+        told,
+        "remind me of the Fernleaf rebuild price and who owns it",
+        "who are the hackathon judges again?",
+        "what is the budget for the team retro now?",
+        "remind me where mia's party is and where the party bags are from",
+        "how much is my gym membership per month?",
+        "remind me where the team offsite is and who does lunch",
+    )
+    [held] = _lines_of(party, "party bags are from tesco")
+    assert "[superseded on" in held, party.block  # a new place too: all of it
+    [office] = _lines_of(offsite, "offsite lunch is from pret")
+    assert "offsite venue is the leeds office" in office.split("[")[1], offsite.block
+    assert "pret" not in office.split("[")[1], offsite.block
+    [price] = _lines_of(gym, "£30 a month")
+    assert '["the new gym opens in january' in price and "£30" not in price.split("[")[1]
+    assert _says_a_day("yoga is every tuesday") and not _says_a_day("gym is £30 a month")
+    assert not _instead_of_a_day("prof kim says get the 5th edition instead of the 4th")
+    assert _instead_of_a_day("we're starting on the 16th instead of the 12th, 8am")
+    assert _unmarked(owner, "fixed price £4,200"), owner.block
+    [old] = _lines_of(judges, "judges are me and priya")
+    assert '["hackathon is on nov 6 at the leeds office" superseded' in old, judges.block
+    [retro] = _lines_of(budget, "£500 for pizza")
+    assert "[superseded on" in retro, budget.block

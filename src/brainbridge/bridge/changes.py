@@ -28,7 +28,7 @@ from brainbridge.errors import NotFound
 from brainbridge.model import CHAT_EXCHANGE, USER_MESSAGE_CHARS, Entity
 from brainbridge.ports import Store
 from brainbridge.search.relevance import stem
-from brainbridge.when import DAY, TIME, resolve
+from brainbridge.when import DAY, MONTH, TIME, resolve
 from brainbridge.words import (
     CALENDAR_WORDS,
     FULL_STOP,
@@ -278,6 +278,8 @@ class Reading:
     of_amount: bool = False
     by_name: bool = False
     named: frozenset[str] = frozenset()
+    when_alone: bool = False  # a change of nothing but when
+    said: frozenset[str] = frozenset()  # the change's own words
 
 
 def changed_part(text: str, words: set[str], how: Reading = Reading()) -> str:
@@ -303,7 +305,19 @@ def changed_part(text: str, words: set[str], how: Reading = Reading()) -> str:
         best = [c for c, n in zip(clauses, held, strict=True) if n == top]
         if top >= 2 and len(best) == 1 and best != changed:
             changed, moved = best, True
-    if how.of_when and changed and not any(_SAYS_WHEN.search(c) for c in changed):
+    said_when = [c for c in changed if _SAYS_WHEN.search(c)]
+    # "hackathon is on nov 6 at the leeds office, judges are me and priya", then "hackathon
+    # moved to nov 13": its day changed, not who judges it; but "the party is at the
+    # trampoline park" changed with "moved to sunday at the soft play, the trampoline park
+    # flooded", which speaks of more of it than what moved.
+    kept_when = [
+        c
+        for c, t in zip(clauses, about, strict=True)
+        if c in changed and (_says_a_day(c) or t & how.said - words)
+    ]
+    if how.when_alone and any(map(_says_a_day, kept_when)) and kept_when != changed:
+        changed, moved = kept_when, True
+    if how.of_when and changed and not said_when:
         after = [
             clauses[i + 1]
             for i, t in enumerate(about[:-1])
@@ -835,7 +849,12 @@ def _find_retired(
         if kind == "change"
         else set()
     )
-    of_when = kind == "change" and _TO_WHEN.search(message) is not None
+    # "Joanna wants it live dec 4 now instead of the 20th": a change of when, of what says
+    # when ("new client!! Fernleaf, ... the owner is Joanna Pike" holds).
+    of_when = kind == "change" and bool(_TO_WHEN.search(message) or _instead_of_a_day(message))
+    # "retro pushed to friday and finance cut the retro budget to £300", "pushed to the 19th
+    # and it's at the library now" changed more than when.
+    when_alone = of_when and not (_TO_AMOUNT.search(message) or _AT_A_PLACE.search(message))
     # "Harrow went up to 165k" changed an amount: what said none ("Harrow slipped, close
     # date is now March 20") holds.
     of_amount = kind == "change" and not of_when and _TO_AMOUNT.search(message) is not None
@@ -1012,6 +1031,8 @@ def _find_retired(
                         of_amount,
                         of <= names,
                         frozenset(shared & names) if subject & about else frozenset(),
+                        when_alone,
+                        frozenset(words),
                     ),
                 ),
             )
@@ -1027,7 +1048,7 @@ def _find_retired(
     if by_subject and not found:
         # "The offsite got moved to ...": the latest statement about the offsite, only.
         last = max(by_subject, key=_recency)
-        how = Reading(of_when, of_amount=of_amount)
+        how = Reading(of_when, of_amount=of_amount, when_alone=when_alone, said=frozenset(words))
         found = [Retired(last, "changed", _part(last, subject or words, how))]
     return found
 
@@ -1164,6 +1185,51 @@ _TO_AMOUNT = re.compile(
 _SAYS_AMOUNT = re.compile(rf"[£$€]\s?\d|\b\d[\d.,]*\s*{_UNIT}(?!\w)", re.I)
 
 
+# "... instead of the 20th", "instead of Friday": the day a change of when replaces.
+_INSTEAD_DAY = re.compile(rf"\binstead\s+of\s+((?:the\s+)?(?:{DAY}))\b", re.I)
+# ...but "get the 5th edition instead of the 4th", "room 2 on the 3rd floor instead of the
+# 2nd": a count of things.
+_NTH_THING = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\s+([a-z]{3,})", re.I)
+_NTH = re.compile(r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)", re.I)
+
+
+def _instead_of_a_day(message: str) -> bool:
+    """Whether a change says the day it replaces ("... instead of the 20th")."""
+    m = _INSTEAD_DAY.search(message)
+    if m is None:
+        return False
+    things = [
+        w
+        for w in _NTH_THING.findall(message)
+        if w.lower() not in STOPWORDS | {"instead"} and not re.fullmatch(MONTH, w, re.I)
+    ]
+    return not (things and _NTH.fullmatch(m.group(1)))
+
+
+# "... at the library now", "moved to friday at the york office": a place said.
+_AT_A_PLACE = re.compile(
+    r"\b(?:at|in)\s+(?:the|a|an|our|my|their|his|her)\s+(?!(?:morning|afternoon|evening|"
+    r"night|weekend|week|month|year|end|start|beginning|middle|moment|same|usual|latest|"
+    r"earliest|new year)\b)[\w'’\-]+|\bat\s+(?-i:[A-Z])[\w'’\-]+|\bat\s+home\b",
+    re.I,
+)
+# "£30 a month", "£12 per week": a price, not a when.
+_RATE = re.compile(r"(?:\ba|\bper|/)\s*$", re.I)
+_PERIODS = frozenset({"week", "month", "year"})
+_IN_MONTH = re.compile(
+    rf"\b(?:in|by|until|till|from|since|early|late|mid|end of)[-\s]+{MONTH}\b", re.I
+)
+
+
+def _says_a_day(clause: str) -> bool:
+    """Whether a clause says when something is ("on nov 6", "opens in january"), not how
+    often a price falls due ("£30 a month")."""
+    return _IN_MONTH.search(clause) is not None or any(
+        m.group().lower() not in _PERIODS or not _RATE.search(clause, 0, m.start())
+        for m in _SAYS_WHEN.finditer(clause)
+    )
+
+
 def _when_of(text: str, subject: set[str]) -> bool:
     """Whether a sentence of `text` that speaks of `subject`, or the one after it, says
     when ("Booked the dentist. It's at 3pm on Tuesday."; "Year 4 class trip" says no day)."""
@@ -1235,6 +1301,9 @@ def _with_facts(
         if r.why != "changed" and said_now:
             moved = _learned_from(store, r.entity, "due_moved_by")
             learned += [f for f in moved if (topic(said(f)) & said_now) - (names or set())]
+        # ...and what an earlier change of a part was of stays with that change ("I'm
+        # switching dentists" keeps the cleaning appointment a move already moved).
+        earlier = topic(str(r.entity.attributes.get("superseded_part") or ""))
         out += [
             Retired(f, r.why)
             for f in learned
@@ -1242,6 +1311,12 @@ def _with_facts(
             and not f.attributes.get("superseded_by")
             and (not r.part or topic(said(f)) & of_part)
             and (f.type != "Fact" or said_now is None or topic(f.name) & said_now)
+            and not (
+                earlier
+                and said_now is not None
+                and topic(said(f)) & earlier
+                and not topic(said(f)) & said_now
+            )
         ]
     return out
 
