@@ -189,6 +189,10 @@ class Store(Protocol):
         """The newest `limit` entities of a type whose attribute `key` equals `value`."""
         ...
 
+    def newest(self, entity_type: str, limit: int = 100) -> list[Entity]:
+        """The newest `limit` entities of a type, newest first."""
+        ...
+
     def list_entities(
         self,
         entity_type: str | None,

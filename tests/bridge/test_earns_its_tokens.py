@@ -127,6 +127,64 @@ async def test_short_questions_about_the_users_own_world_get_that_fact_without_i
         assert short.judgment is Judgment.PASS_THROUGH and short.block is None
 
 
+async def test_a_short_question_naming_what_the_user_said_lately_gets_it_without_io(
+    tmp_path: Path,
+) -> None:
+    # Found as a user: "when's the Halden deadline?" passed through (under five words, and
+    # no fact of the user's holds it), though the user had said when it moved.
+    brain = await Brain.open(tmp_path / "me", embedder=None, background_indexing=False)
+    told = [
+        ("I'm learning Python at night, it is slow going", "Keep at it."),
+        (
+            "ok so I just signed with Halden Logistics!! my contact there is Marcus Webb",
+            "Congrats!",
+        ),
+        ("appeal hearing for Josh is on 9 December at 10am at Trafford Town Hall", "Noted."),
+        ("ugh Halden pushed the migration deadline to the 17th, QA is behind", "Ok."),
+        ("Josh's appeal got moved to 16 December, same time, 10am", "Noted."),
+        ("got Mark a board game for his birthday on march 3", "Nice."),
+    ]
+    try:
+        bridge = Bridge(brain)
+        for n, (user, reply) in enumerate(told, start=1):
+            await bridge.observe_now("s1", n, user, reply, today=date(2026, 11, 5))
+        await bridge.drain()
+        statements: list[str] = []
+        connection(brain).set_trace_callback(statements.append)
+        halden = await bridge.enrich("when's the Halden deadline?", "s2")
+        josh = await bridge.enrich("when's Josh's appeal hearing?", "s2")
+        lowercase = await bridge.enrich("when's the halden deadline?", "s2")
+        mark = await bridge.enrich("when's Mark's birthday?", "s2")
+        others = [
+            await bridge.enrich(message, "s2")
+            for message in (
+                "is Python slow?",
+                "when's the deadline?",
+                "what's 15% of 240?",
+                "when's Mark Twain's birthday?",  # (found by the review)
+            )
+        ]
+        connection(brain).set_trace_callback(None)
+        # What was said a moment ago counts at once, though no fact was learned from it.
+        await bridge.observe_now("s3", 1, "ugh the Tidepool beta slipped to march", "Ok.")
+        fresh = await bridge.enrich("when's the Tidepool beta?", "s4")
+        await bridge.drain()
+    finally:
+        await brain.close()
+    assert statements == []
+    assert "slipped to march" in _items(fresh.block)[0], fresh.block
+    assert "pushed the migration deadline to the 17th" in _items(halden.block)[0], halden.block
+    assert _items(lowercase.block) == _items(halden.block)
+    assert "board game" in _items(mark.block)[0], mark.block
+    # What replaced a statement comes before it; what it replaced stays marked.
+    first, second = _items(josh.block)[:2]
+    assert "moved to 16 December" in first, josh.block
+    assert "9 December" in second and "superseded on" in second, josh.block
+    # A name alone, or no name the user used, is not enough.
+    for other in others:
+        assert other.judgment is Judgment.PASS_THROUGH and other.block is None, other.block
+
+
 async def test_a_request_that_names_what_the_user_holds_gets_it_without_a_cue(
     tmp_path: Path,
 ) -> None:

@@ -27,3 +27,14 @@ async def test_entities_described_with_a_prefix_newest_first(brain: Brain) -> No
     assert found == []
     one = await brain._run(store.described_with_prefix, "Person", "The user's ", 1)  # type: ignore[attr-defined]
     assert [e.name for e in one] == ["Mara"]
+
+
+async def test_the_newest_of_a_type(brain: Brain) -> None:
+    """What the bridge keeps in memory for short questions: the newest exchanges, on both
+    backends, of that type only."""
+    for n in range(4):
+        await brain.upsert_entity("Chat_Exchange", f"s1:ex:{n}", description=f"turn {n}")
+        await brain.upsert_entity("Person", f"Person {n}")
+    found = await brain._run(brain.store.newest, "Chat_Exchange", 3)
+    assert [e.name for e in found] == ["s1:ex:3", "s1:ex:2", "s1:ex:1"]
+    assert await brain._run(brain.store.newest, "Project", 3) == []

@@ -998,6 +998,7 @@ class Bridge:
                 CHAT_EXCHANGE, name, {**attrs, **extra}, description
             )
             exchange, exchange_id = (ent.type, ent.name), ent.id
+            self.own.heard(ent)
             stored.append(f"{ent.type}:{ent.name}")
         facts, extractor = await extract(self.llm, message, response, today or date.today())
         stored += await store_facts(self.brain, facts, exchange, today)

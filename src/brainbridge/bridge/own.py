@@ -19,10 +19,11 @@ from brainbridge.bridge.judge import QUESTION
 from brainbridge.bridge.names import owner_words
 from brainbridge.bridge.predicates import OWNED, PREDICATE_WORDS, ROLE_WORDS, USER
 from brainbridge.bridge.profile import DIETS
-from brainbridge.model import PREFERENCE, Entity, holds_at
+from brainbridge.model import CHAT_EXCHANGE, PREFERENCE, Entity, change_note, holds_at, replaced_by
 from brainbridge.search.relevance import stem
 from brainbridge.when import span
 from brainbridge.words import (
+    CALENDAR_WORDS,
     LOWER,
     SENTENCE_END,
     STOPWORDS,
@@ -186,8 +187,40 @@ _FILLER = frozenset({"a", "an", "the", "my", "our", "to", "it", "them", "when", 
 _NAME = re.compile(rf"\b([{UPPER}][{LOWER}]{{2,}})(?:['’]s)?\b")
 # The user's facts and people kept: a person's life has dozens, not thousands.
 MAX_KEPT = 200
+# The newest exchanges kept: what a short question names ("when's the Halden deadline?") was
+# most often said lately.
+KEPT_EXCHANGES = 100
+# A word written with a capital inside a sentence: how the user names things ("signed with
+# Halden", "the Tidepool beta"); not the first word, nor "I".
+_INNER_NAME = re.compile(rf"(?<![.!?:]\s)(?<!^)\b(?!I['’])([{UPPER}][\w'’\-]*[{LOWER}{UPPER}\d])")
+# "when's the Halden deadline?", "have I invoiced Halden?": a question of what, or of the
+# user's own.
+_ASKS_WHAT_WAS_SAID = re.compile(
+    r"^\W*(?:when|what|who|whom|whose|where|which|how)\b|\b(?:i|my|we|our|me|us)\b", re.I
+)
+# Capitalised, yet no one's name: "by Dec 1", "over Christmas".
+_NO_NAMES = (
+    STOPWORDS
+    | CALENDAR_WORDS
+    | frozenset("jan feb mar apr jun jul aug sep sept oct nov dec christmas xmas easter".split())
+)
 _USERS = f"{USER}'s "
 _ROLE_OF_USER = "The user's "
+
+
+def _written_beside(message: str) -> dict[str, set[str]]:
+    """The stems of each capitalised word of `message` and of the capitalised words written
+    next to it ("Mark Twain's": mark -> {twain}; "What's" and other function words aside)."""
+    out: dict[str, set[str]] = {}
+    run: list[str] = []
+    for word in [*re.findall(r"[\w'’\-]+", message), ""]:
+        if word[:1].isupper() and word.lower() not in _NO_NAMES:
+            run += _stems(word)
+            continue
+        for w in run:
+            out.setdefault(w, set()).update(set(run) - {w})
+        run = []
+    return out
 
 
 def _kinds(word: str) -> set[str]:
@@ -318,6 +351,11 @@ class OwnWorld:
         self._preferences: tuple[Entity, ...] = ()
         self._open: tuple[Entity, ...] = ()  # the user's open commitments
         self._task_words: frozenset[str] = frozenset()
+        self._exchanges: tuple[Entity, ...] = ()  # the newest, read with the rest
+        # ...each with the stems of what the user said, and the names in them: worked out at
+        # the first short question that needs them (~5 ms; a hook's bridge rarely does).
+        self._said: tuple[tuple[Entity, frozenset[str]], ...] | None = None
+        self._names: frozenset[str] = frozenset()
         self._stamp: object | None = None  # the store's change stamp when last read
 
     def __len__(self) -> int:
@@ -360,7 +398,32 @@ class OwnWorld:
         decided = [e for e in store.names_with_prefix("Decision", "", MAX_KEPT) if holds_at(e)]
         said = " ".join(e.name for e in [*self._open, *decided]).lower()
         self._task_words = frozenset(re.findall(r"[\w'’\-]+", said)) - STOPWORDS
+        self._exchanges = tuple(store.newest(CHAT_EXCHANGE, KEPT_EXCHANGES))
+        self._said = None
         self._stamp = stamp
+
+    def heard(self, exchange: Entity) -> None:
+        """An exchange just stored: kept at once, so a short question right after it can be
+        about it (the next read of the store keeps it too)."""
+        kept = [e for e in self._exchanges if e.id != exchange.id]  # stored again: edited
+        self._exchanges = (exchange, *kept[: KEPT_EXCHANGES - 1])
+        self._said = None
+
+    def _said_words(self) -> tuple[tuple[tuple[Entity, frozenset[str]], ...], frozenset[str]]:
+        """The kept exchanges with the stems of what the user said in each (the reply
+        restates it, or advises: "they'll want proof of the booster" says nothing of when the
+        booster is), and the stems of the names the user wrote in them."""
+        if self._said is None:
+            said = [(e, str(e.attributes.get("user_message") or "")) for e in self._exchanges]
+            self._said = tuple((e, frozenset(_stems(text))) for e, text in said)
+            self._names = frozenset(
+                stem(m.group(1).lower())
+                for _, text in said
+                for sentence in SENTENCE_END.split(text)
+                for m in _INNER_NAME.finditer(sentence.strip())
+                if m.group(1).lower() not in _NO_NAMES
+            )
+        return self._said, self._names
 
     def named(self, message: str) -> tuple[str, list[Entity]]:
         """(what the message calls the user's, the kept entities that are it) for any
@@ -518,6 +581,44 @@ class OwnWorld:
                 return f"how the user likes {with_article(thing)}", found
         return "", []
 
+    def said_of(self, message: str) -> tuple[str, list[Entity]]:
+        """(what it asks about, the newest exchanges that answer it) for a question naming
+        something the user named lately, by that name and one more of its words ("when's the
+        Halden deadline?": "Halden pushed the migration deadline to the 17th"), what still
+        holds first, and what replaced one before it; else ("", [])."""
+        if not _ASKS_WHAT_WAS_SAID.search(message):
+            return "", []  # "is Python slow?" asks anyone
+        kept, known = self._said_words()
+        asked = _stems(message)
+        names = asked & known
+        if not names:
+            return "", []
+        beside = _written_beside(message)
+        # "when's Mark Twain's birthday?" is of no Mark the user spoke of: a name written
+        # beside another that what they said does not hold.
+        shared = {
+            e.id: len(asked & said)
+            for e, said in kept
+            if names & said and not set().union(*(beside.get(n, ()) for n in names)) - said
+        }
+        best = max(shared.values(), default=0)
+        if best < 2:
+            return "", []
+        found = [e for e, _ in kept if shared.get(e.id) == best]  # newest first
+        found.sort(key=lambda e: replaced_by(e) is not None)
+        out: list[Entity] = []
+        for ent in found:
+            by = replaced_by(ent)
+            newer = next((e for e in self._exchanges if by and e.name == by), None)
+            # "Josh's appeal got moved to 16 December", then the 9th (not "Biscuit's checkup
+            # got moved" before what the user said of Dr Harris: that names no one asked of)
+            said = next((w for e, w in kept if e is newer), frozenset())
+            if newer is not None and newer not in out and not replaced_by(newer) and names & said:
+                out.append(newer)
+            if ent not in out:
+                out.append(ent)
+        return f"what the user said of {' '.join(sorted(names))}", out
+
     def lookup(self, message: str) -> tuple[str, list[Entity]]:
         """(what the question asks for, the kept entities that answer it): a question
         about something the user calls theirs ("who is my manager?") or one of their people
@@ -541,6 +642,9 @@ class OwnWorld:
             ]
             if len(found) == 1:
                 return found[0].name, found
+        asked, found = self.said_of(message)
+        if found:
+            return asked, found
         # "mortgage broker?", "the plumber?": a role alone, asked.
         if (m := _ROLE_ASKED.fullmatch(message)) and (found := self._of_kind(m.group(1))):
             return f"the user's {m.group(1).lower()}", found
@@ -552,8 +656,21 @@ class OwnWorld:
         asked, found = self.lookup(message)
         if not found:
             return None
-        items = tuple(BlockItem(e.name, e.type, e.description) for e in found[:3])
+        items = tuple(self._item(e) for e in found[:3])
         rendered = ranked_block(items, budget_tokens, more=max(0, len(found) - 3), query=asked)
         if rendered is None:
             return None
         return asked, rendered.text, rendered.loaded
+
+    def _item(self, ent: Entity) -> BlockItem:
+        """A kept entity as the block shows it; an exchange with its day, and what replaced it
+        when it no longer holds."""
+        if ent.type != CHAT_EXCHANGE:
+            return BlockItem(ent.name, ent.type, ent.description)
+        note = change_note(ent)
+        by = replaced_by(ent)
+        newer = next((e for e in self._exchanges if by and e.name == by), None)
+        if newer is not None:
+            note += f" by: {newer.attributes.get('user_message') or newer.description}"
+        when = str(ent.attributes.get("date") or ent.created_at[:10])
+        return BlockItem(ent.name, ent.type, ent.description, when, note)

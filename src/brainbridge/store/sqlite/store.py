@@ -510,6 +510,14 @@ class SqliteStore:
         ).fetchall()
         return [_row_entity(r) for r in rows]
 
+    def newest(self, entity_type: str, limit: int = 100) -> list[Entity]:
+        """The newest `limit` entities of a type, newest first (read by the type index)."""
+        rows = self.conn.execute(
+            "SELECT * FROM entities WHERE type = ? ORDER BY id DESC LIMIT ?",
+            (clean_text(entity_type), limit),
+        ).fetchall()
+        return [_row_entity(r) for r in rows]
+
     def get_entities(self, ids: Sequence[int]) -> dict[int, Entity]:
         """Entities by id (missing ids are simply absent)."""
         out: dict[int, Entity] = {}
