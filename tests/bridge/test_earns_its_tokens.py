@@ -3455,7 +3455,25 @@ async def test_a_change_of_when_replaces_only_what_says_when(tmp_path: Path) -> 
         ),
         ("offsite moved to friday 11 dec, leeds is booked out", "Ok.", date(2026, 10, 25)),
     ]
-    owner, judges, budget, party, gym, offsite = await _asked(
+    # A month is a when too: "pushed back to february" moved "booked for early january"
+    # (and not the plasterer's name, nor someone else's deadline).
+    told += [
+        (
+            "plasterer is booked for early january, plasterer charges £900 a week, and the "
+            "plasterer's name is kev",
+            "OK.",
+            date(2026, 10, 7),
+        ),
+        ("plasterer pushed back to february, kev broke his wrist", "Ouch.", date(2026, 10, 26)),
+        ("my gas safe renewal is due 15 december, I need to book it", "OK.", date(2026, 10, 8)),
+        ("Gaz's gas safe renewal deadline got pushed to january", "Ok.", date(2026, 10, 27)),
+        (
+            "my mate dan's gas safe renewal check deadline got pushed to february",
+            "Lucky him.",
+            date(2026, 10, 28),
+        ),
+    ]
+    owner, judges, budget, party, gym, offsite, plaster, gas = await _asked(
         tmp_path,
         told,
         "remind me of the Fernleaf rebuild price and who owns it",
@@ -3464,6 +3482,8 @@ async def test_a_change_of_when_replaces_only_what_says_when(tmp_path: Path) -> 
         "remind me where mia's party is and where the party bags are from",
         "how much is my gym membership per month?",
         "remind me where the team offsite is and who does lunch",
+        "remind me when the plasterer is booked and what his name is",
+        "when is my gas safe renewal due?",
     )
     [held] = _lines_of(party, "party bags are from tesco")
     assert "[superseded on" in held, party.block  # a new place too: all of it
@@ -3472,6 +3492,10 @@ async def test_a_change_of_when_replaces_only_what_says_when(tmp_path: Path) -> 
     assert "pret" not in office.split("[")[1], offsite.block
     [price] = _lines_of(gym, "£30 a month")
     assert '["the new gym opens in january' in price and "£30" not in price.split("[")[1]
+    assert "pushed back to february" in _items(plaster.block)[0], plaster.block
+    [kev] = _lines_of(plaster, "name is kev")
+    assert '["plasterer is booked for early january" superseded' in kev, plaster.block
+    assert all("superseded" not in line for line in _lines_of(gas, "due 15 december"))
     assert _says_a_day("yoga is every tuesday") and not _says_a_day("gym is £30 a month")
     assert not _instead_of_a_day("prof kim says get the 5th edition instead of the 4th")
     assert _instead_of_a_day("we're starting on the 16th instead of the 12th, 8am")

@@ -99,6 +99,8 @@ def _inflected(verbs: str, irregular: str = "") -> str:
     return "|".join(sorted(forms | set(irregular.split()), key=len, reverse=True))
 
 
+# A month as when, alone ("to march", "till early february"; "may" is a verb too).
+_A_MONTH = rf"(?:early\s+|late\s+|mid-?\s*)?(?!may\b){MONTH}\b(?!\.?\s*\d)"
 # Every form of a verb of change, for the cue and for the checks on a cue that is a verb.
 _CHANGE_FORMS = _inflected(_CHANGE_VERBS, _IRREGULAR)
 # ...the regular ones, which take an object ("moved the standup to"); "cut", "left" and
@@ -120,9 +122,11 @@ CHANGE = re.compile(
     # "pushed the start to March 10", "bumped the call to 3pm", "agreed to push the
     # deadline to February 1": pushed to a day or a time ("pushed the fix to main" is no
     # change of anything the user said).
-    rf"(?:pushed|bumped)\s+(?:[\w'’&-]+\s+){{0,3}}?(?:to|until|till)\s+(?:{DAY}|{TIME})|"
+    # ("pushing the tidepool beta to march": to a month, too)
+    rf"(?:pushed|pushing|bumped|bumping)\s+(?:[\w'’&-]+\s+){{0,3}}?(?:to|until|till)\s+"
+    rf"(?:{DAY}|{TIME}|{_A_MONTH})|"
     rf"push\s+(?!(?:to|through|until|till)\b)(?:[\w'’&-]+\s+){{1,3}}?(?:to|until|till)\s+"
-    rf"(?:{DAY}|{TIME})|"
+    rf"(?:{DAY}|{TIME}|{_A_MONTH})|"
     # "starting this week", "as of Monday", "effective today": a change with its start date.
     r"(?:starting|beginning|effective|as of)\s+(?:this|next|today|tomorrow|now|on|from|in|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
@@ -313,7 +317,7 @@ def changed_part(text: str, words: set[str], how: Reading = Reading()) -> str:
     kept_when = [
         c
         for c, t in zip(clauses, about, strict=True)
-        if c in changed and (_says_a_day(c) or t & how.said - words)
+        if c in changed and (_says_a_day(c) or (t & how.said - words and not _NAMED_AS.search(c)))
     ]
     if how.when_alone and any(map(_says_a_day, kept_when)) and kept_when != changed:
         changed, moved = kept_when, True
@@ -1068,7 +1072,9 @@ _AT_THE_NEW = re.compile(
     re.I,
 )
 _THEIR_DEADLINE = re.compile(
-    r"\b(?:\w+['’]s|\w+s['’]|his|her)\s+(?:[\w\-]+\s+){0,2}deadline"
+    # ("my mate dan's self assessment tax return deadline"; not "it's the report deadline")
+    r"\b(?:(?!(?:it|that|what|there|here|he|she|who|where|when|let|how)['’]s)\w+['’]s|\w+s['’]|"
+    r"his|her)\s+(?:[\w\-]+\s+){0,4}deadline"
     # "... moved the essay deadline to Monday for him", "... to January for her cohort"
     # ("Halden moved their deadline": the firm's, for the user's work)
     r"|\bdeadline\b.*\bfor\s+(?:him|her|his)\b",
@@ -1110,10 +1116,17 @@ _NEW_DAY_SAID = (
 # A change of when: "moved the party to Sunday", "pushed the call to 3pm", "postponed
 # the launch". What it replaces said when it was: "I'm doing the playlist for the party"
 # is about the party and stays current.
+# A month said as when: "booked for january", "pushed back to february", "in early march"
+# (not "you may", nor a date's month, which DAY reads).
+_MONTH_WHEN = (
+    rf"\b(?:in|by|for|until|till|from|since|to|into|early|late|mid|(?:the\s+)?(?:end|start|"
+    rf"beginning|middle)\s+of)[-\s]+{_A_MONTH}"
+)
 _TO_WHEN = re.compile(
     rf"{_NEW_DAY_SAID}|"
     rf"\b(?:to|until|till|for|on|back to)\s+(?:{DAY}|{TIME}|(?:the )?(?:morning|afternoon|"
-    r"evening|weekend))|\b(?:reschedul|postpon|delay|push(?:ed)? back|brought forward)",
+    r"evening|weekend))|\b(?:reschedul|postpon|delay|push(?:ed)? back|brought forward)|"
+    rf"\b(?:to|until|till|into)\s+{_A_MONTH}",
     re.I,
 )
 # ...and a change of nothing but when: "done on November 21 instead of November 10",
@@ -1213,12 +1226,12 @@ _AT_A_PLACE = re.compile(
     r"earliest|new year)\b)[\w'’\-]+|\bat\s+(?-i:[A-Z])[\w'’\-]+|\bat\s+home\b",
     re.I,
 )
+# "the plasterer's name is kev" holds when "kev broke his wrist" pushed the plastering back.
+_NAMED_AS = re.compile(r"\b(?:name\s+is|names\s+are|(?:is|are|was)\s+called|named)\b", re.I)
 # "£30 a month", "£12 per week": a price, not a when.
 _RATE = re.compile(r"(?:\ba|\bper|/)\s*$", re.I)
 _PERIODS = frozenset({"week", "month", "year"})
-_IN_MONTH = re.compile(
-    rf"\b(?:in|by|until|till|from|since|early|late|mid|end of)[-\s]+{MONTH}\b", re.I
-)
+_IN_MONTH = re.compile(_MONTH_WHEN, re.I)
 
 
 def _says_a_day(clause: str) -> bool:
@@ -1247,7 +1260,7 @@ _IT_OPENS = re.compile(r"^\W*(?:it|it['’]s|its|that['’]s|they['’]re|which|
 
 _SAYS_DAY = re.compile(
     rf"\b(?:{DAY}|{TIME}|(?:this|next|last|the)\s+(?:week|month|weekend)|week\s+after\s+next|"
-    r"morning|afternoon|evening)\b",
+    rf"morning|afternoon|evening)\b|{_MONTH_WHEN}",
     re.I,
 )
 # Days of the week, however written ("Tues and Thurs mornings"); a schedule of them
@@ -1260,7 +1273,8 @@ _WEEKDAYS = re.compile(
 )
 _ON_WEEKDAYS = re.compile(rf"\b(?:(?:{_DAYS})s|every\s+(?:{_DAYS}))\b", re.I)
 _SAYS_WHEN = re.compile(
-    rf"\b(?:{DAY}|{TIME}|morning|afternoon|evening|weekend|week|month|year|at \d{{1,2}})\b",
+    rf"\b(?:{DAY}|{TIME}|morning|afternoon|evening|weekend|week|month|year|at \d{{1,2}})\b|"
+    rf"{_MONTH_WHEN}",
     re.I,
 )
 
