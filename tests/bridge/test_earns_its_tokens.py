@@ -3472,8 +3472,18 @@ async def test_a_change_of_when_replaces_only_what_says_when(tmp_path: Path) -> 
             "Lucky him.",
             date(2026, 10, 28),
         ),
+        # (found by the review: "owen's moved to april" marked what he is called, and four
+        # words between "pushed" and "back to" made no change)
+        (
+            "landscaper is booked for early march to do the patio, the landscaper is called owen",
+            "Ok.",
+            date(2026, 10, 9),
+        ),
+        ("the cake tasting is in january, at lucy's bakery", "Ok.", date(2026, 10, 9)),
+        ("owen's moved to april, his van broke down", "Ok.", date(2026, 10, 29)),
+        ("lucy pushed the cake tasting back to february", "Ok.", date(2026, 10, 29)),
     ]
-    owner, judges, budget, party, gym, offsite, plaster, gas = await _asked(
+    owner, judges, budget, party, gym, offsite, plaster, gas, owen, cake = await _asked(
         tmp_path,
         told,
         "remind me of the Fernleaf rebuild price and who owns it",
@@ -3484,6 +3494,8 @@ async def test_a_change_of_when_replaces_only_what_says_when(tmp_path: Path) -> 
         "remind me where the team offsite is and who does lunch",
         "remind me when the plasterer is booked and what his name is",
         "when is my gas safe renewal due?",
+        "when is owen doing the patio now?",
+        "when is the cake tasting at lucy's bakery?",
     )
     [held] = _lines_of(party, "party bags are from tesco")
     assert "[superseded on" in held, party.block  # a new place too: all of it
@@ -3496,6 +3508,9 @@ async def test_a_change_of_when_replaces_only_what_says_when(tmp_path: Path) -> 
     [kev] = _lines_of(plaster, "name is kev")
     assert '["plasterer is booked for early january" superseded' in kev, plaster.block
     assert all("superseded" not in line for line in _lines_of(gas, "due 15 december"))
+    [patio] = _lines_of(owen, "called owen")
+    assert '["landscaper is booked for early march to do the patio" superseded' in patio
+    assert all("superseded" in line for line in _lines_of(cake, "in january"))
     assert _says_a_day("yoga is every tuesday") and not _says_a_day("gym is £30 a month")
     assert not _instead_of_a_day("prof kim says get the 5th edition instead of the 4th")
     assert _instead_of_a_day("we're starting on the 16th instead of the 12th, 8am")

@@ -123,7 +123,7 @@ CHANGE = re.compile(
     # deadline to February 1": pushed to a day or a time ("pushed the fix to main" is no
     # change of anything the user said).
     # ("pushing the tidepool beta to march": to a month, too)
-    rf"(?:pushed|pushing|bumped|bumping)\s+(?:[\w'’&-]+\s+){{0,3}}?(?:to|until|till)\s+"
+    rf"(?:pushed|pushing|bumped|bumping)\s+(?:[\w'’&-]+\s+){{0,3}}?(?:back\s+)?(?:to|until|till)\s+"
     rf"(?:{DAY}|{TIME}|{_A_MONTH})|"
     rf"push\s+(?!(?:to|through|until|till)\b)(?:[\w'’&-]+\s+){{1,3}}?(?:to|until|till)\s+"
     rf"(?:{DAY}|{TIME}|{_A_MONTH})|"
@@ -330,8 +330,11 @@ def changed_part(text: str, words: set[str], how: Reading = Reading()) -> str:
         # ...or, where only a name is shared, the one clause that says when at all ("The
         # roofer, a chap called Stan Whitby, came round ... can start on the 19th of July",
         # then "Stan can't start till the 26th now": the start, not the chap).
+        # ("the landscaper is called owen", then "owen's moved to april": the booking, not
+        # what he is called, written in lower case.)
         timed = [c for c in clauses if _SAYS_WHEN.search(c)]
-        changed = after or (timed if how.by_name and len(timed) == 1 else changed)
+        by_name = how.by_name or all(_NAMED_AS.search(c) for c in changed)
+        changed = after or (timed if by_name and len(timed) == 1 else changed)
     if how.of_amount and changed:
         # "we had to raise the adult entry to £18": of "entry is £15 adults", not of "he
         # handles the entry fees"; "Harrow went up to 165k": the one clause that says an
@@ -1074,7 +1077,9 @@ _AT_THE_NEW = re.compile(
 _THEIR_DEADLINE = re.compile(
     # ("my mate dan's self assessment tax return deadline"; not "it's the report deadline")
     r"\b(?:(?!(?:it|that|what|there|here|he|she|who|where|when|let|how)['’]s)\w+['’]s|\w+s['’]|"
-    r"his|her)\s+(?:[\w\-]+\s+){0,4}deadline"
+    # ...of what they own, not what they did ("Leo's teacher moved the trip deadline")
+    r"his|her)\s+(?:(?!\w+ed\b|(?:has|have|had|is|was|will|got|gets|set|says|said)\b)"
+    r"[\w\-]+\s+){0,4}deadline"
     # "... moved the essay deadline to Monday for him", "... to January for her cohort"
     # ("Halden moved their deadline": the firm's, for the user's work)
     r"|\bdeadline\b.*\bfor\s+(?:him|her|his)\b",
