@@ -1236,13 +1236,12 @@ _NAMED_AS = re.compile(r"\b(?:name\s+is|names\s+are|(?:is|are|was)\s+called|name
 # "£30 a month", "£12 per week": a price, not a when.
 _RATE = re.compile(r"(?:\ba|\bper|/)\s*$", re.I)
 _PERIODS = frozenset({"week", "month", "year"})
-_IN_MONTH = re.compile(_MONTH_WHEN, re.I)
 
 
 def _says_a_day(clause: str) -> bool:
     """Whether a clause says when something is ("on nov 6", "opens in january"), not how
     often a price falls due ("£30 a month")."""
-    return _IN_MONTH.search(clause) is not None or any(
+    return any(
         m.group().lower() not in _PERIODS or not _RATE.search(clause, 0, m.start())
         for m in _SAYS_WHEN.finditer(clause)
     )

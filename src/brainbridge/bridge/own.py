@@ -353,7 +353,7 @@ class OwnWorld:
         self._task_words: frozenset[str] = frozenset()
         self._exchanges: tuple[Entity, ...] = ()  # the newest, read with the rest
         # ...each with the stems of what the user said, and the names in them: worked out at
-        # the first short question that needs them (~5 ms; a hook's bridge rarely does).
+        # the first short question that needs them (~9 ms; a hook's bridge rarely does).
         self._said: tuple[tuple[Entity, frozenset[str]], ...] | None = None
         self._names: frozenset[str] = frozenset()
         self._stamp: object | None = None  # the store's change stamp when last read
