@@ -3482,8 +3482,20 @@ async def test_a_change_of_when_replaces_only_what_says_when(tmp_path: Path) -> 
         ("the cake tasting is in january, at lucy's bakery", "Ok.", date(2026, 10, 9)),
         ("owen's moved to april, his van broke down", "Ok.", date(2026, 10, 29)),
         ("lucy pushed the cake tasting back to february", "Ok.", date(2026, 10, 29)),
+        # "slipped", "delayed", "now says": put off, with the day it is now.
+        (
+            "kitchen fitting is booked for nov 20, Marek is the fitter and the worktops are oak",
+            "Ok.",
+            date(2026, 10, 10),
+        ),
+        ("fitting delayed, Marek now says dec 19", "Annoying.", date(2026, 10, 30)),
+        (
+            "I slipped on the stairs on monday, the fitting looked fine though",
+            "Ouch.",
+            date(2026, 10, 31),
+        ),
     ]
-    owner, judges, budget, party, gym, offsite, plaster, gas, owen, cake = await _asked(
+    owner, judges, budget, party, gym, offsite, plaster, gas, owen, cake, fit = await _asked(
         tmp_path,
         told,
         "remind me of the Fernleaf rebuild price and who owns it",
@@ -3496,6 +3508,7 @@ async def test_a_change_of_when_replaces_only_what_says_when(tmp_path: Path) -> 
         "when is my gas safe renewal due?",
         "when is owen doing the patio now?",
         "when is the cake tasting at lucy's bakery?",
+        "when is the kitchen fitting happening now?",
     )
     [held] = _lines_of(party, "party bags are from tesco")
     assert "[superseded on" in held, party.block  # a new place too: all of it
@@ -3511,6 +3524,9 @@ async def test_a_change_of_when_replaces_only_what_says_when(tmp_path: Path) -> 
     [patio] = _lines_of(owen, "called owen")
     assert '["landscaper is booked for early march to do the patio" superseded' in patio
     assert all("superseded" in line for line in _lines_of(cake, "in january"))
+    assert "now says dec 19" in _items(fit.block)[0], fit.block
+    [oak] = _lines_of(fit, "worktops are oak")
+    assert '["kitchen fitting is booked for nov 20' in oak and "oak" not in oak.split("[")[1]
     assert _says_a_day("yoga is every tuesday") and not _says_a_day("gym is £30 a month")
     assert not _instead_of_a_day("prof kim says get the 5th edition instead of the 4th")
     assert _instead_of_a_day("we're starting on the 16th instead of the 12th, 8am")

@@ -119,6 +119,11 @@ CHANGE = re.compile(
     r"turned\s+(?:the\s+)?(?:[\w'’&-]+\s+){0,2}?(?:offer|job|role|position|invitation|proposal)\s+down|"
     r"now (?:due|is|are|at|in|on|with)|back on|is off|called off|new (?:\w+ )?(?:is|will be)|"
     r"took over|turns out|actually|after all|"
+    # "fitting delayed, Marek now says dec 19", "the launch slipped to March": put off, with
+    # the day it is now ("I slipped on the ice" says none).
+    rf"(?:delayed|slipped|slipping)\b(?=.*?\b(?:{DAY}|{_A_MONTH}))|"
+    rf"now\s+(?:says|reckons|thinks|expects)\s+(?:it(?:['’]ll|\s+will)\s+be\s+)?"
+    rf"(?:{DAY}|{_A_MONTH})|"
     # "pushed the start to March 10", "bumped the call to 3pm", "agreed to push the
     # deadline to February 1": pushed to a day or a time ("pushed the fix to main" is no
     # change of anything the user said).
@@ -1130,7 +1135,7 @@ _MONTH_WHEN = (
 _TO_WHEN = re.compile(
     rf"{_NEW_DAY_SAID}|"
     rf"\b(?:to|until|till|for|on|back to)\s+(?:{DAY}|{TIME}|(?:the )?(?:morning|afternoon|"
-    r"evening|weekend))|\b(?:reschedul|postpon|delay|push(?:ed)? back|brought forward)|"
+    r"evening|weekend))|\b(?:reschedul|postpon|delay|slipp|push(?:ed)? back|brought forward)|"
     rf"\b(?:to|until|till|into)\s+{_A_MONTH}",
     re.I,
 )
@@ -1138,7 +1143,7 @@ _TO_WHEN = re.compile(
 # "postponed", "pushed back" ("the venue changed to the main hall" changed a place, and
 # "Falcon is back on, we restart on Monday" more than a day).
 _ONLY_WHEN = re.compile(
-    rf"\binstead\s+of\s+(?:the\s+)?(?:{DAY}|{TIME})|\b(?:reschedul|postpon|delay)|"
+    rf"\binstead\s+of\s+(?:the\s+)?(?:{DAY}|{TIME})|\b(?:reschedul|postpon|delay|slipp)|"
     rf"{_NEW_DAY_SAID}|"
     r"\bpush(?:ed)?\s+back|\bbrought\s+forward|"
     # "Stan can't start till the 26th now": put off to a day; "Stan is starting on the 26th"
