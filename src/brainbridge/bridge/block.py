@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from brainbridge.model import CHAT_EXCHANGE
+from brainbridge.model import CHAT_EXCHANGE, Entity, change_note
 from brainbridge.redact import redact
 from brainbridge.sanitise import inline, visible
 from brainbridge.secret_rules import user_patterns
@@ -45,6 +45,23 @@ class BlockItem:
     @property
     def is_history(self) -> bool:
         return self.type == CHAT_EXCHANGE
+
+
+def item_of(
+    ent: Entity,
+    newer: Entity | None = None,
+    source: str = "",
+    place: tuple[str, int] | None = None,
+) -> BlockItem:
+    """`ent` as the block shows it: an exchange with the day it was said, and what no
+    longer holds of it marked, with what the user said instead when `newer` (the statement
+    that replaced it) is at hand."""
+    said_on = ent.attributes.get("date") or ent.created_at[:10]
+    day = str(said_on) if ent.type == CHAT_EXCHANGE else ""
+    note = change_note(ent)
+    if newer is not None:
+        note += f" by: {newer.attributes.get('user_message') or newer.description}"
+    return BlockItem(ent.name, ent.type, ent.description, day, note, source, place)
 
 
 @dataclass(frozen=True)

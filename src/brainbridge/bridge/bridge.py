@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from brainbridge.bridge.block import STEP_BACK_NOTE, BlockItem, ranked_block
+from brainbridge.bridge.block import STEP_BACK_NOTE, BlockItem, item_of, ranked_block
 from brainbridge.bridge.judge import (
     ABOUT_ME,
     ASKED_TERMS,
@@ -74,7 +74,6 @@ from brainbridge.model import (
     Hit,
     Judgment,
     Session,
-    change_note,
     holds_at,
     replaced_by,
 )
@@ -1363,13 +1362,8 @@ def _current_for(found: list[list[Hit]], message: str) -> list[list[Hit]]:
 
 def _item(hit: Hit, later: dict[str, Entity]) -> BlockItem:
     ent = hit.entity
-    date_ = (
-        str(ent.attributes.get("date") or ent.created_at[:10]) if ent.type == CHAT_EXCHANGE else ""
-    )
-    note = change_note(ent)
-    if (by := replaced_by(ent)) and (newer := later.get(by)) is not None:
-        note += f" by: {newer.attributes.get('user_message') or newer.description}"
-    return BlockItem(ent.name, ent.type, ent.description, date_, note, _source(ent), _place(ent))
+    newer = later.get(by) if (by := replaced_by(ent)) else None
+    return item_of(ent, newer, _source(ent), _place(ent))
 
 
 def _place(ent: Entity) -> tuple[str, int] | None:

@@ -14,14 +14,14 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
-from brainbridge.bridge.block import BlockItem, ranked_block
+from brainbridge.bridge.block import BlockItem, item_of, ranked_block
 from brainbridge.bridge.judge import QUESTION
 from brainbridge.bridge.names import owner_words
 from brainbridge.bridge.predicates import OWNED, PREDICATE_WORDS, ROLE_WORDS, USER
 from brainbridge.bridge.profile import DIETS
-from brainbridge.model import CHAT_EXCHANGE, PREFERENCE, Entity, change_note, holds_at, replaced_by
+from brainbridge.model import CHAT_EXCHANGE, PREFERENCE, Entity, holds_at, replaced_by
 from brainbridge.search.relevance import stem
-from brainbridge.when import span
+from brainbridge.when import MONTH, span
 from brainbridge.words import (
     CALENDAR_WORDS,
     LOWER,
@@ -199,11 +199,13 @@ _ASKS_WHAT_WAS_SAID = re.compile(
     r"^\W*(?:when|what|who|whom|whose|where|which|how)\b|\b(?:i|my|we|our|me|us)\b", re.I
 )
 # Capitalised, yet no one's name: "by Dec 1", "over Christmas".
-_NO_NAMES = (
-    STOPWORDS
-    | CALENDAR_WORDS
-    | frozenset("jan feb mar apr jun jul aug sep sept oct nov dec christmas xmas easter".split())
-)
+_NO_NAMES = STOPWORDS | CALENDAR_WORDS | frozenset({"christmas", "xmas", "easter"})
+
+
+def _no_name(word: str) -> bool:
+    return word.lower() in _NO_NAMES or re.fullmatch(MONTH, word, re.I) is not None
+
+
 _USERS = f"{USER}'s "
 _ROLE_OF_USER = "The user's "
 
@@ -214,7 +216,7 @@ def _written_beside(message: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     run: list[str] = []
     for word in [*re.findall(r"[\w'’\-]+", message), ""]:
-        if word[:1].isupper() and word.lower() not in _NO_NAMES:
+        if word[:1].isupper() and not _no_name(word):
             run += _stems(word)
             continue
         for w in run:
@@ -421,7 +423,7 @@ class OwnWorld:
                 for _, text in said
                 for sentence in SENTENCE_END.split(text)
                 for m in _INNER_NAME.finditer(sentence.strip())
-                if m.group(1).lower() not in _NO_NAMES
+                if not _no_name(m.group(1))
             )
         return self._said, self._names
 
@@ -608,8 +610,7 @@ class OwnWorld:
         found.sort(key=lambda e: replaced_by(e) is not None)
         out: list[Entity] = []
         for ent in found:
-            by = replaced_by(ent)
-            newer = next((e for e in self._exchanges if by and e.name == by), None)
+            newer = self._replacer(ent)
             # "Josh's appeal got moved to 16 December", then the 9th (not "Biscuit's checkup
             # got moved" before what the user said of Dr Harris: that names no one asked of)
             said = next((w for e, w in kept if e is newer), frozenset())
@@ -667,10 +668,9 @@ class OwnWorld:
         when it no longer holds."""
         if ent.type != CHAT_EXCHANGE:
             return BlockItem(ent.name, ent.type, ent.description)
-        note = change_note(ent)
+        return item_of(ent, self._replacer(ent))
+
+    def _replacer(self, ent: Entity) -> Entity | None:
+        """The kept exchange that replaced `ent`, if it is kept."""
         by = replaced_by(ent)
-        newer = next((e for e in self._exchanges if by and e.name == by), None)
-        if newer is not None:
-            note += f" by: {newer.attributes.get('user_message') or newer.description}"
-        when = str(ent.attributes.get("date") or ent.created_at[:10])
-        return BlockItem(ent.name, ent.type, ent.description, when, note)
+        return next((e for e in self._exchanges if by and e.name == by), None)
